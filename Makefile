@@ -1,0 +1,129 @@
+# mmfuzz: a fuzzing and stress tester for allocator concurrency.
+#
+#   make                          build/mmfuzz (clang, -O2)
+#   make SANITIZER=address,undefined   build-asan/mmfuzz
+#   make SANITIZER=thread         build-tsan/mmfuzz
+#   make test                     the suite in the plain, ASan/UBSan and TSan builds
+#   make fuzz                     the default campaign on the shipped corpus
+#   make bench                    fiber switch cost and deterministic/sequential ratio
+#
+# Run as root on a fresh Debian 12, the first build installs the Debian
+# packages it needs; as another user it prints the apt-get line and stops.
+
+ifeq ($(origin CC),default)
+CC := clang
+endif
+SANITIZER ?=
+WERROR ?= 1
+O ?=
+
+DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev \
+	    libfuzzer-14-dev afl++ gnuplot-nox zip
+
+ifeq ($(SANITIZER),)
+BUILD ?= build
+SANFLAGS :=
+OPT ?= -O2
+else ifeq ($(SANITIZER),thread)
+BUILD ?= build-tsan
+SANFLAGS := -fsanitize=thread
+OPT ?= -O1
+else ifneq ($(filter address%,$(SANITIZER)),)
+BUILD ?= build-asan
+SANFLAGS := -fsanitize=$(SANITIZER)
+OPT ?= -O1
+else
+BUILD ?= build-$(subst $(comma),-,$(SANITIZER))
+SANFLAGS := -fsanitize=$(SANITIZER)
+OPT ?= -O1
+endif
+comma := ,
+ifneq ($(SANFLAGS),)
+SANFLAGS += -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter -Wno-missing-field-initializers
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+CFLAGS ?= $(OPT) -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) $(CFLAGS) -MMD -MP
+LDFLAGS ?=
+LDLIBS := -lpthread -lm
+
+LIB_DIRS := src/sched src/kernel src/bugs src/mm src/check src/prog
+LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+LIB_ASM := $(wildcard src/sched/*.S)
+CLI_SRCS := $(wildcard src/cli/*.c)
+TEST_SRCS := $(wildcard tests/*.c)
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(LIB_ASM:%.S=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+
+LIB := $(BUILD)/libmmfuzz.a
+MMFUZZ := $(BUILD)/mmfuzz
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all deps test test-plain test-asan test-tsan check clean bench
+all: $(MMFUZZ) $(TEST_BINS)
+
+# ---- Debian packages ----
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP):
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "mmfuzz needs Debian packages that are missing; run as root:"; \
+	    echo "  apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+# ---- objects ----
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+
+$(BUILD)/%.o: %.S | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(MMFUZZ): $(CLI_OBJS) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+# ---- tests ----
+# Each build runs the C unit tests (TAP) and the shell scenario tests under
+# prove; MMFUZZ_BUILD tells the scripts which build they test.
+test-one: $(MMFUZZ) $(TEST_BINS)
+	@echo "== tests: $(BUILD) =="
+	MMFUZZ_BUILD=$(BUILD) prove -f $(TEST_BINS) $(wildcard tests/*.t)
+
+test-plain:
+	$(MAKE) --no-print-directory test-one
+test-asan:
+	$(MAKE) --no-print-directory SANITIZER=address,undefined test-one
+test-tsan:
+	$(MAKE) --no-print-directory SANITIZER=thread test-one
+
+test: deps
+	$(MAKE) --no-print-directory test-plain
+	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-tsan
+
+clean:
+	rm -rf build build-asan build-tsan build-* findings-tmp
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d)

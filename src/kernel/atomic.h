@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atomic_t / atomic_long_t.  Read-modify-writes and cmpxchg are yield
+ * points (the interleavings around a lockless counter are what the model is
+ * for); plain reads and sets are not.  Relaxed ordering, like the kernel's
+ * non-returning atomics.
+ */
+#ifndef MMFUZZ_KERNEL_ATOMIC_H
+#define MMFUZZ_KERNEL_ATOMIC_H
+
+#include <stdbool.h>
+
+#include "../sched/sched.h"
+
+typedef struct { int counter; } atomic_t;
+typedef struct { long counter; } atomic_long_t;
+
+#define ATOMIC_INIT(i) { (i) }
+
+#define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
+#define atomic_long_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define atomic_long_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
+
+#define __atomic_rmw_yield(v)	yield_point(YIELD_SITE(YP_ATOMIC, #v))
+
+#define atomic_add(i, v) do {							\
+	__atomic_rmw_yield(v);							\
+	__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED);		\
+} while (0)
+#define atomic_sub(i, v)	atomic_add(-(i), v)
+#define atomic_inc(v)		atomic_add(1, v)
+#define atomic_dec(v)		atomic_add(-1, v)
+#define atomic_long_add(i, v)	atomic_add(i, v)
+#define atomic_long_sub(i, v)	atomic_add(-(i), v)
+#define atomic_long_inc(v)	atomic_add(1, v)
+#define atomic_long_dec(v)	atomic_add(-1, v)
+
+/* Returning atomics are fully ordered in the kernel. */
+#define atomic_add_return(i, v) ({						\
+	__atomic_rmw_yield(v);							\
+	__atomic_add_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST); })
+#define atomic_dec_and_test(v)	(atomic_add_return(-1, v) == 0)
+#define atomic_long_add_return(i, v) atomic_add_return(i, v)
+
+#define atomic_cmpxchg(v, old, new) ({						\
+	__typeof__((v)->counter) __old = (old);					\
+	yield_point(YIELD_SITE(YP_CMPXCHG, #v));				\
+	__atomic_compare_exchange_n(&(v)->counter, &__old, (new), false,	\
+				    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);	\
+	__old; })
+
+#endif /* MMFUZZ_KERNEL_ATOMIC_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The kernel's compiler helpers, as the model needs them. */
+#ifndef MMFUZZ_KERNEL_COMPILER_H
+#define MMFUZZ_KERNEL_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../sched/san.h"
+
+/*
+ * READ_ONCE/WRITE_ONCE are relaxed atomics: the kernel reads some fields
+ * racily on purpose (pcp->count in drain_all_pages, pcp->high), and TSan must
+ * not report those.  A plain access in the model means "protected by a lock".
+ */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define data_race(x)		READ_ONCE(x)
+
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+
+#ifndef container_of
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#endif
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
+
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+#define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define clamp(v, lo, hi)	min(max((v), (lo)), (hi))
+
+#define BIT(n)			(1UL << (n))
+
+#endif /* MMFUZZ_KERNEL_COMPILER_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Preemption and local IRQ state of the running task on its simulated CPU.
+ *
+ * In fiber mode, a task with preemption or IRQs off owns its CPU: no other
+ * task on that CPU runs (an interrupt may still come in while only
+ * preemption is off).  In real mode the same is a per-CPU exclusion lock,
+ * needed only when several pthreads share a simulated CPU.
+ * preempt_enable() and local_irq_restore() back to zero are yield points.
+ */
+#ifndef MMFUZZ_KERNEL_PREEMPT_H
+#define MMFUZZ_KERNEL_PREEMPT_H
+
+#include "../sched/sched.h"
+
+__attribute__((noreturn)) void kernel_no_task(const char *fn);
+
+static inline struct task *__cur_task(const char *fn)
+{
+	struct task *t = current_task;
+
+	if (unlikely(!t))
+		kernel_no_task(fn);
+	return t;
+}
+#define current	__cur_task(__func__)
+
+static inline void __cpu_pin(struct task *t)
+{
+	if (t->fs)
+		fsched_cpu_update(t);
+	else if (real_cpu_shared)
+		real_cpu_enter(t);
+}
+
+static inline void __cpu_unpin(struct task *t)
+{
+	if (t->fs)
+		fsched_cpu_update(t);
+	else if (real_cpu_shared)
+		real_cpu_exit(t);
+}
+
+static inline void __preempt_disable(struct task *t)
+{
+	if (t->preempt_count++ == 0 && t->irq_depth == 0)
+		__cpu_pin(t);
+}
+
+/* Returns true when the task became preemptible again. */
+static inline bool __preempt_enable_noyield(struct task *t, const char *fn)
+{
+	if (unlikely(t->preempt_count <= 0))
+		sched_violation("preempt-underflow", fn, "preempt_count underflow");
+	if (--t->preempt_count == 0 && t->irq_depth == 0) {
+		__cpu_unpin(t);
+		return true;
+	}
+	return false;
+}
+
+#define preempt_disable()	__preempt_disable(current)
+#define preempt_enable() do {							\
+	if (__preempt_enable_noyield(current, __func__))			\
+		yield_point(YIELD_SITE(YP_PREEMPT, ""));			\
+} while (0)
+
+static inline unsigned long __local_irq_save(struct task *t)
+{
+	if (t->irq_depth++ == 0 && t->preempt_count == 0)
+		__cpu_pin(t);
+	return (unsigned long)(t->irq_depth - 1);
+}
+
+static inline bool __local_irq_restore(struct task *t, unsigned long flags, const char *fn)
+{
+	if (unlikely(t->irq_depth <= 0 || (unsigned long)(t->irq_depth - 1) != flags))
+		sched_violation("irq-state", fn, "local_irq_restore without a matching save");
+	if (--t->irq_depth == 0 && t->preempt_count == 0) {
+		__cpu_unpin(t);
+		return true;
+	}
+	return false;
+}
+
+#define local_irq_save(flags)	do { (flags) = __local_irq_save(current); } while (0)
+#define local_irq_restore(flags) do {						\
+	if (__local_irq_restore(current, (flags), __func__))			\
+		yield_point(YIELD_SITE(YP_IRQ, ""));				\
+} while (0)
+
+static inline bool preemptible_task(const struct task *t)
+{
+	return t->preempt_count == 0 && t->irq_depth == 0 && !t->irq_active;
+}
+
+/* An explicit preemption point: other CPUs (and, when preemptible, other
+ * tasks on this CPU) may run here. */
+#define sched_point(label)	yield_point(YIELD_SITE(YP_POINT, label))
+/* Inside a loop that may not terminate: counts toward the livelock bound. */
+#define loop_point(label)	yield_point(YIELD_SITE(YP_LOOP, label))
+
+#endif /* MMFUZZ_KERNEL_PREEMPT_H */

@@ -1,0 +1,863 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The deterministic scheduler: a pool of task fibers, the start barrier, the
+ * choice at every yield point (input decisions, PCT, random, round-robin),
+ * blocking on locks and CPUs, deadlock and livelock reports.
+ *
+ * Everything here is bookkeeping shared by all fibers without happens-before
+ * (switches are no_sync, fuzz-ecosystem.md section 1), so every function that
+ * runs on a task fiber is __sched_notsan.
+ *
+ * Steps: step 0 is the start of a run (the first choice); every yield point a
+ * task passes, and every time it blocks, is one more step.
+ */
+#include "sched.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__thread struct task *current_task;
+struct violation g_violation;
+static int g_violation_taken;
+
+#define FIBER_STACK	(MMFUZZ_ASAN || MMFUZZ_TSAN ? 512 * 1024 : 128 * 1024)
+#define STEP_NEVER	UINT64_MAX
+
+static void task_worker(void *arg);
+static void enter_synced(struct fsched *fs, struct task *t);
+
+/* ------------------------------------------------------------------ */
+/* violations                                                          */
+
+void violation_reset(void)
+{
+	memset(&g_violation, 0, sizeof(g_violation));
+	__atomic_store_n(&g_violation_taken, 0, __ATOMIC_RELEASE);
+}
+
+__sched_notsan void fsched_lock_released_out(struct task *t)
+{
+	t->fs->need_resched = true;
+}
+
+static __sched_notsan void fsched_abandon(struct task *t)
+{
+	struct fsched *fs = t->fs;
+
+#if MMFUZZ_TSAN
+	/* TSan must not think the abandoned fiber still holds its locks when
+	 * the world is re-initialised; only the holder may release them. */
+	while (t->nheld > 0) {
+		struct sched_lock *l = t->held[--t->nheld];
+
+		__tsan_mutex_pre_unlock(l, 0);
+		__tsan_mutex_post_unlock(l, 0);
+	}
+#endif
+	t->nheld = 0;
+
+	fs->aborting = true;
+	if (!fs->violator)
+		fs->violator = t;
+	fs->next_task = -1;
+	current_task = NULL;
+	fiber_switch(&t->fiber, &fs->main, true, true);
+	abort();		/* never resumed */
+}
+
+__sched_notsan void sched_violation(const char *checker, const char *site, const char *fmt, ...)
+{
+	struct task *t = current_task;
+	va_list ap;
+
+	if (!__atomic_exchange_n(&g_violation_taken, 1, __ATOMIC_ACQ_REL)) {
+		struct violation *v = &g_violation;
+
+		v->hit = true;
+		snprintf(v->checker, sizeof(v->checker), "%s", checker);
+		snprintf(v->site, sizeof(v->site), "%s", site ? site : "-");
+		snprintf(v->signature, sizeof(v->signature), "%s@%s", checker,
+			 site ? site : "-");
+		va_start(ap, fmt);
+		vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+		va_end(ap);
+		v->task = t ? t->id : -1;
+		v->op = t ? t->op : -1;
+		v->step = t && t->fs ? t->fs->step : 0;
+		snprintf(v->yield, sizeof(v->yield), "%s",
+			 t && t->site && t->site->name ? t->site->name : "-");
+	}
+	if (t && t->fs)
+		fsched_abandon(t);
+	if (t && t->exit_jb)
+		longjmp(*t->exit_jb, 1);
+	fprintf(stderr, "mmfuzz: violation %s: %s\n", g_violation.signature, g_violation.msg);
+	abort();
+}
+
+/* ------------------------------------------------------------------ */
+/* pool                                                                */
+
+struct fsched *fsched_create(int ntasks_max)
+{
+	struct fsched *fs;
+	unsigned nsites;
+	int i;
+
+	sites_init();
+	nsites = sites_count();
+	if (ntasks_max < 1 || ntasks_max > MAX_TASKS)
+		return NULL;
+	fs = calloc(1, sizeof(*fs));
+	if (!fs)
+		return NULL;
+	fiber_init_main(&fs->main);
+	fs->recd = calloc(MAX_DECISIONS, sizeof(*fs->recd));
+	if (!fs->recd)
+		goto out_free;
+	for (i = 0; i < MAX_TASKS; i++) {
+		struct task *t = &fs->task[i];
+		static const char *const names[MAX_TASKS] = {
+			"T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7" };
+
+		t->id = i;
+		t->fs = fs;
+		t->occ = calloc(nsites + 1, sizeof(*t->occ));
+		t->occ_touched = calloc(nsites + 1, sizeof(*t->occ_touched));
+		if (!t->occ || !t->occ_touched)
+			goto out_free;
+		if (fiber_create(&t->fiber, FIBER_STACK, task_worker, t, names[i]))
+			goto out_free;
+		t->state = TASK_IDLE;
+	}
+	fs->ntasks = 0;
+	/* first entry: each worker runs to P */
+	for (i = 0; i < MAX_TASKS; i++)
+		enter_synced(fs, &fs->task[i]);
+	return fs;
+
+out_free:
+	fsched_destroy(fs);
+	return NULL;
+}
+
+void fsched_destroy(struct fsched *fs)
+{
+	int i;
+
+	if (!fs)
+		return;
+	for (i = 0; i < MAX_TASKS; i++) {
+		fiber_destroy(&fs->task[i].fiber);
+		free(fs->task[i].occ);
+		free(fs->task[i].occ_touched);
+	}
+	free(fs->recd);
+	free(fs);
+}
+
+/* ------------------------------------------------------------------ */
+/* who may run                                                         */
+
+static __sched_notsan bool cpu_allows(const struct fsched *fs, const struct task *t)
+{
+	const struct sched_cpu *c = &fs->cpu[t->cpu];
+	const struct task *owner = c->preempt_owner;
+
+	if (c->irq_task)
+		return c->irq_task == t;
+	if (!owner || owner == t)
+		return true;
+	/* an interrupt may come in while the owner only has preemption off */
+	return t->irq_ctx && !t->irq_active && owner->irq_depth == 0;
+}
+
+static __sched_notsan bool task_runnable(const struct fsched *fs, const struct task *t)
+{
+	if (t->state == TASK_DONE || t->state == TASK_IDLE)
+		return false;
+	if (t->state == TASK_BLOCKED &&
+	    __atomic_load_n(&t->wait->owner, __ATOMIC_RELAXED))
+		return false;
+	return cpu_allows(fs, t);
+}
+
+/* Continue the current task if it can, else the next runnable after it. */
+static __sched_notsan int default_pick(const struct fsched *fs, const struct task *cur)
+{
+	int i, n = fs->ntasks, start = cur ? cur->id : n - 1;
+
+	if (cur && task_runnable(fs, cur))
+		return cur->id;
+	for (i = 1; i <= n; i++) {
+		const struct task *t = &fs->task[(start + i) % n];
+
+		if (task_runnable(fs, t))
+			return t->id;
+	}
+	return -1;
+}
+
+static __sched_notsan int rr_pick(const struct fsched *fs, const struct task *cur)
+{
+	int i, n = fs->ntasks, start = cur ? cur->id : n - 1;
+
+	for (i = 1; i <= n; i++) {
+		const struct task *t = &fs->task[(start + i) % n];
+
+		if (task_runnable(fs, t))
+			return t->id;
+	}
+	return -1;
+}
+
+static __sched_notsan int random_pick(struct fsched *fs)
+{
+	int ids[MAX_TASKS], n = 0, i;
+
+	for (i = 0; i < fs->ntasks; i++)
+		if (task_runnable(fs, &fs->task[i]))
+			ids[n++] = i;
+	if (!n)
+		return -1;
+	return ids[rng_next(&fs->rng) % (uint64_t)n];
+}
+
+/* PCT (Burckhardt et al., ASPLOS 2010): run the highest-priority runnable
+ * task; at change point i the running task drops to priority depth-i. */
+static __sched_notsan void pct_start(struct fsched *fs, int depth, uint64_t seed, uint64_t base)
+{
+	int i, n = fs->ntasks, perm[MAX_TASKS];
+	uint64_t k = fs->pol.horizon ? fs->pol.horizon : 1000;
+
+	if (depth < 1)
+		depth = 1;
+	if (depth > PCT_MAX_DEPTH)
+		depth = PCT_MAX_DEPTH;
+	fs->rng = rng_seed(seed);
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		int j = (int)(rng_next(&fs->rng) % (uint64_t)(i + 1)), x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (i = 0; i < n; i++)
+		fs->prio[i] = depth + perm[i];
+	fs->nchange = depth - 1;
+	for (i = 0; i < fs->nchange; i++)
+		fs->change[i] = 1 + rng_next(&fs->rng) % k;
+	/* sort the change points */
+	for (i = 1; i < fs->nchange; i++) {
+		uint64_t x = fs->change[i];
+		int j = i - 1;
+
+		while (j >= 0 && fs->change[j] > x) {
+			fs->change[j + 1] = fs->change[j];
+			j--;
+		}
+		fs->change[j + 1] = x;
+	}
+	fs->next_change = 0;
+	fs->fb_base = base;
+}
+
+static __sched_notsan int pct_pick(struct fsched *fs, struct task *cur)
+{
+	int i, best = -1;
+	uint64_t rel = fs->step - fs->fb_base;
+
+	while (cur && fs->next_change < fs->nchange && rel >= fs->change[fs->next_change]) {
+		fs->next_change++;
+		fs->prio[cur->id] = fs->nchange + 1 - fs->next_change;
+	}
+	for (i = 0; i < fs->ntasks; i++)
+		if (task_runnable(fs, &fs->task[i]) && (best < 0 || fs->prio[i] > fs->prio[best]))
+			best = i;
+	return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* decisions                                                           */
+
+static __sched_notsan bool dec_missed(const struct fsched *fs, const struct sched_decision *d)
+{
+	const struct task *t;
+
+	if (d->task < 0)
+		return fs->step > 0;
+	if (d->task >= fs->ntasks)
+		return true;
+	t = &fs->task[d->task];
+	if (t->state == TASK_DONE || t->op > d->op)
+		return true;
+	return t->op == d->op && t->occ[d->site] > d->occ;
+}
+
+static __sched_notsan bool dec_matches(const struct fsched *fs, const struct task *cur,
+				       const struct sched_decision *d)
+{
+	if (!fs->pol.keyed)
+		return fs->step >= fs->dec_base + d->step;
+	if (d->task < 0)
+		return fs->step == 0;
+	return cur && d->task == cur->id && d->op == cur->op && cur->site &&
+	       d->site == cur->site->id && d->occ == cur->occ[d->site];
+}
+
+static __sched_notsan void record(struct fsched *fs, const struct task *cur, int target)
+{
+	struct sched_decision *r;
+
+	if (fs->nrec >= MAX_DECISIONS) {
+		fs->rec_overflow = 1;
+		return;
+	}
+	r = &fs->recd[fs->nrec++];
+	memset(r, 0, sizeof(*r));
+	r->step = fs->step;
+	r->target = (short)target;
+	if (!cur || fs->step == 0) {
+		r->task = -1;
+		return;
+	}
+	r->task = (short)cur->id;
+	r->op = (short)cur->op;
+	r->site = cur->site ? cur->site->id : 0;
+	r->occ = cur->site ? cur->occ[cur->site->id] : 0;
+}
+
+static __sched_notsan void fallback_begin(struct fsched *fs)
+{
+	fs->fallback = true;
+	if (fs->pol.depth > 0)
+		pct_start(fs, fs->pol.depth, fs->pol.seed, fs->step);
+}
+
+/* The choice at the current step: the task that runs next, -1 if none can. */
+static __sched_notsan int choose(struct fsched *fs, struct task *cur)
+{
+	int pick = -2;
+
+	if (fs->pol.kind == POL_INPUT && !fs->fallback) {
+		while (fs->next_dec < fs->pol.ndec && fs->pol.keyed &&
+		       dec_missed(fs, &fs->pol.dec[fs->next_dec]))
+			fs->next_dec++;
+		if (fs->next_dec < fs->pol.ndec) {
+			const struct sched_decision *d = &fs->pol.dec[fs->next_dec];
+
+			if (dec_matches(fs, cur, d)) {
+				fs->next_dec++;
+				fs->dec_base = fs->step + 1;
+				if (fs->rec == REC_INPUT)
+					record(fs, cur, d->target);
+				if (d->target >= 0 && d->target < fs->ntasks &&
+				    task_runnable(fs, &fs->task[d->target]))
+					pick = d->target;
+				else
+					pick = default_pick(fs, cur);
+			}
+		}
+		if (fs->next_dec >= fs->pol.ndec)
+			fallback_begin(fs);
+	}
+	if (pick == -2) {
+		switch (fs->pol.kind) {
+		case POL_INPUT:
+			pick = fs->fallback && fs->pol.depth > 0 ? pct_pick(fs, cur)
+								 : default_pick(fs, cur);
+			break;
+		case POL_PCT:
+			pick = pct_pick(fs, cur);
+			break;
+		case POL_RANDOM:
+			pick = random_pick(fs);
+			break;
+		case POL_RR:
+			pick = rr_pick(fs, cur);
+			if (pick < 0)
+				pick = default_pick(fs, cur);
+			break;
+		}
+	}
+	if (fs->rec == REC_ALL && pick >= 0 && pick != default_pick(fs, cur))
+		record(fs, cur, pick);
+	return pick;
+}
+
+static __sched_notsan void update_next_event(struct fsched *fs)
+{
+	uint64_t ev = STEP_NEVER;
+
+	if (fs->slow) {
+		ev = fs->step + 1;
+	} else if (fs->pol.kind == POL_INPUT && !fs->fallback) {
+		if (fs->next_dec < fs->pol.ndec)
+			ev = fs->dec_base + fs->pol.dec[fs->next_dec].step;
+	} else if (fs->fallback || fs->pol.kind == POL_PCT) {
+		if (fs->next_change < fs->nchange)
+			ev = fs->fb_base + fs->change[fs->next_change];
+	}
+	if (ev > fs->max_steps + 1)
+		ev = fs->max_steps + 1;
+	fs->next_event = ev;
+	fs->need_resched = false;
+}
+
+/* ------------------------------------------------------------------ */
+/* deadlock and livelock                                               */
+
+/* What a task that cannot run waits for: the holder of its lock, or the
+ * task that has its CPU; NULL when nothing (it could run). */
+static __sched_notsan struct task *waits_for(struct fsched *fs, struct task *t, char *what,
+					      size_t n)
+{
+	struct sched_cpu *c = &fs->cpu[t->cpu];
+	struct task *o;
+
+	if (t->state == TASK_BLOCKED) {
+		o = __atomic_load_n(&t->wait->owner, __ATOMIC_RELAXED);
+		snprintf(what, n, "%s", t->wait->name);
+		if (o)
+			return o;
+	}
+	o = c->irq_task ? c->irq_task : c->preempt_owner;
+	snprintf(what, n, "cpu");
+	return o == t ? NULL : o;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+static __sched_notsan void describe_wait(struct fsched *fs, const struct task *t, char *buf,
+					 size_t n)
+{
+	if (t->state == TASK_BLOCKED && t->wait->idx >= 0)
+		snprintf(buf, n, "%s[%d]", t->wait->name, t->wait->idx);
+	else if (t->state == TASK_BLOCKED)
+		snprintf(buf, n, "%s", t->wait->name);
+	else
+		snprintf(buf, n, "cpu%d", t->cpu);
+	(void)fs;
+}
+
+/*
+ * Every task is blocked: walk the wait-for edges from @from until a task
+ * repeats (a cycle) or the chain ends at a holder that exited.  The signature
+ * names the kinds of resource on the cycle, sorted: "deadlock@cpu+pcp->lock".
+ */
+static __sched_notsan __attribute__((noreturn)) void report_deadlock(struct fsched *fs,
+								   struct task *from)
+{
+	char msg[900], kinds[MAX_TASKS + 1][48], sig[128];
+	struct task *chain[MAX_TASKS + 1], *t = from;
+	int n = 0, i, cyc = 0, nk = 0;
+	size_t len = 0;
+
+	while (t && t->state != TASK_DONE && n < MAX_TASKS) {
+		for (i = 0; i < n; i++)
+			if (chain[i] == t)
+				break;
+		if (i < n) {
+			cyc = i;
+			break;
+		}
+		chain[n++] = t;
+		t = waits_for(fs, t, kinds[n - 1], sizeof(kinds[0]));
+	}
+	msg[0] = 0;
+	for (i = cyc; i < n; i++) {
+		struct task *o = i + 1 < n ? chain[i + 1] : t;
+		char res[64];
+
+		describe_wait(fs, chain[i], res, sizeof(res));
+		len += (size_t)snprintf(msg + len, len < sizeof(msg) ? sizeof(msg) - len : 0,
+					"%s%s%s on cpu%d waits for %s held by %s%s",
+					i > cyc ? "; " : "", chain[i]->irq_active ? "irq " : "",
+					chain[i]->fiber.name, chain[i]->cpu, res,
+					o ? o->fiber.name : "nobody",
+					o && o->state == TASK_DONE ? " (exited)" : "");
+		memmove(kinds[nk++], kinds[i], sizeof(kinds[0]));
+	}
+	qsort(kinds, (size_t)nk, sizeof(kinds[0]), cmp_str);
+	len = 0;
+	sig[0] = 0;
+	for (i = 0; i < nk; i++)
+		if (!i || strcmp(kinds[i], kinds[i - 1]))
+			len += (size_t)snprintf(sig + len, len < sizeof(sig) ? sizeof(sig) - len : 0,
+						"%s%s", len ? "+" : "", kinds[i]);
+	sched_violation("deadlock", sig, "%s", msg);
+}
+
+static __sched_notsan __attribute__((noreturn)) void report_deadlock_any(struct fsched *fs)
+{
+	int i;
+
+	for (i = 0; i < fs->ntasks; i++)
+		if (fs->task[i].state != TASK_DONE)
+			report_deadlock(fs, &fs->task[i]);
+	abort();
+}
+
+/* ------------------------------------------------------------------ */
+/* switching                                                           */
+
+static __sched_notsan void switch_to(struct fsched *fs, struct task *from, int to)
+{
+	struct task *t = &fs->task[to];
+
+	if (t == from)
+		return;
+	fs->switches++;
+	fs->hash = (fs->hash ^ (0x9e37u + (uint64_t)to)) * 0x100000001b3ULL;
+	if (from)
+		from->ring[(from->ring_n - 1) % TRACE_RING].switched_to = (signed char)to;
+	fs->cur = t;
+	current_task = t;
+	fiber_switch(&from->fiber, &t->fiber, false, false);
+	/* resumed: someone switched back to us */
+	if (fs->aborting)
+		fsched_abandon(from);
+	current_task = from;
+}
+
+static __sched_notsan void count_occ(struct task *t, const struct yield_site *s)
+{
+	if (!t->occ[s->id]++)
+		t->occ_touched[t->nocc_touched++] = s->id;
+}
+
+__sched_notsan void fsched_step_slow(struct fsched *fs, struct task *t, const struct yield_site *s)
+{
+	int next;
+
+	if (fs->slow)
+		count_occ(t, s);
+	if (fs->step > fs->max_steps)
+		sched_violation("livelock", s->func,
+				"no progress: %llu steps without the run ending (bound %llu); %s "
+				"last at %s",
+				(unsigned long long)fs->step, (unsigned long long)fs->max_steps,
+				t->fiber.name, s->name);
+	next = choose(fs, t);
+	if (fs->trace)
+		fs->trace(fs, t, s, next != t->id ? next : -1);
+	update_next_event(fs);
+	if (next < 0)
+		report_deadlock(fs, t);
+	switch_to(fs, t, next);
+}
+
+__sched_notsan void fsched_yield_out(struct task *t, const struct yield_site *s)
+{
+	struct fsched *fs = t->fs;
+	uint64_t step = ++fs->step;
+
+	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
+	fsched_ring(t, step, s);
+	t->site = s;
+	if (unlikely(step >= fs->next_event || fs->need_resched))
+		fsched_step_slow(fs, t, s);
+}
+
+__sched_notsan void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s)
+{
+	struct fsched *fs = t->fs;
+
+	t->state = TASK_BLOCKED;
+	t->wait = l;
+	fs->step++;
+	fs->hash = (fs->hash ^ (s->hash + 0x51u + (uint64_t)t->id)) * 0x100000001b3ULL;
+	fsched_ring(t, fs->step, s);
+	t->site = s;
+	/* a blocked step always takes the slow path */
+	fsched_step_slow(fs, t, s);
+	t->state = TASK_RUNNABLE;
+	t->wait = NULL;
+}
+
+__sched_notsan void fsched_cpu_update(struct task *t)
+{
+	struct fsched *fs = t->fs;
+	struct sched_cpu *c;
+
+	if (!fs || t->irq_active)
+		return;
+	c = &fs->cpu[t->cpu];
+	if (t->preempt_count > 0 || t->irq_depth > 0) {
+		c->preempt_owner = t;
+	} else if (c->preempt_owner == t) {
+		c->preempt_owner = NULL;
+		fs->need_resched = true;
+	}
+}
+
+__sched_notsan void fsched_irq_enter(struct task *t, const struct yield_site *s)
+{
+	(void)s;
+	if (!t->fs)
+		return;
+	t->irq_active = true;
+	t->fs->cpu[t->cpu].irq_task = t;
+}
+
+__sched_notsan void fsched_irq_exit(struct task *t)
+{
+	if (!t->fs)
+		return;
+	t->irq_active = false;
+	t->irq_ctx = false;
+	t->fs->cpu[t->cpu].irq_task = NULL;
+	t->fs->need_resched = true;
+}
+
+__sched_notsan void sched_op_begin(struct task *t, int op, const struct yield_site *s)
+{
+	unsigned i;
+
+	t->op = op;
+	for (i = 0; i < t->nocc_touched; i++)
+		t->occ[t->occ_touched[i]] = 0;
+	t->nocc_touched = 0;
+	if (t->fs)
+		fsched_yield_out(t, s);
+}
+
+/* The task ran out of operations: one last step picks who runs next. */
+static __sched_notsan void task_exit(struct fsched *fs, struct task *t)
+{
+	const struct yield_site *s = YIELD_SITE(YP_OP, "exit");
+	unsigned i;
+	int next;
+
+	if (t->nheld)
+		sched_violation("lock-leak", "task-exit", "%s exited holding %s",
+				t->fiber.name, t->held[t->nheld - 1]->name);
+	if (t->preempt_count || t->irq_depth)
+		sched_violation("preempt-leak", "task-exit",
+				"%s exited with preempt_count %d, irq depth %d",
+				t->fiber.name, t->preempt_count, t->irq_depth);
+	/* keyed like one more op: "Tn.k op(exit) #1" */
+	t->op++;
+	for (i = 0; i < t->nocc_touched; i++)
+		t->occ[t->occ_touched[i]] = 0;
+	t->nocc_touched = 0;
+	t->state = TASK_DONE;
+	fsched_cpu_update(t);
+	fs->step++;
+	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
+	fsched_ring(t, fs->step, s);
+	t->site = s;
+	if (fs->slow)
+		count_occ(t, s);
+	next = choose(fs, t);
+	if (fs->trace)
+		fs->trace(fs, t, s, next);
+	update_next_event(fs);
+	if (next < 0)
+		for (i = 0; i < (unsigned)fs->ntasks; i++)
+			if (fs->task[i].state != TASK_DONE)
+				report_deadlock_any(fs);
+	fs->next_task = next;
+}
+
+/*
+ * A task's fiber lives for the whole process and parks at one point, P.
+ * The barrier of a run enters it synced (PH_BARRIER) and it parks again;
+ * the run then enters it no_sync (PH_READY) and it runs its operations; its
+ * exit back to P is synced, so the scheduler sees everything it did.
+ */
+static __sched_notsan void task_worker(void *arg)
+{
+	struct task *t = arg;
+	struct fsched *fs = t->fs;
+	bool sync = false;
+
+	for (;;) {
+		fiber_switch(&t->fiber, &fs->main, sync, false);	/* P */
+		sync = false;
+		if (t->phase == PH_BARRIER) {
+			t->phase = PH_READY;
+			continue;
+		}
+		if (t->phase != PH_READY)
+			continue;
+		t->phase = PH_RUNNING;
+		current_task = t;
+		fs->body(t, fs->body_arg);
+		task_exit(fs, t);
+		t->phase = PH_EXITED;
+		current_task = NULL;
+		sync = true;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* a run                                                               */
+
+void fsched_set_record(struct fsched *fs, enum sched_record rec)
+{
+	fs->rec = rec;
+}
+
+int fsched_recorded(const struct fsched *fs, const struct sched_decision **out)
+{
+	*out = fs->recd;
+	return fs->nrec;
+}
+
+/* Enter a fiber from the scheduler, synced. */
+static __sched_notsan void enter_synced(struct fsched *fs, struct task *t)
+{
+	current_task = t;
+	fiber_switch(&fs->main, &t->fiber, true, false);
+	current_task = NULL;
+}
+
+/*
+ * A violation ended the run with tasks in the middle of operations.  Each is
+ * resumed once, synced, and leaves synced (fsched_abandon), so the scheduler
+ * has happens-before with all it wrote and TSan stays quiet when the world is
+ * reset; then its fiber gets a fresh context, parked at P.
+ */
+static __sched_notsan void fsched_unwind(struct fsched *fs)
+{
+	int i;
+
+	for (i = 0; i < fs->ntasks; i++) {
+		struct task *t = &fs->task[i];
+
+		if (t->phase != PH_RUNNING)
+			continue;
+		if (t != fs->violator)
+			enter_synced(fs, t);
+		fiber_reset(&t->fiber);
+		t->phase = PH_IDLE;
+		enter_synced(fs, t);	/* runs to P */
+	}
+}
+
+__sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
+			      const struct task_init *init, const struct sched_policy *pol,
+			      task_body_fn body, void *arg)
+{
+	int i;
+
+	fs->ntasks = ntasks;
+	fs->ncpus = ncpus;
+	fs->pol = *pol;
+	fs->body = body;
+	fs->body_arg = arg;
+	fs->step = 0;
+	fs->hash = 0xcbf29ce484222325ULL;
+	fs->switches = 0;
+	fs->next_dec = 0;
+	fs->dec_base = 0;
+	fs->fallback = false;
+	fs->nchange = fs->next_change = 0;
+	fs->nrec = 0;
+	fs->rec_overflow = 0;
+	fs->aborting = false;
+	fs->violator = NULL;
+	fs->need_resched = false;
+	fs->slow = fs->rec != REC_NONE || pol->keyed || pol->kind == POL_RANDOM ||
+		   pol->kind == POL_RR || fs->trace;
+	if (!fs->max_steps)
+		fs->max_steps = 200000;
+	memset(fs->cpu, 0, sizeof(fs->cpu));
+	for (i = 0; i < ntasks; i++) {
+		struct task *t = &fs->task[i];
+		unsigned j;
+
+		t->cpu = init[i].cpu;
+		t->preempt_count = t->irq_depth = 0;
+		t->irq_ctx = init[i].irq;
+		t->irq_active = false;
+		t->nheld = 0;
+		t->op = -1;
+		t->site = NULL;
+		t->wait = NULL;
+		t->ring_n = 0;
+		for (j = 0; j < t->nocc_touched; j++)
+			t->occ[t->occ_touched[j]] = 0;
+		t->nocc_touched = 0;
+		t->state = TASK_RUNNABLE;
+	}
+	switch (pol->kind) {
+	case POL_PCT:
+		pct_start(fs, pol->depth, pol->seed, 0);
+		break;
+	case POL_RANDOM:
+		fs->rng = rng_seed(pol->seed);
+		break;
+	default:
+		if (pol->kind == POL_INPUT && pol->ndec == 0)
+			fallback_begin(fs);
+		break;
+	}
+	fs->running = true;
+
+	/* start barrier: enter every fiber once, synced; each parks at once */
+	for (i = 0; i < ntasks; i++) {
+		fs->task[i].phase = PH_BARRIER;
+		enter_synced(fs, &fs->task[i]);
+	}
+
+	/* step 0: the first choice */
+	fs->cur = NULL;
+	fs->next_task = choose(fs, NULL);
+	if (fs->trace)
+		fs->trace(fs, NULL, NULL, fs->next_task);
+	update_next_event(fs);
+	while (!fs->aborting && fs->next_task >= 0) {
+		struct task *t = &fs->task[fs->next_task];
+
+		fs->next_task = -1;
+		fs->cur = t;
+		current_task = t;
+		fiber_switch(&fs->main, &t->fiber, false, false);
+		current_task = NULL;
+	}
+	if (fs->aborting)
+		fsched_unwind(fs);
+	for (i = 0; i < ntasks; i++) {
+		fs->task[i].state = TASK_IDLE;
+		if (fs->task[i].phase != PH_IDLE)
+			fs->task[i].phase = PH_IDLE;
+	}
+	fs->running = false;
+	fs->cur = NULL;
+	return fs->aborting ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* real mode                                                           */
+
+bool real_cpu_shared;
+static struct task *real_cpu_owner[MAX_CPUS];
+
+void real_cpu_enter(struct task *t)
+{
+	struct task *expect = NULL;
+
+	if (!real_cpu_shared)
+		return;
+	while (!__atomic_compare_exchange_n(&real_cpu_owner[t->cpu], &expect, t, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		expect = NULL;
+		__builtin_ia32_pause();
+	}
+}
+
+void real_cpu_exit(struct task *t)
+{
+	if (!real_cpu_shared)
+		return;
+	__atomic_store_n(&real_cpu_owner[t->cpu], NULL, __ATOMIC_RELEASE);
+}

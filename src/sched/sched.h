@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tasks, simulated CPUs, typed yield points and the deterministic scheduler.
+ *
+ * Two ways to run a task:
+ *  - fiber mode (t->fs != NULL): every task is a fiber of one OS thread and a
+ *    schedule picks, at each yield point, which task runs next.  Same input,
+ *    same interleaving, same trace hash, in every build.
+ *  - real mode (t->fs == NULL): a task is a pthread (stress mode) or the
+ *    calling thread (sequential runs, end-of-run drains); yield points cost
+ *    a load and a branch, locks are real spinlocks.
+ *
+ * A yield site is static, named "function:type(what)" (e.g.
+ * "rmqueue_bulk:spin_lock(zone->lock)"), so schedules name the places they
+ * switch at instead of raw step counts.
+ */
+#ifndef MMFUZZ_SCHED_SCHED_H
+#define MMFUZZ_SCHED_SCHED_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fiber.h"
+#include "san.h"
+
+#define MAX_TASKS	8
+#define MAX_CPUS	8
+#define MAX_HELD	16	/* locks one task may hold at once */
+#define TRACE_RING	32	/* recent events kept per task for reports */
+#define MAX_DECISIONS	4096
+#define PCT_MAX_DEPTH	8
+
+enum yield_type {
+	YP_OP,			/* operation boundary (or task exit) */
+	YP_SPIN_LOCK,
+	YP_SPIN_TRYLOCK,
+	YP_SPIN_UNLOCK,
+	YP_MUTEX_LOCK,
+	YP_MUTEX_UNLOCK,
+	YP_ATOMIC,
+	YP_CMPXCHG,
+	YP_PREEMPT,		/* preempt_enable() back to preemptible */
+	YP_IRQ,			/* local_irq_restore() back to IRQs on */
+	YP_POINT,		/* explicit preemption point */
+	YP_LOOP,		/* a loop that may spin: livelock bound */
+	NR_YIELD_TYPES
+};
+
+struct yield_site {
+	const char *func;
+	const char *what;
+	unsigned char type;
+	/* filled by sites_init() */
+	unsigned short id;
+	uint64_t hash;
+	const char *name;
+};
+
+#define __YS_SECTION __attribute__((section("mmfuzz_ysites"), used))
+
+/* A static yield site at this place in the code. */
+#define YIELD_SITE(type, what) ({						\
+	static struct yield_site __ys = { __func__, what, type, 0, 0, 0 };	\
+	static struct yield_site *__ysp __YS_SECTION = &__ys;			\
+	(void)__ysp;								\
+	&__ys; })
+
+void sites_init(void);
+unsigned sites_count(void);
+const struct yield_site *site_by_id(unsigned id);
+const struct yield_site *site_lookup(const char *name);
+const char *yield_type_name(enum yield_type t);
+
+/* The minimal owner record every model lock embeds, so the scheduler can
+ * block on it and follow wait-for edges. */
+struct sched_lock {
+	struct task *owner;		/* atomic */
+	const char *name;		/* "zone->lock" */
+	int idx;			/* instance (cpu, zone), -1 if none */
+	bool sleeping;			/* mutex: holder may be preempted */
+};
+
+struct trace_ev {
+	uint64_t step;
+	unsigned short site;
+	signed char cpu;
+	signed char switched_to;	/* -1 if no switch */
+	short op;
+};
+
+enum task_state { TASK_IDLE, TASK_RUNNABLE, TASK_BLOCKED, TASK_DONE };
+
+/* Where a task's fiber is, between runs (see task_worker). */
+enum task_phase { PH_IDLE, PH_BARRIER, PH_READY, PH_RUNNING, PH_EXITED };
+
+struct fsched;
+
+struct task {
+	int id;
+	int cpu;			/* simulated CPU it runs on */
+	int preempt_count;		/* model preemption depth */
+	int irq_depth;			/* local_irq_save nesting */
+	bool irq_ctx;			/* current op runs in interrupt context */
+	bool irq_active;		/* ... and has entered it */
+	int nheld;
+	struct sched_lock *held[MAX_HELD];
+	int op;				/* index of the current operation */
+	const struct yield_site *site;	/* last yield site */
+
+	/* fiber mode */
+	struct fsched *fs;
+	struct fiber fiber;
+	enum task_state state;
+	enum task_phase phase;
+	struct sched_lock *wait;	/* lock it is blocked on */
+	unsigned short *occ;		/* per-site occurrences in this op */
+	unsigned short *occ_touched;
+	unsigned nocc_touched;
+	struct trace_ev ring[TRACE_RING];
+	unsigned ring_n;
+
+	/* real mode */
+	jmp_buf *exit_jb;		/* where a violation unwinds to */
+	void *user;			/* the executor's per-task state */
+};
+
+/* The task running on this OS thread (fiber or pthread), NULL outside. */
+extern __thread struct task *current_task;
+
+/* ---- schedules ---- */
+
+enum sched_kind {
+	POL_INPUT,		/* decisions from the input, then fallback */
+	POL_PCT,		/* PCT from the start */
+	POL_RANDOM,		/* uniform random runnable task at every point */
+	POL_RR,		/* round-robin at every point */
+};
+
+/*
+ * A decision: when it fires, switch to @target (if runnable).  It fires at
+ * an absolute step (binary form), or at a key: task @task reaches site @site
+ * for the @occ-th time within its operation @op (text form).  @task == -1
+ * is the start of the run (step 0).
+ */
+struct sched_decision {
+	uint64_t step;
+	short task;
+	short op;
+	unsigned short site;
+	unsigned short occ;
+	short target;
+};
+
+struct sched_policy {
+	enum sched_kind kind;
+	int depth;			/* PCT depth; for INPUT the fallback (0: none) */
+	uint64_t seed;
+	uint64_t horizon;		/* PCT's estimate of the number of steps */
+	const struct sched_decision *dec;
+	int ndec;
+	bool keyed;			/* decisions are keyed, not by step */
+};
+
+enum sched_record {
+	REC_NONE,
+	REC_INPUT,			/* record input decisions as they fire */
+	REC_ALL,			/* record every choice the default would not make */
+};
+
+struct sched_cpu {
+	struct task *preempt_owner;	/* task with preemption or IRQs off here */
+	struct task *irq_task;		/* task running in interrupt context here */
+};
+
+typedef void (*task_body_fn)(struct task *t, void *arg);
+typedef void (*trace_fn)(struct fsched *fs, const struct task *t,
+			 const struct yield_site *s, int switched_to);
+
+struct fsched {
+	struct fiber main;
+	int ntasks, ncpus;
+	struct task task[MAX_TASKS];
+	struct sched_cpu cpu[MAX_CPUS];
+	struct task *cur;
+
+	uint64_t step;
+	uint64_t max_steps;
+	uint64_t next_event;		/* the fast path leaves at this step */
+	bool need_resched;		/* a blocked task may have become runnable */
+	bool slow;			/* every step takes the slow path */
+	uint64_t hash;
+	unsigned long switches;
+
+	struct sched_policy pol;
+	int next_dec;			/* first pending decision */
+	uint64_t dec_base;		/* step of the last fired (step form) */
+	bool fallback;			/* decisions ran out: fallback policy */
+	uint64_t fb_base;		/* step the fallback/PCT started at */
+	int prio[MAX_TASKS];
+	uint64_t change[PCT_MAX_DEPTH];
+	int nchange, next_change;
+	uint64_t rng;
+
+	enum sched_record rec;
+	struct sched_decision *recd;
+	int nrec, rec_overflow;
+
+	trace_fn trace;
+	task_body_fn body;
+	void *body_arg;
+	int next_task;			/* chosen by a finishing task, for main */
+	struct task *violator;		/* the task that ended the run, if any */
+	bool aborting;
+	bool running;
+};
+
+/* ---- violations (checkers, lockdep, deadlock, livelock) ---- */
+
+struct violation {
+	bool hit;
+	char checker[48];
+	char site[64];
+	char signature[128];
+	char msg[1024];
+	int task;			/* -1: not in a task */
+	int op;
+	uint64_t step;
+	char yield[128];		/* name of the task's last yield site */
+};
+
+extern struct violation g_violation;
+void violation_reset(void);
+
+/*
+ * Report a violation and end the run: on a fiber it switches back to the
+ * scheduler for good; in real mode it longjmps to current_task->exit_jb, or
+ * aborts when there is none.  The signature is "checker@site".
+ */
+__attribute__((noreturn, format(printf, 3, 4)))
+void sched_violation(const char *checker, const char *site, const char *fmt, ...);
+
+/* ---- the scheduler ---- */
+
+struct fsched *fsched_create(int ntasks_max);
+void fsched_destroy(struct fsched *fs);
+struct task_init {
+	int cpu;			/* the CPU it starts on */
+	bool irq;			/* its first operation runs in interrupt context */
+};
+
+/*
+ * Run @ntasks tasks on @ncpus CPUs under @pol.  Returns 0 when every task
+ * finished, 1 on a violation (see g_violation).
+ */
+int fsched_run(struct fsched *fs, int ntasks, int ncpus, const struct task_init *init,
+	       const struct sched_policy *pol, task_body_fn body, void *arg);
+
+/* Yield: the fast path inline, the rest in sched.c. */
+void fsched_step_slow(struct fsched *fs, struct task *t, const struct yield_site *s);
+void fsched_yield_out(struct task *t, const struct yield_site *s);
+
+static inline void fsched_ring(struct task *t, uint64_t step, const struct yield_site *s)
+{
+	struct trace_ev *e = &t->ring[t->ring_n++ % TRACE_RING];
+
+	e->step = step;
+	e->site = s->id;
+	e->cpu = (signed char)t->cpu;
+	e->switched_to = -1;
+	e->op = (short)t->op;
+}
+
+#if MMFUZZ_TSAN
+/* Under TSan the bookkeeping must stay uninstrumented: call out of line. */
+static inline void yield_point(const struct yield_site *s)
+{
+	struct task *t = current_task;
+
+	if (t && t->fs)
+		fsched_yield_out(t, s);
+}
+#else
+static inline void yield_point(const struct yield_site *s)
+{
+	struct task *t = current_task;
+	struct fsched *fs;
+	uint64_t step;
+
+	if (!t || !(fs = t->fs))
+		return;
+	step = ++fs->step;
+	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
+	fsched_ring(t, step, s);
+	t->site = s;
+	if (unlikely(step >= fs->next_event || fs->need_resched))
+		fsched_step_slow(fs, t, s);
+}
+#endif
+
+/* Block the current fiber task on @l until it is free (caller re-checks). */
+void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s);
+/* Preemption / IRQ state changed on t's CPU: recompute who may run there. */
+void fsched_cpu_update(struct task *t);
+/* An op in interrupt context starts / ends on t's CPU. */
+void fsched_irq_enter(struct task *t, const struct yield_site *s);
+void fsched_irq_exit(struct task *t);
+/* Operation boundary: a yield point that also starts a new op index. */
+void sched_op_begin(struct task *t, int op, const struct yield_site *s);
+/* A lock just became free: blocked tasks may run. */
+void fsched_lock_released_out(struct task *t);
+static inline void fsched_lock_released(struct task *t)
+{
+#if MMFUZZ_TSAN
+	if (t && t->fs)
+		fsched_lock_released_out(t);
+#else
+	if (t && t->fs)
+		t->fs->need_resched = true;
+#endif
+}
+
+/* The recorded decisions of the last run (REC_INPUT / REC_ALL). */
+void fsched_set_record(struct fsched *fs, enum sched_record rec);
+int fsched_recorded(const struct fsched *fs, const struct sched_decision **out);
+
+/* Real mode: CPU exclusion when several pthreads share a simulated CPU. */
+extern bool real_cpu_shared;
+void real_cpu_enter(struct task *t);
+void real_cpu_exit(struct task *t);
+
+/* Deterministic PRNG (splitmix64 seeding, xorshift64*). */
+static inline uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static inline uint64_t rng_seed(uint64_t seed)
+{
+	uint64_t z = seed + 0x9E3779B97F4A7C15ULL;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
+#endif /* MMFUZZ_SCHED_SCHED_H */

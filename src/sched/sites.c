@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The registry of yield sites.  Every YIELD_SITE() leaves a pointer in the
+ * mmfuzz_ysites section; sites_init() names them, sorts the names (link order
+ * differs between compilers) and gives equal names one id, so ids and hashes
+ * are the same in every build and a schedule can name any site in the code.
+ */
+#include "sched.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern struct yield_site *__start_mmfuzz_ysites[];
+extern struct yield_site *__stop_mmfuzz_ysites[];
+
+static const char *const yield_type_names[NR_YIELD_TYPES] = {
+	[YP_OP] = "op",
+	[YP_SPIN_LOCK] = "spin_lock",
+	[YP_SPIN_TRYLOCK] = "spin_trylock",
+	[YP_SPIN_UNLOCK] = "spin_unlock",
+	[YP_MUTEX_LOCK] = "mutex_lock",
+	[YP_MUTEX_UNLOCK] = "mutex_unlock",
+	[YP_ATOMIC] = "atomic",
+	[YP_CMPXCHG] = "cmpxchg",
+	[YP_PREEMPT] = "preempt_enable",
+	[YP_IRQ] = "irq_restore",
+	[YP_POINT] = "point",
+	[YP_LOOP] = "loop",
+};
+
+static const struct yield_site **site_table;	/* by id: one site per name */
+static unsigned nsites;
+static pthread_once_t sites_once = PTHREAD_ONCE_INIT;
+
+const char *yield_type_name(enum yield_type t)
+{
+	return t < NR_YIELD_TYPES ? yield_type_names[t] : "?";
+}
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static int cmp_site_name(const void *a, const void *b)
+{
+	const struct yield_site *x = *(const struct yield_site *const *)a;
+	const struct yield_site *y = *(const struct yield_site *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static void sites_build(void)
+{
+	size_t n = (size_t)(__stop_mmfuzz_ysites - __start_mmfuzz_ysites);
+	struct yield_site **all = malloc((n ? n : 1) * sizeof(*all));
+	size_t i;
+
+	if (!all)
+		abort();
+	for (i = 0; i < n; i++) {
+		struct yield_site *s = __start_mmfuzz_ysites[i];
+		const char *what = s->what ? s->what : "";
+		char buf[256];
+
+		/* spin_lock(&zone->lock) stringifies as "&zone->lock" */
+		while (*what == '&' || *what == ' ')
+			what++;
+		if (s->type == YP_OP)
+			snprintf(buf, sizeof(buf), "op(%s)", what);
+		else
+			snprintf(buf, sizeof(buf), "%s:%s(%s)", s->func,
+				 yield_type_name((enum yield_type)s->type), what);
+		s->name = strdup(buf);
+		if (!s->name)
+			abort();
+		s->hash = fnv1a(s->name);
+		all[i] = s;
+	}
+	qsort(all, n, sizeof(*all), cmp_site_name);
+	site_table = malloc((n ? n : 1) * sizeof(*site_table));
+	if (!site_table)
+		abort();
+	for (i = 0; i < n; i++) {
+		if (nsites && !strcmp(site_table[nsites - 1]->name, all[i]->name)) {
+			all[i]->id = site_table[nsites - 1]->id;
+			continue;
+		}
+		all[i]->id = (unsigned short)nsites;
+		site_table[nsites++] = all[i];
+	}
+	free(all);
+}
+
+void sites_init(void)
+{
+	pthread_once(&sites_once, sites_build);
+}
+
+unsigned sites_count(void)
+{
+	sites_init();
+	return nsites;
+}
+
+const struct yield_site *site_by_id(unsigned id)
+{
+	sites_init();
+	return id < nsites ? site_table[id] : NULL;
+}
+
+const struct yield_site *site_lookup(const char *name)
+{
+	unsigned lo = 0, hi;
+
+	sites_init();
+	hi = nsites;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		int c = strcmp(site_table[mid]->name, name);
+
+		if (!c)
+			return site_table[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* A tiny TAP producer for the C tests: prove reads what it prints. */
+#ifndef MMFUZZ_TESTS_TAP_H
+#define MMFUZZ_TESTS_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int tap_n, tap_failed;
+
+static inline void tap_plan(int n)
+{
+	printf("1..%d\n", n);
+}
+
+__attribute__((format(printf, 2, 3)))
+static inline int ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		tap_failed++;
+	fflush(stdout);
+	return cond;
+}
+
+__attribute__((format(printf, 1, 2)))
+static inline void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+#define is_int(a, b, name) ({							\
+	long long __a = (a), __b = (b);						\
+	int __r = ok(__a == __b, "%s", name);					\
+	if (!__r)								\
+		diag("  got %lld, expected %lld", __a, __b);			\
+	__r; })
+
+static inline int tap_done(void)
+{
+	if (tap_n == 0)
+		printf("1..0\n");
+	return tap_failed ? 1 : 0;
+}
+
+#endif /* MMFUZZ_TESTS_TAP_H */

@@ -62,6 +62,12 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(LIB_ASM:%.S=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 LIB := $(BUILD)/libmmfuzz.a
 MMFUZZ := $(BUILD)/mmfuzz
 DEPS_STAMP := $(BUILD)/.deps-ok
@@ -88,21 +94,24 @@ $(DEPS_STAMP):
 # ---- objects ----
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -c $< -o $@
+	$(Q)$(CC) $(SANFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(MMFUZZ): $(CLI_OBJS) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 # ---- tests ----
 # Each build runs the C unit tests (TAP) and the shell scenario tests under

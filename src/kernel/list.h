@@ -22,9 +22,14 @@ struct list_head {
 
 #define LIST_HEAD_INIT(name) { &(name), &(name) }
 
+/*
+ * As in the kernel, ->next is written with WRITE_ONCE and list_empty() reads
+ * it with READ_ONCE, so a racy emptiness check (free_area_empty() in the
+ * watermark check) is a marked access; everything else is plain.
+ */
 static inline void INIT_LIST_HEAD(struct list_head *l)
 {
-	l->next = l;
+	WRITE_ONCE(l->next, l);
 	l->prev = l;
 }
 
@@ -60,14 +65,14 @@ static inline void __list_add(struct list_head *new, struct list_head *prev,
 	next->prev = new;
 	new->next = next;
 	new->prev = prev;
-	prev->next = new;
+	WRITE_ONCE(prev->next, new);
 }
 
 static inline void __list_del_entry(struct list_head *e, const char *fn)
 {
 	__list_del_valid(e, fn);
 	e->next->prev = e->prev;
-	e->prev->next = e->next;
+	WRITE_ONCE(e->prev->next, e->next);
 }
 
 #define list_add(new, head)	 __list_add((new), (head), (head)->next, __func__)
@@ -100,7 +105,7 @@ static inline void __list_del_entry(struct list_head *e, const char *fn)
 
 static inline bool list_empty(const struct list_head *head)
 {
-	return head->next == head;
+	return READ_ONCE(head->next) == head;
 }
 
 /* Splice @list onto the front of @head; @list is left undefined. */
@@ -110,8 +115,8 @@ static inline void list_splice(struct list_head *list, struct list_head *head)
 		struct list_head *first = list->next, *last = list->prev, *at = head->next;
 
 		first->prev = head;
-		head->next = first;
-		last->next = at;
+		WRITE_ONCE(head->next, first);
+		WRITE_ONCE(last->next, at);
 		at->prev = last;
 	}
 }

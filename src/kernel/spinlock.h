@@ -32,7 +32,13 @@ struct lock_stat {
 
 typedef struct spinlock {
 	struct sched_lock sl;
-	/* under-lock checker, run just before release (deterministic runs) */
+	/*
+	 * Under-lock checker, run right after every acquisition: whatever the
+	 * lock protects must be consistent when someone gets it.  Checking at
+	 * acquisition (not release) makes an update done outside the lock show
+	 * only when another task really comes in between, as it would on a
+	 * machine.
+	 */
 	void (*validate)(void *arg, const char *fn);
 	void *validate_arg;
 	struct lock_stat st;
@@ -127,14 +133,14 @@ static inline void __spin_acquire(spinlock_t *l, struct task *t, const struct yi
 		__real_spin_lock(l, t, fn);
 	}
 	__lock_held_push(t, &l->sl, fn);
+	if (l->validate && lock_validate_enabled)
+		l->validate(l->validate_arg, fn);
 }
 
 static inline void __spin_release(spinlock_t *l, struct task *t, const char *fn)
 {
 	if (unlikely(__atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED) != t))
 		__lock_misuse(&l->sl, fn, "unlocked by a task that does not hold it");
-	if (l->validate && lock_validate_enabled)
-		l->validate(l->validate_arg, fn);
 	__lock_held_pop(t, &l->sl, fn);
 	if (lock_stat_enabled)
 		l->st.hold_cycles += __lock_tsc() - l->st.t_acquired;
@@ -184,6 +190,8 @@ static inline int __spin_trylock(spinlock_t *l, const struct yield_site *s, cons
 	if (lock_stat_enabled)
 		l->st.acquired++;
 	__lock_held_push(t, &l->sl, fn);
+	if (l->validate && lock_validate_enabled)
+		l->validate(l->validate_arg, fn);
 	return 1;
 fail:
 	if (lock_stat_enabled)

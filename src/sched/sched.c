@@ -360,6 +360,8 @@ static __sched_notsan int choose(struct fsched *fs, struct task *cur)
 					pick = d->target;
 				else
 					pick = default_pick(fs, cur);
+				if (cur && pick != cur->id && task_runnable(fs, cur))
+					fs->preemptions++;
 			}
 		}
 		if (fs->next_dec >= fs->pol.ndec)
@@ -591,8 +593,16 @@ __sched_notsan void fsched_cpu_update(struct task *t)
 		return;
 	c = &fs->cpu[t->cpu];
 	if (t->preempt_count > 0 || t->irq_depth > 0) {
-		c->preempt_owner = t;
+		if (c->preempt_owner != t) {
+			c->preempt_owner = t;
+#if MMFUZZ_TSAN
+			__tsan_acquire(&c->tsan_sync);
+#endif
+		}
 	} else if (c->preempt_owner == t) {
+#if MMFUZZ_TSAN
+		__tsan_release(&c->tsan_sync);
+#endif
 		c->preempt_owner = NULL;
 		fs->need_resched = true;
 	}
@@ -605,12 +615,18 @@ __sched_notsan void fsched_irq_enter(struct task *t, const struct yield_site *s)
 		return;
 	t->irq_active = true;
 	t->fs->cpu[t->cpu].irq_task = t;
+#if MMFUZZ_TSAN
+	__tsan_acquire(&t->fs->cpu[t->cpu].tsan_sync);
+#endif
 }
 
 __sched_notsan void fsched_irq_exit(struct task *t)
 {
 	if (!t->fs)
 		return;
+#if MMFUZZ_TSAN
+	__tsan_release(&t->fs->cpu[t->cpu].tsan_sync);
+#endif
 	t->irq_active = false;
 	t->irq_ctx = false;
 	t->fs->cpu[t->cpu].irq_task = NULL;
@@ -757,6 +773,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->step = 0;
 	fs->hash = 0xcbf29ce484222325ULL;
 	fs->switches = 0;
+	fs->preemptions = 0;
 	fs->next_dec = 0;
 	fs->dec_base = 0;
 	fs->fallback = false;

@@ -171,6 +171,8 @@ enum sched_record {
 struct sched_cpu {
 	struct task *preempt_owner;	/* task with preemption or IRQs off here */
 	struct task *irq_task;		/* task running in interrupt context here */
+	char tsan_sync;			/* TSan: one non-preemptible section on this
+					 * CPU happens-before the next */
 };
 
 typedef void (*task_body_fn)(struct task *t, void *arg);
@@ -191,6 +193,8 @@ struct fsched {
 	bool slow;			/* every step takes the slow path */
 	uint64_t hash;
 	unsigned long switches;
+	unsigned long preemptions;	/* input decisions that switched away from a
+					 * task that could have gone on */
 
 	struct sched_policy pol;
 	int next_dec;			/* first pending decision */

@@ -69,8 +69,9 @@ static void sites_build(void)
 		const char *what = s->what ? s->what : "";
 		char buf[256];
 
-		/* spin_lock(&zone->lock) stringifies as "&zone->lock" */
-		while (*what == '&' || *what == ' ')
+		/* spin_lock(&zone->lock) stringifies as "&zone->lock"; macro
+		 * locals are named __pcp: "pcp->lock" */
+		while (*what == '&' || *what == ' ' || *what == '_')
 			what++;
 		if (s->type == YP_OP)
 			snprintf(buf, sizeof(buf), "op(%s)", what);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "bugs.h"
+
+#include <string.h>
+
+uint32_t bugs_enabled;
+
+const struct bug_info bug_table[NR_BUGS] = {
+	[BUG_PCP_PICK_UNLOCKED] = {
+		"pcp_pick_unlocked", "pcp", "free_pcppages_bulk",
+		"I-PCP-1 / list-corruption; TSan: data race",
+		"free_pcppages_bulk picks pages off the pcp lists in a first pass "
+		"outside zone->lock (0a5f4e5b4562) but with pcp->lock dropped, as if "
+		"IRQs off still made the lists CPU-local: a remote drain races the pick "
+		"(seed 000)",
+	},
+	[BUG_PCP_FREE_NOLOCK] = {
+		"pcp_free_nolock", "pcp", "free_unref_page",
+		"I-PCP-1 / list-corruption; TSan: data race",
+		"free_unref_page adds the page to this CPU's pcp list with preemption "
+		"off but without pcp->lock (the pre-6.0 local_lock assumption): a "
+		"remote drain under pcp->lock races it",
+	},
+	[BUG_FREE_ONE_PAGE_NOLOCK] = {
+		"free_one_page_nolock", "buddy", "free_unref_page",
+		"lockdep (zone->lock in __free_one_page)",
+		"when pcp_spin_trylock fails, free_unref_page frees the page straight "
+		"into the buddy lists without taking zone->lock",
+	},
+	[BUG_VMSTAT_LOST_UPDATE] = {
+		"vmstat_lost_update", "vmstat", "zone_page_state_add",
+		"I-BUD-4 (NR_FREE_PAGES against the free lists)",
+		"folding a per-CPU diff into zone->vm_stat is a load and a store "
+		"instead of atomic_long_add: a fold under zone->lock and a vmstat "
+		"refresh on another CPU lose one update",
+	},
+	[BUG_PCP_COUNT_APART] = {
+		"pcp_count_apart", "pcp", "free_unref_page",
+		"I-PCP-1 (pcp->count against its lists)",
+		"free_unref_page adds the page to the pcp list under pcp->lock but "
+		"raises pcp->count only after unlocking: a drain in between sees a "
+		"count that does not match the lists",
+	},
+	[BUG_PCP_LOCK_IRQ] = {
+		"pcp_lock_irq", "pcp", "free_unref_page",
+		"deadlock",
+		"free_unref_page takes pcp->lock with spin_lock instead of "
+		"pcp_spin_trylock: a free from an interrupt that arrives while this "
+		"CPU holds pcp->lock spins forever (why 6.x uses trylock)",
+	},
+};
+
+int bug_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NR_BUGS; i++)
+		if (!strcmp(bug_table[i].name, name))
+			return i;
+	return -1;
+}

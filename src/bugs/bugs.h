@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The registry of bug switches: historical variants from the seed threads
+ * and classes of concurrency bugs, each switched on at run time
+ * (--inject NAME, or "bugs:" in a program) and each caught by a checker.
+ */
+#ifndef MMFUZZ_BUGS_BUGS_H
+#define MMFUZZ_BUGS_BUGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum bug_id {
+	BUG_PCP_PICK_UNLOCKED,		/* seed 000 */
+	BUG_PCP_FREE_NOLOCK,		/* missing lock on a pcp path */
+	BUG_FREE_ONE_PAGE_NOLOCK,	/* missing lock on a buddy path */
+	BUG_VMSTAT_LOST_UPDATE,		/* lost update on a free-page counter */
+	BUG_PCP_COUNT_APART,		/* counter updated apart from its list */
+	BUG_PCP_LOCK_IRQ,		/* spin_lock where IRQ reentrancy needs trylock */
+	NR_BUGS
+};
+
+struct bug_info {
+	const char *name;
+	const char *layer;		/* "pcp", "buddy", "vmstat", ... */
+	const char *where;		/* the model function it bites in */
+	const char *caught_by;		/* the checker that should report it */
+	const char *desc;
+};
+
+extern const struct bug_info bug_table[NR_BUGS];
+extern uint32_t bugs_enabled;		/* bitmask of enum bug_id */
+
+static inline bool bug_on(enum bug_id id)
+{
+	return __builtin_expect((bugs_enabled >> id) & 1, 0);
+}
+
+/* Look a switch up by name; -1 if there is none. */
+int bug_lookup(const char *name);
+
+#endif /* MMFUZZ_BUGS_BUGS_H */

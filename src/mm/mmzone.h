@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model's struct page, zones, free areas, per-CPU page lists and vmstat
+ * counters: Linux 6.6 include/linux/mmzone.h, mm_types.h and vmstat.h cut
+ * down to what the allocator uses.  Sizes that are compile-time constants
+ * in the kernel (MAX_ORDER, pageblock_order) come from the world's config
+ * here, so arrays are sized for their largest values.
+ *
+ * Locks (as in the kernel):
+ *   zone->lock          free_area[] lists and nr_free, pageblock types of
+ *                       free pages, the buddy state of struct page
+ *   pcp->lock           pcp->lists[] and pcp->count (count is also read
+ *                       racily by drain_all_pages)
+ *   pcp_batch_high_lock updaters of pcp->high/batch (readers use READ_ONCE)
+ *   pcpu_drain_mutex    serialises __drain_all_pages
+ *   IRQs/preemption off the per-CPU vm_stat_diff of this CPU
+ * Lock order: pcp_batch_high_lock -> pcpu_drain_mutex -> pcp->lock -> zone->lock
+ */
+#ifndef MMFUZZ_MM_MMZONE_H
+#define MMFUZZ_MM_MMZONE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../kernel/atomic.h"
+#include "../kernel/compiler.h"
+#include "../kernel/list.h"
+#include "../kernel/spinlock.h"
+
+#define MODEL_MAX_ORDER		10	/* largest max_order a world may use */
+#define NR_PAGE_ORDERS		(MODEL_MAX_ORDER + 1)
+#define MODEL_MAX_ZONES		2
+#define MODEL_PAGE_SIZE		64	/* bytes of "memory" behind each page */
+#define PAGE_ALLOC_COSTLY_ORDER	3
+
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_PCPTYPES,		/* the number of types on the pcp lists */
+	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
+	MIGRATE_ISOLATE,		/* can't allocate from here */
+	MIGRATE_TYPES
+};
+
+#define migratetype_is_mergeable(mt)	((mt) < MIGRATE_PCPTYPES)
+#define is_migrate_isolate(mt)		((mt) == MIGRATE_ISOLATE)
+#define is_migrate_highatomic(mt)	((mt) == MIGRATE_HIGHATOMIC)
+
+/* pcp lists: one per (order <= COSTLY, pcp type), plus one THP list */
+#define NR_LOWORDER_PCP_LISTS	(MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
+#define NR_PCP_THP		1
+#define NR_PCP_LISTS		(NR_LOWORDER_PCP_LISTS + NR_PCP_THP)
+
+enum zone_stat_item {
+	NR_FREE_PAGES,
+	NR_FREE_CMA_PAGES,		/* no CMA in the model: stays 0 */
+	NR_VM_ZONE_STAT_ITEMS
+};
+
+enum vm_event_item {
+	PGALLOC,
+	PGFREE,
+	NR_VM_EVENT_ITEMS
+};
+
+/* struct page flags the model uses */
+enum pageflags {
+	PG_reserved,			/* not yet handed to the allocator */
+};
+
+/* page_type, as in 6.6: changed only under zone->lock */
+#define PG_buddy	0x00000080u
+
+struct page {
+	unsigned long flags;
+	unsigned int page_type;
+	union {
+		struct list_head lru;
+		struct list_head buddy_list;
+		struct list_head pcp_list;
+	};
+	unsigned long private;		/* buddy order of a free block */
+	unsigned long index;		/* pcp migratetype cache (6.6) */
+	int _refcount;			/* atomic_t in the kernel */
+};
+
+struct free_area {
+	struct list_head free_list[MIGRATE_TYPES];
+	unsigned long nr_free;		/* blocks of this order, all types */
+};
+
+struct per_cpu_pages {
+	spinlock_t lock;		/* Protects lists field */
+	int count;			/* number of pages in the list */
+	int high;			/* high watermark, emptying needed */
+	int batch;			/* chunk size for buddy add/remove */
+	short free_factor;		/* batch scaling factor during free */
+	struct list_head lists[NR_PCP_LISTS];
+};
+
+struct per_cpu_zonestat {
+	signed char vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
+	signed char stat_threshold;
+};
+
+enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
+struct world;
+
+struct zone {
+	/* read-mostly */
+	unsigned long _watermark[NR_WMARK];
+	struct per_cpu_pages *per_cpu_pageset;		/* [ncpus] */
+	struct per_cpu_zonestat *per_cpu_zonestats;	/* [ncpus] */
+	int pageset_high;
+	int pageset_batch;
+	bool pcp_disabled;		/* zone_pcp_disable() in force */
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages;
+	atomic_long_t managed_pages;
+	unsigned long percpu_drift_mark;
+	unsigned long nr_reserved_highatomic;
+	unsigned char *pageblock_mt;	/* migratetype of each pageblock */
+	const char *name;
+	int idx;
+	struct world *w;
+
+	/* Primarily protects free_area */
+	spinlock_t lock;
+	struct free_area free_area[NR_PAGE_ORDERS];
+
+	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS];
+};
+
+/* The simulated machine's size: every array is allocated from these. */
+struct mm_config {
+	int ncpus;			/* 1..MAX_CPUS */
+	int nzones;			/* 1..MODEL_MAX_ZONES */
+	unsigned long zone_pages;	/* pages per zone, multiple of 2^max_order */
+	int max_order;			/* largest buddy order (6.4+ MAX_ORDER) */
+	int pb_order;			/* pageblock_order, <= max_order */
+	int pcp_high;
+	int pcp_batch;
+	int stat_threshold;		/* vmstat per-CPU threshold, 1..125 */
+	int variant;			/* enum pcp_bulk_variant */
+};
+
+/* free_pcppages_bulk as it was before, with and after seed 000's patch */
+enum pcp_bulk_variant {
+	PCP_BULK_SINGLE_PASS,		/* 6.6: pick and free in one pass under zone->lock */
+	PCP_BULK_PICK_OUTSIDE,		/* 4.17 0a5f4e5b4562: pick first, free under the lock */
+	PCP_BULK_LOCKED_RR,		/* 4.16: batch_free round-robin under zone->lock */
+	NR_PCP_BULK_VARIANTS
+};
+
+struct world {
+	struct mm_config cfg;
+	int max_order;
+	int pb_order;
+	unsigned long pb_nr_pages;
+	unsigned long nr_pages;		/* all zones */
+	struct page *memmap;
+	unsigned char *mem;		/* MODEL_PAGE_SIZE bytes per page */
+	struct zone zones[MODEL_MAX_ZONES];
+	int nr_zones;
+
+	struct mutex pcp_batch_high_lock;
+	struct mutex pcpu_drain_mutex;
+	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS];
+	unsigned long (*vm_events)[NR_VM_EVENT_ITEMS];	/* [ncpus], per-CPU */
+
+	/* max-order blocks touched since the last reset (see world.c) */
+	unsigned char *dirty;
+	unsigned long *dirty_list;
+	unsigned long nr_dirty;
+};
+
+/* The world the model runs in: like the kernel's globals. */
+extern struct world *mm_world;
+
+#define MAX_ORDER		(mm_world->max_order)
+#define pageblock_order		(mm_world->pb_order)
+#define pageblock_nr_pages	(mm_world->pb_nr_pages)
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return (unsigned long)(page - mm_world->memmap);
+}
+
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return &mm_world->memmap[pfn];
+}
+
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &mm_world->zones[page_to_pfn(page) / mm_world->cfg.zone_pages];
+}
+
+static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
+{
+	return pfn >= zone->zone_start_pfn && pfn < zone->zone_start_pfn + zone->spanned_pages;
+}
+
+static inline void *page_address(const struct page *page)
+{
+	return mm_world->mem + page_to_pfn(page) * MODEL_PAGE_SIZE;
+}
+
+static inline bool PageBuddy(const struct page *page)
+{
+	return page->page_type & PG_buddy;
+}
+
+static inline unsigned long zone_managed_pages(struct zone *zone)
+{
+	return (unsigned long)atomic_long_read(&zone->managed_pages);
+}
+
+static inline unsigned long pageblock_start_pfn(unsigned long pfn)
+{
+	return pfn & ~(pageblock_nr_pages - 1);
+}
+
+static inline int get_pfnblock_migratetype(const struct page *page, unsigned long pfn)
+{
+	const struct zone *zone = page_zone(page);
+
+	return READ_ONCE(zone->pageblock_mt[(pfn - zone->zone_start_pfn) >> pageblock_order]);
+}
+
+#define get_pageblock_migratetype(page) get_pfnblock_migratetype(page, page_to_pfn(page))
+
+static inline bool free_area_empty(struct free_area *area, int migratetype)
+{
+	return list_empty(&area->free_list[migratetype]);
+}
+
+static inline unsigned int order_to_pindex(int migratetype, int order)
+{
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return NR_LOWORDER_PCP_LISTS;
+	return (unsigned int)(MIGRATE_PCPTYPES * order + migratetype);
+}
+
+static inline int pindex_to_order(unsigned int pindex)
+{
+	if (pindex == NR_LOWORDER_PCP_LISTS)
+		return pageblock_order;
+	return (int)(pindex / MIGRATE_PCPTYPES);
+}
+
+static inline bool pcp_allowed_order(unsigned int order)
+{
+	return order <= PAGE_ALLOC_COSTLY_ORDER || (int)order == pageblock_order;
+}
+
+#endif /* MMFUZZ_MM_MMZONE_H */

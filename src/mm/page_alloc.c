@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The buddy allocator: free lists per order and migratetype, splitting
+ * (expand), merging (__free_one_page), migratetype fallback and stealing,
+ * and the allocation entry (Linux 6.6 mm/page_alloc.c).  The per-CPU page
+ * lists are in page_alloc_pcp.c.
+ *
+ * Lock order: pcp->lock -> zone->lock.  Every function named __xxx below
+ * runs with zone->lock held and says so with lockdep_assert_held().
+ *
+ * Left out of the model: CMA, page reporting, shuffling, guard pages,
+ * highatomic reservation (the type exists, nothing reserves it), NUMA.
+ */
+#include "internal.h"
+
+/* ---- free lists ---- */
+
+/* Used for pages not on another list */
+static inline void add_to_free_list(struct page *page, struct zone *zone,
+				    unsigned int order, int migratetype)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	list_add(&page->buddy_list, &area->free_list[migratetype]);
+	WRITE_ONCE(area->nr_free, area->nr_free + 1);
+}
+
+/* Used for pages not on another list */
+static inline void add_to_free_list_tail(struct page *page, struct zone *zone,
+					 unsigned int order, int migratetype)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	list_add_tail(&page->buddy_list, &area->free_list[migratetype]);
+	WRITE_ONCE(area->nr_free, area->nr_free + 1);
+}
+
+/* Used for pages which are on another list: move them to the tail. */
+static inline void move_to_free_list(struct page *page, struct zone *zone,
+				     unsigned int order, int migratetype)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	world_touch_pfn(page_to_pfn(page));
+	list_move_tail(&page->buddy_list, &area->free_list[migratetype]);
+}
+
+static inline void del_page_from_free_list(struct page *page, struct zone *zone,
+					   unsigned int order)
+{
+	world_touch_pfn(page_to_pfn(page));
+	list_del(&page->buddy_list);
+	__ClearPageBuddy(page);
+	page->private = 0;
+	WRITE_ONCE(zone->free_area[order].nr_free, zone->free_area[order].nr_free - 1);
+}
+
+static inline struct page *get_page_from_free_area(struct free_area *area, int migratetype)
+{
+	return list_first_entry_or_null(&area->free_list[migratetype], struct page, buddy_list);
+}
+
+void set_pageblock_migratetype(struct page *page, int migratetype)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long pfn = page_to_pfn(page);
+
+	world_touch_pfn(pfn);
+	WRITE_ONCE(zone->pageblock_mt[(pfn - zone->zone_start_pfn) >> pageblock_order],
+		   (unsigned char)migratetype);
+}
+
+static void change_pageblock_range(struct page *pageblock_page, int start_order,
+				   int migratetype)
+{
+	int nr_pageblocks = 1 << (start_order - pageblock_order);
+
+	while (nr_pageblocks--) {
+		set_pageblock_migratetype(pageblock_page, migratetype);
+		pageblock_page += pageblock_nr_pages;
+	}
+}
+
+/* The buddy of a free block, if it is free with the same order. */
+static inline struct page *find_buddy_page_pfn(struct page *page, unsigned long pfn,
+					       unsigned int order, unsigned long *buddy_pfn)
+{
+	unsigned long __buddy_pfn = pfn ^ (1UL << order);
+	struct page *buddy;
+
+	if (!zone_spans_pfn(page_zone(page), __buddy_pfn))
+		return NULL;
+	buddy = pfn_to_page(__buddy_pfn);
+	if (PageBuddy(buddy) && buddy_order(buddy) == order) {
+		if (buddy_pfn)
+			*buddy_pfn = __buddy_pfn;
+		return buddy;
+	}
+	return NULL;
+}
+
+/*
+ * If this is not the largest possible page, check if the buddy of the
+ * next-highest order is free: then the page goes to the tail of the list,
+ * more likely to be merged as a higher order page.
+ */
+static inline bool buddy_merge_likely(unsigned long pfn, unsigned long buddy_pfn,
+				      struct page *page, unsigned int order)
+{
+	unsigned long higher_page_pfn;
+	struct page *higher_page;
+
+	if ((int)order >= MAX_ORDER - 1)
+		return false;
+	higher_page_pfn = buddy_pfn & pfn;
+	higher_page = pfn_to_page(higher_page_pfn);
+	(void)page;
+	return find_buddy_page_pfn(higher_page, higher_page_pfn, order + 1, NULL) != NULL;
+}
+
+/*
+ * Freeing function for a buddy system allocator: merge the freed block with
+ * its free buddy as long as there is one, then put the result on a list.
+ * Caller holds zone->lock.
+ */
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
+		     unsigned int order, int migratetype, fpi_t fpi_flags)
+{
+	unsigned long buddy_pfn = 0, combined_pfn;
+	struct page *buddy;
+	bool to_tail;
+
+	lockdep_assert_held(&zone->lock);
+	VM_BUG_ON(migratetype == -1);
+	if (likely(!is_migrate_isolate(migratetype)))
+		__mod_zone_freepage_state(zone, 1 << order, migratetype);
+	VM_BUG_ON_PAGE(pfn & ((1UL << order) - 1), page);
+	VM_BUG_ON_PAGE(!zone_spans_pfn(zone, pfn), page);
+	VM_BUG_ON_PAGE(PageBuddy(page), page);
+
+	while ((int)order < MAX_ORDER) {
+		buddy = find_buddy_page_pfn(page, pfn, order, &buddy_pfn);
+		if (!buddy)
+			goto done_merging;
+
+		if (unlikely((int)order >= pageblock_order)) {
+			/*
+			 * Prevent merges between pageblocks without fallbacks and
+			 * normal ones: isolation would miscount free pages.
+			 */
+			int buddy_mt = get_pfnblock_migratetype(buddy, buddy_pfn);
+
+			if (migratetype != buddy_mt &&
+			    (!migratetype_is_mergeable(migratetype) ||
+			     !migratetype_is_mergeable(buddy_mt)))
+				goto done_merging;
+		}
+		del_page_from_free_list(buddy, zone, order);
+		mm_stat_inc(MM_BUDDY_MERGE);
+		combined_pfn = buddy_pfn & pfn;
+		page = pfn_to_page(combined_pfn);
+		pfn = combined_pfn;
+		order++;
+	}
+
+done_merging:
+	set_buddy_order(page, order);
+	if (fpi_flags & FPI_TO_TAIL)
+		to_tail = true;
+	else
+		to_tail = buddy_merge_likely(pfn, buddy_pfn, page, order);
+	if (to_tail)
+		add_to_free_list_tail(page, zone, order, migratetype);
+	else
+		add_to_free_list(page, zone, order, migratetype);
+}
+
+/*
+ * Split a block of order @high taken off the lists down to @low, putting
+ * the upper halves back.  Caller holds zone->lock.
+ */
+static inline void expand(struct zone *zone, struct page *page, int low, int high,
+			  int migratetype)
+{
+	unsigned long size = 1UL << high;
+
+	lockdep_assert_held(&zone->lock);
+	while (high > low) {
+		high--;
+		size >>= 1;
+		VM_BUG_ON_PAGE(!zone_spans_pfn(zone, page_to_pfn(&page[size])), &page[size]);
+		add_to_free_list(&page[size], zone, (unsigned int)high, migratetype);
+		set_buddy_order(&page[size], (unsigned int)high);
+		mm_stat_inc(MM_BUDDY_SPLIT);
+	}
+}
+
+/*
+ * Go through the free lists for the given migratetype and remove the
+ * smallest available page.  Caller holds zone->lock.
+ */
+static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order, int migratetype)
+{
+	unsigned int current_order;
+	struct free_area *area;
+	struct page *page;
+
+	lockdep_assert_held(&zone->lock);
+	for (current_order = order; (int)current_order <= MAX_ORDER; ++current_order) {
+		area = &zone->free_area[current_order];
+		page = get_page_from_free_area(area, migratetype);
+		if (!page)
+			continue;
+		del_page_from_free_list(page, zone, current_order);
+		expand(zone, page, (int)order, (int)current_order, migratetype);
+		set_pcppage_migratetype(page, migratetype);
+		return page;
+	}
+	return NULL;
+}
+
+/* The order lists are fallen back to when a type's free lists run dry. */
+static const int fallbacks[MIGRATE_TYPES][MIGRATE_PCPTYPES - 1] = {
+	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
+	[MIGRATE_MOVABLE]     = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
+};
+
+/*
+ * Move the free pages in [start_pfn, end_pfn] to the tail of the requested
+ * type's lists; count the allocated movable pages seen on the way.
+ */
+static int move_freepages(struct zone *zone, unsigned long start_pfn, unsigned long end_pfn,
+			  int migratetype, int *num_movable)
+{
+	unsigned long pfn;
+	int pages_moved = 0;
+
+	for (pfn = start_pfn; pfn <= end_pfn;) {
+		struct page *page = pfn_to_page(pfn);
+		unsigned int order;
+
+		if (!PageBuddy(page)) {
+			/* the model's stand-in for PageLRU || __PageMovable */
+			if (num_movable && page_ref_count(page) > 0 &&
+			    get_pcppage_migratetype(page) == MIGRATE_MOVABLE)
+				(*num_movable)++;
+			pfn++;
+			continue;
+		}
+		VM_BUG_ON_PAGE(page_zone(page) != zone, page);
+		order = buddy_order(page);
+		move_to_free_list(page, zone, order, migratetype);
+		pfn += 1UL << order;
+		pages_moved += 1 << order;
+	}
+	return pages_moved;
+}
+
+/* Caller holds zone->lock. */
+static int move_freepages_block(struct zone *zone, struct page *page, int migratetype,
+				int *num_movable)
+{
+	unsigned long start_pfn, end_pfn, pfn;
+
+	lockdep_assert_held(&zone->lock);
+	if (num_movable)
+		*num_movable = 0;
+	pfn = page_to_pfn(page);
+	start_pfn = pageblock_start_pfn(pfn);
+	end_pfn = start_pfn + pageblock_nr_pages - 1;
+	if (!zone_spans_pfn(zone, start_pfn))
+		start_pfn = pfn;
+	if (!zone_spans_pfn(zone, end_pfn))
+		return 0;
+	return move_freepages(zone, start_pfn, end_pfn, migratetype, num_movable);
+}
+
+static bool can_steal_fallback(unsigned int order, int start_mt)
+{
+	if ((int)order >= pageblock_order)
+		return true;
+	return (int)order >= pageblock_order / 2 || start_mt == MIGRATE_RECLAIMABLE ||
+	       start_mt == MIGRATE_UNMOVABLE;
+}
+
+/*
+ * Steal the whole block when the order is large enough; otherwise move the
+ * block's free pages to our type and claim the block if at least half of it
+ * is free or compatible.
+ */
+static void steal_suitable_fallback(struct zone *zone, struct page *page, int start_type,
+				    bool whole_block)
+{
+	unsigned int current_order = buddy_order(page);
+	int free_pages, movable_pages, alike_pages;
+	int old_block_type = get_pageblock_migratetype(page);
+
+	if (is_migrate_highatomic(old_block_type))
+		goto single_page;
+	if ((int)current_order >= pageblock_order) {
+		change_pageblock_range(page, (int)current_order, start_type);
+		goto single_page;
+	}
+	if (!whole_block)
+		goto single_page;
+	free_pages = move_freepages_block(zone, page, start_type, &movable_pages);
+	if (!free_pages)
+		goto single_page;
+	if (start_type == MIGRATE_MOVABLE)
+		alike_pages = movable_pages;
+	else if (old_block_type == MIGRATE_MOVABLE)
+		alike_pages = (int)pageblock_nr_pages - (free_pages + movable_pages);
+	else
+		alike_pages = 0;
+	if (free_pages + alike_pages >= (1 << (pageblock_order - 1)))
+		set_pageblock_migratetype(page, start_type);
+	return;
+
+single_page:
+	move_to_free_list(page, zone, current_order, start_type);
+}
+
+static int find_suitable_fallback(struct free_area *area, unsigned int order,
+				  int migratetype, bool *can_steal)
+{
+	int i, fallback_mt;
+
+	if (area->nr_free == 0)
+		return -1;
+	*can_steal = false;
+	for (i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
+		fallback_mt = fallbacks[migratetype][i];
+		if (free_area_empty(area, fallback_mt))
+			continue;
+		if (can_steal_fallback(order, migratetype))
+			*can_steal = true;
+		return fallback_mt;
+	}
+	return -1;
+}
+
+/*
+ * Find the largest free block of another type and put it (maybe with the
+ * rest of its pageblock) on our type's list.  Caller holds zone->lock.
+ */
+static bool __rmqueue_fallback(struct zone *zone, int order, int start_migratetype,
+			       unsigned int alloc_flags)
+{
+	struct free_area *area;
+	int current_order, min_order = order, fallback_mt;
+	struct page *page;
+	bool can_steal;
+
+	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
+		min_order = pageblock_order;
+	for (current_order = MAX_ORDER; current_order >= min_order; --current_order) {
+		area = &zone->free_area[current_order];
+		fallback_mt = find_suitable_fallback(area, (unsigned int)current_order,
+						     start_migratetype, &can_steal);
+		if (fallback_mt == -1)
+			continue;
+		/* movable and can't steal the block: split the smallest instead */
+		if (!can_steal && start_migratetype == MIGRATE_MOVABLE && current_order > order)
+			goto find_smallest;
+		goto do_steal;
+	}
+	return false;
+
+find_smallest:
+	for (current_order = order; current_order <= MAX_ORDER; current_order++) {
+		area = &zone->free_area[current_order];
+		fallback_mt = find_suitable_fallback(area, (unsigned int)current_order,
+						     start_migratetype, &can_steal);
+		if (fallback_mt != -1)
+			break;
+	}
+	VM_BUG_ON(current_order > MAX_ORDER);
+
+do_steal:
+	page = get_page_from_free_area(area, fallback_mt);
+	steal_suitable_fallback(zone, page, start_migratetype, can_steal);
+	mm_stat_inc(MM_FALLBACK_STEAL);
+	return true;
+}
+
+/* Remove an element from the buddy allocator.  Caller holds zone->lock. */
+static struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype,
+			      unsigned int alloc_flags)
+{
+	struct page *page;
+
+	lockdep_assert_held(&zone->lock);
+retry:
+	page = __rmqueue_smallest(zone, order, migratetype);
+	if (unlikely(!page) && __rmqueue_fallback(zone, (int)order, migratetype, alloc_flags))
+		goto retry;
+	return page;
+}
+
+/*
+ * Obtain @count blocks from the buddy allocator under a single hold of
+ * zone->lock and add them to @list.  Returns the number added.
+ */
+int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
+		 struct list_head *list, int migratetype, unsigned int alloc_flags)
+{
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	for (i = 0; i < (int)count; ++i) {
+		struct page *page = __rmqueue(zone, order, migratetype, alloc_flags);
+
+		if (unlikely(page == NULL))
+			break;
+		/* split pages come in physical order: keep it on the list */
+		list_add_tail(&page->pcp_list, list);
+		sched_point("rmqueue_bulk");
+	}
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return i;
+}
+
+struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone, unsigned int order,
+			   unsigned int alloc_flags, int migratetype)
+{
+	struct page *page;
+	unsigned long flags;
+
+	(void)preferred_zone;
+	spin_lock_irqsave(&zone->lock, flags);
+	page = __rmqueue(zone, order, migratetype, alloc_flags);
+	if (!page) {
+		spin_unlock_irqrestore(&zone->lock, flags);
+		return NULL;
+	}
+	__mod_zone_freepage_state(zone, -(1 << order), get_pcppage_migratetype(page));
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return page;
+}
+
+void free_one_page(struct zone *zone, struct page *page, unsigned long pfn, unsigned int order,
+		   int migratetype, fpi_t fpi_flags)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	if (unlikely(is_migrate_isolate(migratetype)))
+		migratetype = get_pfnblock_migratetype(page, pfn);
+	__free_one_page(page, pfn, zone, order, migratetype, fpi_flags);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+static void __free_pages_ok(struct page *page, unsigned int order, fpi_t fpi_flags)
+{
+	unsigned long pfn = page_to_pfn(page);
+	int migratetype;
+
+	if (!free_pages_prepare(page, order))
+		return;
+	/* read outside the lock to keep the hold time short */
+	migratetype = get_pfnblock_migratetype(page, pfn);
+	free_one_page(page_zone(page), page, pfn, order, migratetype, fpi_flags);
+	__count_vm_events(PGFREE, 1 << order);
+}
+
+/* The checks and the KASAN-style poisoning of a page being freed. */
+bool free_pages_prepare(struct page *page, unsigned int order)
+{
+	unsigned long i, nr = 1UL << order;
+
+	VM_BUG_ON_PAGE(PageBuddy(page), page);
+	VM_BUG_ON_PAGE(page_ref_count(page) != 0, page);
+	for (i = 0; i < nr; i++)
+		page[i].flags = 0;	/* the page is ours: nobody else writes its flags */
+	san_poison(page_address(page), nr * MODEL_PAGE_SIZE);
+	return true;
+}
+
+void post_alloc_hook(struct page *page, unsigned int order)
+{
+	VM_BUG_ON_PAGE(PageBuddy(page), page);
+	set_page_count(page, 1);
+	page->private = 0;
+	san_unpoison(page_address(page), (1UL << order) * MODEL_PAGE_SIZE);
+}
+
+/* ---- the allocation entry ---- */
+
+static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone, unsigned int order,
+			    unsigned int alloc_flags, int migratetype)
+{
+	struct page *page;
+
+	if (likely(pcp_allowed_order(order))) {
+		page = rmqueue_pcplist(preferred_zone, zone, order, migratetype, alloc_flags);
+		if (likely(page))
+			return page;
+	}
+	return rmqueue_buddy(preferred_zone, zone, order, alloc_flags, migratetype);
+}
+
+/* Free pages beyond @mark for an allocation of @order?  Racy, like the kernel's. */
+static bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+				unsigned int alloc_flags, long free_pages)
+{
+	long min = (long)mark;
+	int o, mt;
+
+	free_pages -= (1L << order) - 1;
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (free_pages <= min)
+		return false;
+	if (!order)
+		return true;
+	for (o = (int)order; o <= MAX_ORDER; o++) {
+		struct free_area *area = &z->free_area[o];
+
+		if (!READ_ONCE(area->nr_free))
+			continue;
+		for (mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			if (!free_area_empty(area, mt))
+				return true;
+	}
+	return false;
+}
+
+static struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order,
+					   unsigned int alloc_flags)
+{
+	int migratetype = gfp_migratetype(gfp_mask), z;
+	struct zone *preferred = &mm_world->zones[mm_world->nr_zones - 1];
+
+	/* the zonelist: highest zone first */
+	for (z = mm_world->nr_zones - 1; z >= 0; z--) {
+		struct zone *zone = &mm_world->zones[z];
+		unsigned long mark = zone->_watermark[alloc_flags & ALLOC_WMARK_MASK];
+		struct page *page;
+
+		if (!__zone_watermark_ok(zone, order, mark, alloc_flags,
+					 (long)zone_page_state(zone, NR_FREE_PAGES)))
+			continue;
+		page = rmqueue(preferred, zone, order, alloc_flags, migratetype);
+		if (page) {
+			post_alloc_hook(page, order);
+			__count_vm_events(PGALLOC, 1 << order);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The model's __alloc_pages: the fast path at the low watermark, then once
+ * more at min (lower still for __GFP_HIGH).  No reclaim or compaction: a
+ * failure returns NULL.
+ */
+struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
+{
+	struct page *page;
+	unsigned int alloc_flags = ALLOC_WMARK_LOW;
+
+	if ((int)order > MAX_ORDER)
+		return NULL;
+	page = get_page_from_freelist(gfp_mask, order, alloc_flags);
+	if (!page) {
+		alloc_flags = ALLOC_WMARK_MIN | ((gfp_mask & __GFP_HIGH) ? ALLOC_HIGH : 0);
+		page = get_page_from_freelist(gfp_mask, order, alloc_flags);
+	}
+	if (!page)
+		mm_stat_inc(MM_ALLOC_FAIL);
+	return page;
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	VM_BUG_ON_PAGE(page_ref_count(page) <= 0, page);
+	if (!page_ref_dec_and_test(page))
+		return;
+	if (pcp_allowed_order(order))
+		free_unref_page(page, order);
+	else
+		__free_pages_ok(page, order, FPI_NONE);
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vmstat: per-CPU differentials folded into zone and global counters when
+ * they pass a threshold (Linux 6.6 mm/vmstat.c).
+ *
+ * vm_stat_diff is this CPU's: it is changed with IRQs off (under zone->lock,
+ * irqsave) or by this_cpu_xchg in the refresh.  Other CPUs read it racily
+ * (zone_page_state_snapshot), so it is accessed with READ_ONCE/WRITE_ONCE.
+ * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = {
+	[NR_FREE_PAGES] = "nr_free_pages",
+	[NR_FREE_CMA_PAGES] = "nr_free_cma",
+};
+
+const char *const mm_stat_names[NR_MM_STAT_ITEMS] = {
+	[MM_PCP_REFILL] = "pcp_refill",
+	[MM_PCP_BULK_FREE] = "pcp_bulk_free",
+	[MM_PCP_DRAIN] = "pcp_drain",
+	[MM_PCP_ALLOC_FALLBACK] = "pcp_alloc_trylock_fallback",
+	[MM_PCP_FREE_FALLBACK] = "pcp_free_trylock_fallback",
+	[MM_BUDDY_SPLIT] = "buddy_split",
+	[MM_BUDDY_MERGE] = "buddy_merge",
+	[MM_FALLBACK_STEAL] = "fallback_steal",
+	[MM_ALLOC_FAIL] = "alloc_fail",
+};
+
+unsigned long (*mm_stat_percpu)[NR_MM_STAT_ITEMS];
+
+/* Statistics only: a relaxed load and store on this CPU's slot. */
+void mm_stat_inc(enum mm_stat_item item)
+{
+	unsigned long *p = &mm_stat_percpu[current_task->cpu][item];
+
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+unsigned long mm_stat_sum(enum mm_stat_item item)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
+		sum += __atomic_load_n(&mm_stat_percpu[cpu][item], __ATOMIC_RELAXED);
+	return sum;
+}
+
+void mm_stat_reset(void)
+{
+	int cpu, i;
+
+	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
+		for (i = 0; i < NR_MM_STAT_ITEMS; i++)
+			__atomic_store_n(&mm_stat_percpu[cpu][i], 0, __ATOMIC_RELAXED);
+}
+
+void __count_vm_events(enum vm_event_item item, long delta)
+{
+	unsigned long *p = &mm_world->vm_events[current_task->cpu][item];
+
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + (unsigned long)delta,
+			 __ATOMIC_RELAXED);
+}
+
+unsigned long sum_vm_event(enum vm_event_item item)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
+		sum += __atomic_load_n(&mm_world->vm_events[cpu][item], __ATOMIC_RELAXED);
+	return sum;
+}
+
+/*
+ * The one place a differential reaches the shared counters.  With
+ * vmstat_lost_update the zone counter is a load and a store with a point
+ * in between, as if atomic_long_add had been open-coded.
+ */
+static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item)
+{
+	if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
+		long v = atomic_long_read(&zone->vm_stat[item]);
+
+		sched_point("vm_stat_rmw");
+		atomic_long_set(&zone->vm_stat[item], v + x);
+	} else {
+		atomic_long_add(x, &zone->vm_stat[item]);
+	}
+	atomic_long_add(x, &mm_world->vm_zone_stat[item]);
+}
+
+/*
+ * For use when we know that interrupts are disabled, or when we know that
+ * preemption is disabled and that particular counter cannot be updated from
+ * interrupt context.
+ */
+void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+{
+	struct per_cpu_zonestat *pcp = this_cpu_ptr(zone->per_cpu_zonestats);
+	long x, t;
+
+	x = delta + READ_ONCE(pcp->vm_stat_diff[item]);
+	t = READ_ONCE(pcp->stat_threshold);
+	if (unlikely(labs(x) > t)) {
+		zone_page_state_add(x, zone, item);
+		x = 0;
+	}
+	WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+}
+
+/* Use interrupt disable to serialize counter updates. */
+void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__mod_zone_page_state(zone, item, delta);
+	local_irq_restore(flags);
+}
+
+/*
+ * Fold this CPU's differentials into the zone and global counters
+ * (the vmstat worker, and /proc/sys/vm/stat_refresh on every CPU).
+ */
+int refresh_cpu_vm_stats(bool do_pagesets)
+{
+	long global_zone_diff[NR_VM_ZONE_STAT_ITEMS] = { 0 };
+	int i, z, changes = 0;
+
+	(void)do_pagesets;	/* no NUMA remote pagesets in the model */
+	for (z = 0; z < mm_world->nr_zones; z++) {
+		struct zone *zone = &mm_world->zones[z];
+		struct per_cpu_zonestat *pzstats;
+
+		preempt_disable();
+		pzstats = this_cpu_ptr(zone->per_cpu_zonestats);
+		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
+			/* this_cpu_xchg: atomic against this CPU's interrupts */
+			long v = __atomic_exchange_n(&pzstats->vm_stat_diff[i], 0,
+						     __ATOMIC_RELAXED);
+
+			if (v) {
+				if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
+					long old = atomic_long_read(&zone->vm_stat[i]);
+
+					sched_point("vm_stat_rmw");
+					atomic_long_set(&zone->vm_stat[i], old + v);
+				} else {
+					atomic_long_add(v, &zone->vm_stat[i]);
+				}
+				global_zone_diff[i] += v;
+			}
+		}
+		preempt_enable();
+	}
+	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		if (global_zone_diff[i]) {
+			atomic_long_add(global_zone_diff[i], &mm_world->vm_zone_stat[i]);
+			changes++;
+		}
+	return changes;
+}
+
+/* The kernel clamps negatives to 0 on SMP: per-CPU diffs may lag. */
+unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
+{
+	long x = atomic_long_read(&zone->vm_stat[item]);
+
+	return x < 0 ? 0 : (unsigned long)x;
+}
+
+unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item item)
+{
+	long x = atomic_long_read(&zone->vm_stat[item]);
+	int cpu;
+
+	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
+		x += READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[item]);
+	return x < 0 ? 0 : (unsigned long)x;
+}
+
+unsigned long global_zone_page_state(enum zone_stat_item item)
+{
+	long x = atomic_long_read(&mm_world->vm_zone_stat[item]);
+
+	return x < 0 ? 0 : (unsigned long)x;
+}
+
+/*
+ * The threshold comes from the config (the kernel's
+ * calculate_normal_threshold() gives 2*fls(ncpus)*(1+fls(mem/128M)), far
+ * above what a zone of a few hundred pages can show).  percpu_drift_mark
+ * as refresh_zone_stat_thresholds() sets it.
+ */
+void refresh_zone_stat_thresholds(void)
+{
+	int z, cpu, threshold = mm_world->cfg.stat_threshold;
+
+	for (z = 0; z < mm_world->nr_zones; z++) {
+		struct zone *zone = &mm_world->zones[z];
+		unsigned long max_drift, tolerate_drift;
+
+		for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
+			WRITE_ONCE(zone->per_cpu_zonestats[cpu].stat_threshold,
+				   (signed char)threshold);
+		tolerate_drift = zone->_watermark[WMARK_LOW] - zone->_watermark[WMARK_MIN];
+		max_drift = (unsigned long)(mm_world->cfg.ncpus * threshold);
+		zone->percpu_drift_mark = max_drift > tolerate_drift ?
+			zone->_watermark[WMARK_HIGH] + max_drift : 0;
+	}
+}

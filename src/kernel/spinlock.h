@@ -111,14 +111,15 @@ static inline void __lock_clear_owner(struct sched_lock *sl)
 #endif
 }
 
-/* Acquire with preemption already disabled. */
+/* Acquire with preemption already disabled; yield first unless told not to. */
 static inline void __spin_acquire(spinlock_t *l, struct task *t, const struct yield_site *s,
-				  const char *fn)
+				  const char *fn, bool yield)
 {
 	if (t->fs) {
 		bool waited = false;
 
-		yield_point(s);
+		if (yield)
+			yield_point(s);
 		while (__atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED)) {
 			waited = true;
 			fsched_block_on(t, &l->sl, s);
@@ -153,7 +154,7 @@ static inline void __spin_lock(spinlock_t *l, const struct yield_site *s, const 
 	struct task *t = __cur_task(fn);
 
 	__preempt_disable(t);
-	__spin_acquire(l, t, s, fn);
+	__spin_acquire(l, t, s, fn, true);
 }
 
 static inline int __spin_trylock(spinlock_t *l, const struct yield_site *s, const char *fn)
@@ -209,11 +210,17 @@ fail:
 	yield_point(YIELD_SITE(YP_SPIN_UNLOCK, #l));				\
 } while (0)
 
+/*
+ * The yield comes before IRQs go off: an interrupt may still arrive there,
+ * as on a real CPU.  Spinning on a held lock happens with IRQs off.
+ */
 #define spin_lock_irqsave(l, flags) do {					\
 	struct task *__t = current;						\
+	const struct yield_site *__s = YIELD_SITE(YP_SPIN_LOCK, #l);		\
+	yield_point(__s);							\
 	(flags) = __local_irq_save(__t);					\
 	__preempt_disable(__t);							\
-	__spin_acquire((l), __t, YIELD_SITE(YP_SPIN_LOCK, #l), __func__);	\
+	__spin_acquire((l), __t, __s, __func__, false);				\
 } while (0)
 
 #define spin_unlock_irqrestore(l, flags) do {					\

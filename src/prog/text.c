@@ -313,8 +313,6 @@ static int parse_header(struct parser *ps, struct pstate *st, const char *k, siz
 {
 	struct prog *p = st->p;
 	struct mm_config *c = &p->cfg;
-	const char *v;
-	size_t vn;
 	long x;
 	int key;
 
@@ -330,11 +328,14 @@ static int parse_header(struct parser *ps, struct pstate *st, const char *k, siz
 		return perr(ps, ps->pos, "expected ':' after '%s'", hkeys[key]);
 	ps->pos++;
 	skip_ws(ps);
-	v = ps->pos;
 	switch (key) {
 	case HK_BUGS: {
-		if (tok_is(v, strlen(v), "none"))
+		const char *w;
+		size_t wn = token(ps, &w);
+
+		if (tok_is(w, wn, "none"))
 			break;
+		ps->pos = w;
 		while (*ps->pos) {
 			const char *b = ps->pos;
 			char name[64];
@@ -416,7 +417,6 @@ static int parse_header(struct parser *ps, struct pstate *st, const char *k, siz
 		case HK_BATCH: c->pcp_batch = (int)x; break;
 		case HK_THRESH: c->stat_threshold = (int)x; break;
 		}
-		(void)vn;
 	}
 	}
 	if (!at_eol(ps))

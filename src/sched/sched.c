@@ -693,7 +693,7 @@ static __sched_notsan void task_worker(void *arg)
 {
 	struct task *t = arg;
 	struct fsched *fs = t->fs;
-	bool sync = false;
+	bool sync = true;	/* a new context parks synced: nothing of a run yet */
 
 	for (;;) {
 		fiber_switch(&t->fiber, &fs->main, sync, false);	/* P */

@@ -37,7 +37,15 @@ void check_attach(struct world *w);
 void check_after_op(struct world *w, int cpu);
 /* zone_pcp_disable() just returned: every pcp of the zone not locked is empty */
 void check_pcp_disabled(struct world *w, struct zone *zone);
-void check_quiescent(struct world *w, const struct check_alloc *a, int n, const char *where);
+/*
+ * @pcp2_zones: the zones I-PCP-2 holds for.  In 6.6 an allocation that
+ * refills with the old batch while zone_pcp_disable() drains can leave
+ * pages behind (drain_pages_zone's racy count check skips a pcp whose
+ * refill has not yet raised pcp->count), so the executor leaves out zones
+ * whose disable raced an allocation.
+ */
+void check_quiescent(struct world *w, const struct check_alloc *a, int n, const char *where,
+		     unsigned int pcp2_zones);
 /* After every page was freed, every pcp drained and every CPU folded. */
 void check_final(struct world *w, const struct check_alloc *a, int n);
 

@@ -385,13 +385,14 @@ static void conservation(struct world *w, const struct check_alloc *a, int n, co
 			     "(%s lost a page)", pfn, w->zones[pfn / w->cfg.zone_pages].name);
 }
 
-static void pcps_valid(struct world *w, const char *site, bool must_be_empty, struct cfail *f)
+static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
+		       unsigned int pcp2_zones, struct cfail *f)
 {
 	int z, cpu;
 
 	for (z = 0; z < w->nr_zones && !f->hit; z++) {
 		struct zone *zone = &w->zones[z];
-		bool disabled = zone_pcp_disabled(zone);
+		bool disabled = zone_pcp_disabled(zone) && (pcp2_zones & (1u << z));
 
 		for (cpu = 0; cpu < w->cfg.ncpus && !f->hit; cpu++) {
 			int count = READ_ONCE(zone->per_cpu_pageset[cpu].count);
@@ -425,7 +426,8 @@ void check_pcp_disabled(struct world *w, struct zone *zone)
 	report(&f);
 }
 
-void check_quiescent(struct world *w, const struct check_alloc *a, int n, const char *where)
+void check_quiescent(struct world *w, const struct check_alloc *a, int n, const char *where,
+		     unsigned int pcp2_zones)
 {
 	struct cfail f = { 0 };
 	int z, cpu;
@@ -434,7 +436,7 @@ void check_quiescent(struct world *w, const struct check_alloc *a, int n, const 
 	for (z = 0; z < w->nr_zones && !f.hit; z++)
 		zone_free_lists_valid(&w->zones[z], where, &f);
 	if (!f.hit)
-		pcps_valid(w, where, false, &f);
+		pcps_valid(w, where, false, pcp2_zones, &f);
 	for (cpu = 0; cpu < w->cfg.ncpus && !f.hit; cpu++)
 		vm_diffs_valid(w, cpu, where, &f);
 	if (!f.hit)
@@ -453,7 +455,7 @@ void check_final(struct world *w, const struct check_alloc *a, int n)
 	for (z = 0; z < w->nr_zones && !f.hit; z++)
 		zone_free_lists_valid(&w->zones[z], "end", &f);
 	if (!f.hit)
-		pcps_valid(w, "end", true, &f);
+		pcps_valid(w, "end", true, 0, &f);
 	if (!f.hit)
 		conservation(w, a, n, "end", &f);
 	if (!f.hit)

@@ -44,6 +44,12 @@ struct exec {
 	int *owner;			/* handle+1 owning each pfn, 0: none */
 	bool in_op[PROG_MAX_TASKS];
 	int pcp_disabled_zone[PROG_MAX_TASKS];	/* zone+1 this task disabled */
+	/* I-PCP-2 holds for a zone unless its disable raced an allocation */
+	unsigned int pcp2_raced;	/* zones whose current disable raced an alloc */
+	bool in_alloc[PROG_MAX_TASKS];
+	unsigned long allocs_started;
+	unsigned long disable_allocs[PROG_MAX_TASKS];	/* allocs_started at its disable */
+	bool disable_inflight[PROG_MAX_TASKS];		/* an alloc was in flight then */
 	int ops_run;
 	uint64_t run_no;
 	struct task main_task;		/* the scheduler's side: end of run, sequential */
@@ -188,10 +194,40 @@ static void drop_handle(struct exec *e, int hidx)
 
 /* ---- operations ---- */
 
+static bool alloc_in_flight(const struct exec *e, int self)
+{
+	int i;
+
+	for (i = 0; i < e->p->ntasks; i++)
+		if (i != self && __atomic_load_n(&e->in_alloc[i], __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* An alloc overlapping a zone_pcp_disable may refill with the old batch. */
+static void note_op_start(struct exec *e, struct task *t, const struct op *op)
+{
+	if (op->kind == OP_ALLOC_PAGES) {
+		__atomic_store_n(&e->in_alloc[t->id], true, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&e->allocs_started, 1, __ATOMIC_RELAXED);
+	} else if (op->kind == OP_ZONE_PCP_DISABLE && !e->pcp_disabled_zone[t->id]) {
+		e->disable_allocs[t->id] = __atomic_load_n(&e->allocs_started, __ATOMIC_RELAXED);
+		e->disable_inflight[t->id] = alloc_in_flight(e, t->id);
+	}
+}
+
+/* Did an allocation overlap this task's zone_pcp_disable() that just ended? */
+static bool disable_raced(struct exec *e, struct task *t)
+{
+	return e->disable_inflight[t->id] || alloc_in_flight(e, t->id) ||
+	       __atomic_load_n(&e->allocs_started, __ATOMIC_RELAXED) != e->disable_allocs[t->id];
+}
+
 static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx)
 {
 	struct world *w = e->w;
 
+	note_op_start(e, t, op);
 	switch (op->kind) {
 	case OP_ALLOC_PAGES: {
 		gfp_t gfp = migratetype_gfp(op->arg[1]) | (op->irq ? GFP_ATOMIC : 0);
@@ -199,6 +235,7 @@ static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx
 
 		if (page)
 			take_handle(e, e->alloc_of_op[idx], page, (unsigned int)op->arg[0]);
+		__atomic_store_n(&e->in_alloc[t->id], false, __ATOMIC_RELAXED);
 		break;
 	}
 	case OP_FREE_PAGES:
@@ -219,13 +256,17 @@ static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx
 			break;
 		zone_pcp_disable(&w->zones[op->arg[0]]);
 		e->pcp_disabled_zone[t->id] = op->arg[0] + 1;
-		check_pcp_disabled(w, &w->zones[op->arg[0]]);
+		if (disable_raced(e, t))
+			__atomic_fetch_or(&e->pcp2_raced, 1u << op->arg[0], __ATOMIC_RELAXED);
+		else
+			check_pcp_disabled(w, &w->zones[op->arg[0]]);
 		break;
 	case OP_ZONE_PCP_ENABLE:
 		if (e->pcp_disabled_zone[t->id] != op->arg[0] + 1)
 			break;
 		zone_pcp_enable(&w->zones[op->arg[0]]);
 		e->pcp_disabled_zone[t->id] = 0;
+		__atomic_fetch_and(&e->pcp2_raced, ~(1u << op->arg[0]), __ATOMIC_RELAXED);
 		break;
 	case OP_SET_PCP_HIGH_BATCH:
 		/* while this task holds pcp_batch_high_lock, nothing to do */
@@ -234,7 +275,7 @@ static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx
 		zone_pcp_set_high_batch(&w->zones[op->arg[0]], op->arg[1], op->arg[2]);
 		break;
 	case OP_MIGRATE:
-		t->cpu = op->arg[0];
+		sched_migrate(t, op->arg[0], YIELD_SITE(YP_POINT, "migrate"));
 		break;
 	case OP_READ_COUNTERS: {
 		struct zone *zone = &w->zones[0];
@@ -272,7 +313,8 @@ static void after_op(struct exec *e, struct task *t)
 		tsan_ignore_begin();
 		n = collect_allocs(e, a);
 		tsan_ignore_end();
-		check_quiescent(e->w, a, n, "quiescence");
+		check_quiescent(e->w, a, n, "quiescence",
+				~__atomic_load_n(&e->pcp2_raced, __ATOMIC_RELAXED));
 	}
 }
 
@@ -284,6 +326,7 @@ static void task_cleanup(struct exec *e, struct task *t)
 	if (z) {
 		zone_pcp_enable(&e->w->zones[z - 1]);
 		e->pcp_disabled_zone[t->id] = 0;
+		__atomic_fetch_and(&e->pcp2_raced, ~(1u << (z - 1)), __ATOMIC_RELAXED);
 	}
 }
 
@@ -422,6 +465,9 @@ int exec_run(struct exec *e, const struct prog *p, const struct run_opts *o, str
 	memset(e->h, 0, sizeof(e->h));
 	memset(e->in_op, 0, sizeof(e->in_op));
 	memset(e->pcp_disabled_zone, 0, sizeof(e->pcp_disabled_zone));
+	memset(e->in_alloc, 0, sizeof(e->in_alloc));
+	e->pcp2_raced = 0;
+	e->allocs_started = 0;
 	for (i = 0; i < p->nops; i++)
 		e->alloc_of_op[i] = p->ops[i].kind == OP_ALLOC_PAGES ? na++ : -1;
 	for (t = 0; t < p->ntasks; t++) {

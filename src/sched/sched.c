@@ -594,6 +594,12 @@ __sched_notsan void fsched_cpu_update(struct task *t)
 	c = &fs->cpu[t->cpu];
 	if (t->preempt_count > 0 || t->irq_depth > 0) {
 		if (c->preempt_owner != t) {
+			if (c->preempt_owner || c->irq_task) {
+				fprintf(stderr, "mmfuzz: internal error: %s took cpu%d from %s\n",
+					t->fiber.name, t->cpu,
+					(c->preempt_owner ? c->preempt_owner : c->irq_task)->fiber.name);
+				abort();
+			}
 			c->preempt_owner = t;
 #if MMFUZZ_TSAN
 			__tsan_acquire(&c->tsan_sync);
@@ -606,6 +612,19 @@ __sched_notsan void fsched_cpu_update(struct task *t)
 		c->preempt_owner = NULL;
 		fs->need_resched = true;
 	}
+}
+
+/*
+ * Move the running task to @cpu between operations.  If another task has
+ * that CPU (preemption or IRQs off there), the task waits for it.
+ */
+__sched_notsan void sched_migrate(struct task *t, int cpu, const struct yield_site *s)
+{
+	t->cpu = cpu;
+	if (!t->fs)
+		return;
+	t->fs->need_resched = true;
+	fsched_yield_out(t, s);
 }
 
 __sched_notsan void fsched_irq_enter(struct task *t, const struct yield_site *s)

@@ -306,6 +306,8 @@ static inline void yield_point(const struct yield_site *s)
 void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s);
 /* Preemption / IRQ state changed on t's CPU: recompute who may run there. */
 void fsched_cpu_update(struct task *t);
+/* Move the running task to another CPU (a yield point; waits for the CPU). */
+void sched_migrate(struct task *t, int cpu, const struct yield_site *s);
 /* An op in interrupt context starts / ends on t's CPU. */
 void fsched_irq_enter(struct task *t, const struct yield_site *s);
 void fsched_irq_exit(struct task *t);

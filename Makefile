@@ -135,4 +135,26 @@ test: deps
 clean:
 	rm -rf build build-asan build-tsan build-* findings-tmp
 
+# ---- stress ----
+# The will-it-scale style runner and its workloads (stress/), linked into
+# the mmfuzz binary.  bench-stress: pcp_alloc1 at 2 tasks over 1 task (the
+# linear line is 2.00) and the cost of one order-0 alloc+free pair.
+STRESS_SRCS := $(wildcard stress/*.c)
+STRESS_OBJS := $(STRESS_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS += $(STRESS_OBJS)
+$(MMFUZZ): $(STRESS_OBJS)
+
+.PHONY: bench-stress
+bench-stress: $(MMFUZZ)
+	@echo "== bench-stress: $(BUILD), pcp_alloc1, 1 and 2 tasks, 5 s each after warmup =="
+	@$(MMFUZZ) stress --scaling pcp_alloc1 --mode thread --max-tasks 2 -s 5 \
+		-o $(BUILD)/bench-stress.csv >/dev/null
+	@awk -F, 'NR == 3 { one = $$4 } NR == 4 { two = $$4 } END { \
+		if (!one || !two) { print "bench-stress: no result"; exit 1 } \
+		printf "pcp_alloc1 threads: 1 task %d ops/s, 2 tasks %d ops/s\n", one, two; \
+		printf "pcp_alloc1 2-task/1-task: %.2f (linear 2.00, target >= 1.8)\n", two / one; \
+		printf "order-0 alloc+free pair: %.1f ns (1 task)\n", 1e9 / one }' \
+		$(BUILD)/bench-stress.csv
+# ---- end of stress ----
+
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d)

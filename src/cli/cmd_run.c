@@ -25,7 +25,7 @@ static const char run_usage[] =
 	"  --expect           exit 1 unless every file meets its expect: line\n"
 	"  -q, --quiet        no per-file status line\n";
 
-static struct exec *trace_exec;
+static struct prog *trace_prog;
 
 static void print_trace(struct fsched *fs, const struct task *t, const struct yield_site *s,
 			int switched_to)
@@ -35,7 +35,7 @@ static void print_trace(struct fsched *fs, const struct task *t, const struct yi
 		return;
 	}
 	printf("%8llu  T%d cpu%d op%-3d %-18s %-44s", (unsigned long long)fs->step, t->id, t->cpu,
-	       t->op, exec_op_name(t->id, t->op, trace_exec), s ? s->name : "?");
+	       t->op, prog_op_name(t->id, t->op, trace_prog), s ? s->name : "?");
 	if (switched_to >= 0)
 		printf(" -> T%d", switched_to);
 	putchar('\n');
@@ -129,13 +129,13 @@ int cmd_run(int argc, char **argv)
 	e = exec_create();
 	if (!e)
 		return EXIT_USAGE;
-	trace_exec = e;
 	if (trace)
 		o.trace = print_trace;
 	for (i = 0; i < n; i++) {
 		struct run_result r;
 		bool met;
 
+		trace_prog = in[i].prog;
 		if (trace)
 			printf("== %s\n", in[i].path);
 		if (exec_run(e, in[i].prog, &o, &r)) {
@@ -150,7 +150,7 @@ int cmd_run(int argc, char **argv)
 			char *text = program_text(e, &in[i], &o, &r);
 
 			fprintf(stderr, "%s:\n", in[i].path);
-			report_write(stderr, &r.v, exec_sched(e), exec_op_name, e, text);
+			report_write(stderr, &r.v, exec_sched(e), prog_op_name, in[i].prog, text);
 			free(text);
 			violations++;
 		}

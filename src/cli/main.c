@@ -28,6 +28,7 @@ static const char usage[] =
 	"  encode FILE -o OUT   write a program in the binary form\n"
 	"  minimize FILE -o OUT shrink a failing program, keeping its signature\n"
 	"  bugs                 list the bug switches\n"
+	"  stress WORKLOAD      will-it-scale style workloads on real threads\n"
 	"\n"
 	"mmfuzz COMMAND --help tells more.  Exit status: 0 clean, 1 violation found,\n"
 	"2 bad input or usage.\n";
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 		int (*fn)(int, char **);
 	} cmds[] = {
 		{ "run", cmd_run }, { "decode", cmd_decode }, { "encode", cmd_encode },
-		{ "minimize", cmd_minimize }, { "bugs", cmd_bugs },
+		{ "minimize", cmd_minimize }, { "bugs", cmd_bugs }, { "stress", cmd_stress },
 	};
 	size_t i;
 

@@ -85,9 +85,10 @@ void world_touch_pfn(unsigned long pfn)
 	struct world *w = mm_world;
 	unsigned long block = pfn >> w->max_order;
 
+	/* the block's zone->lock is held; the list is shared by the zones */
 	if (!w->dirty[block]) {
 		w->dirty[block] = 1;
-		w->dirty_list[w->nr_dirty++] = block;
+		w->dirty_list[__atomic_fetch_add(&w->nr_dirty, 1, __ATOMIC_RELAXED)] = block;
 	}
 }
 

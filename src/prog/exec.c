@@ -87,17 +87,6 @@ const struct fsched *exec_sched(const struct exec *e)
 	return e->fs;
 }
 
-const char *exec_op_name(int task, int op, void *arg)
-{
-	struct exec *e = arg;
-
-	if (!e || !e->p || task < 0 || task >= e->p->ntasks || op < 0)
-		return "-";
-	if (op >= e->task_n[task])
-		return "exit";
-	return op_table[e->p->ops[e->task_first[task] + op].kind].name;
-}
-
 static const struct yield_site *op_site(int kind)
 {
 	switch (kind) {
@@ -524,12 +513,14 @@ void exec_keyed_decisions(const struct exec *e, struct prog *p, bool all)
 		p->dec[i].step = 0;
 		p->dec_line[i] = 0;
 	}
-	p->ndec = n;
-	p->keyed = true;
-	if (all) {
+	/* Decisions still pending when the run ended kept the fallback from
+	 * ever starting: the text says so, or its fallback would start early. */
+	if (all || (!p->keyed && e->fs->next_dec < p->ndec)) {
 		p->fallback_depth = 0;
 		p->seed = 0;
 	}
+	p->ndec = n;
+	p->keyed = true;
 }
 
 void exec_step_decisions(const struct exec *e, struct prog *p)

@@ -49,8 +49,6 @@ int exec_run(struct exec *e, const struct prog *p, const struct run_opts *o,
 	     struct run_result *r);
 /* The scheduler of the last run (traces, recorded decisions). */
 const struct fsched *exec_sched(const struct exec *e);
-/* The name of task @task's op @op in the last program, for reports. */
-const char *exec_op_name(int task, int op, void *exec);
 /* Replace the step decisions of @p by the keys they fired at, from the
  * recording of the last run (REC_INPUT) or every non-default choice
  * (REC_ALL, then the fallback is cleared). */

@@ -254,6 +254,12 @@ static bool pass_config(struct minimizer *m, struct prog *p, struct prog *c)
 		c->cfg.zone_pages = (blocks / 2) << p->cfg.max_order;
 		changed |= try_candidate(m, p, c);
 	}
+	/* a lower vmstat threshold folds sooner: fewer ops reach a fold */
+	if (p->cfg.stat_threshold > 1) {
+		*c = *p;
+		c->cfg.stat_threshold = 1;
+		changed |= try_candidate(m, p, c);
+	}
 	return changed;
 }
 

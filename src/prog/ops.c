@@ -123,3 +123,16 @@ void prog_canonicalize(struct prog *p)
 		if (out[i].kind != 0xff)
 			p->ops[p->nops++] = out[i];
 }
+
+const char *prog_op_name(int task, int op, void *arg)
+{
+	const struct prog *p = arg;
+	int first, n;
+
+	if (!p || task < 0 || task >= p->ntasks || op < 0)
+		return "-";
+	n = prog_task_ops(p, task, &first);
+	if (op >= n)
+		return "exit";
+	return op_table[p->ops[first + op].kind].name;
+}

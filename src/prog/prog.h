@@ -95,6 +95,8 @@ void prog_canonicalize(struct prog *p);
 /* Index of op @i among the program's allocs, or -1. */
 int prog_alloc_index(const struct prog *p, int i);
 int prog_nallocs(const struct prog *p);
+/* The name of task @task's op @op in the program @prog (for reports). */
+const char *prog_op_name(int task, int op, void *prog);
 /* First op of task @t and how many it has. */
 int prog_task_ops(const struct prog *p, int t, int *first);
 

@@ -791,7 +791,14 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 		}
 		if (header) {
 			const char *colon = memchr(w, ':', wn);
+			char name[40];
 
+			snprintf(name, sizeof(name), "%.*s", (int)wn, w);
+			if (!colon && (op_lookup(name) >= 0 || tok_is(w, wn, "irq") ||
+				       (skip_ws(&ps), *ps.pos == '='))) {
+				perr(&ps, w, "an operation outside a task");
+				goto out;
+			}
 			/* "key: value" or "key:value" */
 			if (colon) {
 				ps.pos = colon;

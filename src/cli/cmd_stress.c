@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/* mmfuzz stress: will-it-scale style workloads on real threads. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cli.h first: <pthread.h> defines SCHED_RR, a name exec.h uses */
+#include "cli.h"
+#include "../../stress/stress.h"
+#include "../bugs/bugs.h"
+
+static const char stress_usage[] =
+	"usage: mmfuzz stress WORKLOAD [-t TASKS] [-s SECONDS] [-m] [-n] [-v] [options]\n"
+	"       mmfuzz stress --scaling WORKLOAD [-s SECONDS] [-o FILE.csv] [options]\n"
+	"       mmfuzz stress --compare (--variant NAME | --inject NAME)... WORKLOAD\n"
+	"                     [-t TASKS] [-s SECONDS] [-r RUNS] [options]\n"
+	"       mmfuzz stress --list\n"
+	"\n"
+	"Run a workload on the page allocator model with one pthread per task and\n"
+	"print what will-it-scale prints (testcase:, warmup, one min/max/total line\n"
+	"per second, measurement, average:), then the model's counters as\n"
+	"key: value lines and invariant_violations: N.  Every check interval the\n"
+	"tasks stop between iterations and the invariants are checked.\n"
+	"\n"
+	"  -t TASKS           tasks, one thread each (default 1, at most 2048)\n"
+	"  -s SECONDS         measured samples (default: until Ctrl-C, as will-it-scale;\n"
+	"                     5 for --scaling and --compare, as runtest.py)\n"
+	"  -m                 pin tasks to hardware threads (default: one per core)\n"
+	"  -n                 no affinity\n"
+	"  -v                 every task's count in every sample\n"
+	"  --inject NAME      turn a bug switch on (repeatable; mmfuzz bugs lists them)\n"
+	"  --variant NAME     free_pcppages_bulk: single_pass (6.6, default),\n"
+	"                     pick_outside (4.17, seed 000's patch), locked_rr (4.16)\n"
+	"  --mode MODE        thread (default) or process; --scaling: both (default)\n"
+	"  --warmup N         samples discarded first (default 6, WARMUP_ITERATIONS + 1)\n"
+	"  --sample-ms MS     length of a sample (default 1000; shorter for tests)\n"
+	"  --check-every N    check the invariants every N samples (default 1; 0: at\n"
+	"                     the start of the measurement and at the end only)\n"
+	"  --stall-ms MS      tasks that do not stop within MS are a stall (default 10000)\n"
+	"  --pcp-high N, --pcp-batch N, --zone-pages N   the model's config\n"
+	"  --scaling          tasks 1..nproc, runtest.py's CSV on stdout and in -o FILE\n"
+	"                     (default WORKLOAD.csv), and a PNG plot beside it (gnuplot)\n"
+	"  --max-tasks N      --scaling up to N tasks instead of nproc\n"
+	"  --compare          LKP's %stddev %change table: each --variant or --inject is a\n"
+	"                     column, the first the base; with one, the base is none\n"
+	"  -r RUNS            runs per configuration for --compare (default 3, at least 3)\n"
+	"  --list             the workloads\n"
+	"\n"
+	"Exit status: 0 clean, 1 an invariant violation, 2 bad input or usage,\n"
+	"130 interrupted (what was measured so far is printed).\n";
+
+enum {
+	OPT_INJECT = 256, OPT_VARIANT, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
+	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
+	OPT_MAX_TASKS, OPT_LIST,
+};
+
+static int bad_number(const char *opt, const char *v, const char *range)
+{
+	fprintf(stderr, "mmfuzz stress: bad %s '%s': %s\n", opt, v, range);
+	return EXIT_USAGE;
+}
+
+/* parse_u64 and a range; -1 after printing the error */
+static int number(const char *opt, const char *v, uint64_t lo, uint64_t hi, unsigned long *out)
+{
+	uint64_t x;
+	char range[64];
+
+	if (parse_u64(v, &x) || x < lo || x > hi) {
+		snprintf(range, sizeof(range), "a number from %llu to %llu",
+			 (unsigned long long)lo, (unsigned long long)hi);
+		bad_number(opt, v, range);
+		return -1;
+	}
+	*out = (unsigned long)x;
+	return 0;
+}
+
+static void list_workloads(void)
+{
+	int i;
+
+	for (i = 0; stress_workloads[i]; i++)
+		printf("%-14s %s\n", stress_workloads[i]->name, stress_workloads[i]->description);
+}
+
+struct stress_cli {
+	struct stress_opts o;
+	const char *workload, *csv, *mode;
+	bool scaling, compare, seconds_set, mode_set;
+	unsigned long runs, max_tasks;
+	struct compare_config cfg[8];
+	int ncfg, nvariants;
+	char *child[64];
+	char numbuf[16][24];
+	int nchild, nnum;
+};
+
+static void child_arg(struct stress_cli *c, const char *opt, unsigned long v, bool with_value)
+{
+	c->child[c->nchild++] = (char *)opt;
+	if (with_value) {
+		snprintf(c->numbuf[c->nnum], sizeof(c->numbuf[0]), "%lu", v);
+		c->child[c->nchild++] = c->numbuf[c->nnum++];
+	}
+}
+
+static int add_config(struct stress_cli *c, const char *opt, const char *name)
+{
+	struct compare_config *k;
+
+	if (c->ncfg == 8) {
+		fprintf(stderr, "mmfuzz stress: at most 8 configurations\n");
+		return -1;
+	}
+	k = &c->cfg[c->ncfg++];
+	snprintf(k->label, sizeof(k->label), "%s", name);
+	k->args[0] = (char *)opt;
+	k->args[1] = (char *)name;
+	k->nargs = 2;
+	return 0;
+}
+
+static int parse_args(struct stress_cli *c, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "inject", required_argument, 0, OPT_INJECT },
+		{ "variant", required_argument, 0, OPT_VARIANT },
+		{ "mode", required_argument, 0, OPT_MODE },
+		{ "warmup", required_argument, 0, OPT_WARMUP },
+		{ "sample-ms", required_argument, 0, OPT_SAMPLE_MS },
+		{ "check-every", required_argument, 0, OPT_CHECK_EVERY },
+		{ "stall-ms", required_argument, 0, OPT_STALL_MS },
+		{ "pcp-high", required_argument, 0, OPT_PCP_HIGH },
+		{ "pcp-batch", required_argument, 0, OPT_PCP_BATCH },
+		{ "zone-pages", required_argument, 0, OPT_ZONE_PAGES },
+		{ "scaling", no_argument, 0, OPT_SCALING },
+		{ "compare", no_argument, 0, OPT_COMPARE },
+		{ "max-tasks", required_argument, 0, OPT_MAX_TASKS },
+		{ "runs", required_argument, 0, 'r' },
+		{ "list", no_argument, 0, OPT_LIST },
+		{ "help", no_argument, 0, 'h' },
+		{ 0 } };
+	struct stress_opts *o = &c->o;
+	unsigned long v;
+	int opt, id;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "t:s:mnvr:o:h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			if (number("-t", optarg, 1, STRESS_MAX_TASKS, &o->tasks))
+				return EXIT_USAGE;
+			break;
+		case 's':
+			if (number("-s", optarg, 0, 1000000, &o->seconds))
+				return EXIT_USAGE;
+			c->seconds_set = true;
+			break;
+		case 'm':
+			o->affinity = AFF_SMT;
+			break;
+		case 'n':
+			if (o->affinity == AFF_SMT) {
+				fprintf(stderr, "mmfuzz stress: -m and -n do not go together\n");
+				return EXIT_USAGE;
+			}
+			o->affinity = AFF_NONE;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'r':
+			if (number("-r", optarg, 3, 1000, &c->runs))
+				return EXIT_USAGE;
+			break;
+		case 'o':
+			c->csv = optarg;
+			break;
+		case OPT_INJECT:
+			id = bug_lookup(optarg);
+			if (id < 0) {
+				fprintf(stderr, "mmfuzz stress: unknown bug switch '%s' "
+					"(mmfuzz bugs lists them)\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->inject |= 1u << id;
+			if (add_config(c, "--inject", optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_VARIANT:
+			id = pcp_bulk_variant_lookup(optarg);
+			if (id < 0) {
+				fprintf(stderr, "mmfuzz stress: unknown variant '%s' (single_pass, "
+					"pick_outside, locked_rr)\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->variant = id;
+			c->nvariants++;
+			if (add_config(c, "--variant", optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "thread") && strcmp(optarg, "process") &&
+			    strcmp(optarg, "both")) {
+				fprintf(stderr, "mmfuzz stress: bad --mode '%s': thread, process "
+					"or both\n", optarg);
+				return EXIT_USAGE;
+			}
+			c->mode = optarg;
+			o->process_mode = !strcmp(optarg, "process");
+			break;
+		case OPT_WARMUP:
+			if (number("--warmup", optarg, 0, 1000, &o->warmup))
+				return EXIT_USAGE;
+			break;
+		case OPT_SAMPLE_MS:
+			if (number("--sample-ms", optarg, 10, 60000, &o->sample_ms))
+				return EXIT_USAGE;
+			break;
+		case OPT_CHECK_EVERY:
+			if (number("--check-every", optarg, 0, 1000000, &o->check_every))
+				return EXIT_USAGE;
+			break;
+		case OPT_STALL_MS:
+			if (number("--stall-ms", optarg, 100, 3600000, &o->stall_ms))
+				return EXIT_USAGE;
+			break;
+		case OPT_PCP_HIGH:
+			if (number("--pcp-high", optarg, 0, 4096, &v))
+				return EXIT_USAGE;
+			o->pcp_high = (int)v;
+			break;
+		case OPT_PCP_BATCH:
+			if (number("--pcp-batch", optarg, 1, 1024, &v))
+				return EXIT_USAGE;
+			o->pcp_batch = (int)v;
+			break;
+		case OPT_ZONE_PAGES:
+			if (number("--zone-pages", optarg, 1024, 65536, &o->zone_pages))
+				return EXIT_USAGE;
+			break;
+		case OPT_SCALING:
+			c->scaling = true;
+			break;
+		case OPT_COMPARE:
+			c->compare = true;
+			break;
+		case OPT_MAX_TASKS:
+			if (number("--max-tasks", optarg, 1, STRESS_MAX_TASKS, &c->max_tasks))
+				return EXIT_USAGE;
+			break;
+		case OPT_LIST:
+			list_workloads();
+			return EXIT_CLEAN;
+		case 'h':
+			fputs(stress_usage, stdout);
+			return EXIT_CLEAN;
+		default:
+			fputs(stress_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "mmfuzz stress: no WORKLOAD given (mmfuzz stress --list)\n\n%s",
+			stress_usage);
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "mmfuzz stress: one WORKLOAD only, not '%s'\n", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	c->workload = argv[optind];
+	o->wl = stress_workload_lookup(c->workload);
+	if (!o->wl) {
+		fprintf(stderr, "mmfuzz stress: unknown workload '%s'; there are:\n", c->workload);
+		list_workloads();
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The options every child of --scaling and --compare gets. */
+static void child_common(struct stress_cli *c)
+{
+	const struct stress_opts *o = &c->o;
+
+	child_arg(c, "-s", c->seconds_set ? o->seconds : 5, true);
+	child_arg(c, "--warmup", o->warmup, true);
+	child_arg(c, "--sample-ms", o->sample_ms, true);
+	child_arg(c, "--check-every", o->check_every, true);
+	child_arg(c, "--stall-ms", o->stall_ms, true);
+	if (o->pcp_high)
+		child_arg(c, "--pcp-high", (unsigned long)o->pcp_high, true);
+	if (o->pcp_batch)
+		child_arg(c, "--pcp-batch", (unsigned long)o->pcp_batch, true);
+	if (o->zone_pages)
+		child_arg(c, "--zone-pages", o->zone_pages, true);
+	if (o->affinity == AFF_SMT)
+		child_arg(c, "-m", 0, false);
+	if (o->affinity == AFF_NONE)
+		child_arg(c, "-n", 0, false);
+}
+
+static int run_compare(struct stress_cli *c)
+{
+	struct compare_opts co;
+	int i;
+
+	if (c->seconds_set && !c->o.seconds) {
+		fprintf(stderr, "mmfuzz stress: --compare needs -s SECONDS above 0\n");
+		return EXIT_USAGE;
+	}
+	if (c->ncfg == 0) {
+		fprintf(stderr, "mmfuzz stress: --compare needs --variant or --inject "
+			"configurations\n");
+		return EXIT_USAGE;
+	}
+	if (c->mode && !strcmp(c->mode, "both")) {
+		fprintf(stderr, "mmfuzz stress: --compare runs one mode, thread or process\n");
+		return EXIT_USAGE;
+	}
+	memset(&co, 0, sizeof(co));
+	co.workload = c->workload;
+	co.tasks = c->o.tasks;
+	co.runs = c->runs ? (int)c->runs : 3;
+	co.process_mode = c->o.process_mode;
+	if (c->ncfg == 1) {
+		/* one configuration: against none, the 6.6 model as it is */
+		snprintf(co.cfg[0].label, sizeof(co.cfg[0].label), "none");
+		co.cfg[1] = c->cfg[0];
+		co.ncfg = 2;
+	} else {
+		for (i = 0; i < c->ncfg; i++)
+			co.cfg[i] = c->cfg[i];
+		co.ncfg = c->ncfg;
+	}
+	child_common(c);
+	if (c->o.process_mode) {
+		c->child[c->nchild++] = "--mode";
+		c->child[c->nchild++] = "process";
+	}
+	co.child_args = c->child;
+	co.nchild_args = c->nchild;
+	return stress_compare(&co);
+}
+
+static int run_scaling(struct stress_cli *c)
+{
+	struct scaling_opts so;
+	int i;
+
+	if (c->seconds_set && !c->o.seconds) {
+		fprintf(stderr, "mmfuzz stress: --scaling needs -s SECONDS above 0\n");
+		return EXIT_USAGE;
+	}
+	if (c->nvariants > 1) {
+		fprintf(stderr, "mmfuzz stress: --scaling takes one --variant\n");
+		return EXIT_USAGE;
+	}
+	memset(&so, 0, sizeof(so));
+	so.workload = c->workload;
+	so.max_tasks = c->max_tasks;
+	so.csv_path = c->csv;
+	so.want_processes = !c->mode || strcmp(c->mode, "thread");
+	so.want_threads = !c->mode || strcmp(c->mode, "process");
+	child_common(c);
+	for (i = 0; i < c->ncfg; i++) {
+		c->child[c->nchild++] = c->cfg[i].args[0];
+		c->child[c->nchild++] = c->cfg[i].args[1];
+	}
+	so.child_args = c->child;
+	so.nchild_args = c->nchild;
+	return stress_scaling(&so);
+}
+
+int cmd_stress(int argc, char **argv)
+{
+	struct stress_cli *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c)
+		return EXIT_USAGE;
+	stress_opts_default(&c->o);
+	rc = parse_args(c, argc, argv);
+	if (rc >= 0)
+		goto out;
+	if (c->scaling && c->compare) {
+		fprintf(stderr, "mmfuzz stress: --scaling or --compare, not both\n");
+		rc = EXIT_USAGE;
+	} else if (c->compare) {
+		rc = run_compare(c);
+	} else if (c->scaling) {
+		rc = run_scaling(c);
+	} else if (c->nvariants > 1) {
+		fprintf(stderr, "mmfuzz stress: one --variant per run (--compare takes more)\n");
+		rc = EXIT_USAGE;
+	} else if (c->mode && !strcmp(c->mode, "both")) {
+		fprintf(stderr, "mmfuzz stress: --mode both is for --scaling\n");
+		rc = EXIT_USAGE;
+	} else if (c->runs || c->csv || c->max_tasks) {
+		fprintf(stderr, "mmfuzz stress: -r, -o and --max-tasks go with --compare or "
+			"--scaling\n");
+		rc = EXIT_USAGE;
+	} else {
+		rc = stress_run(&c->o, stdout);
+	}
+out:
+	free(c);
+	return rc;
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The model's counters as LKP-style "key: value" stats, printed after
+ * average: so will-it-scale's parsers skip them: the mm_stat items by their
+ * names, vm events, and the lock statistics of zone->lock and of the pcp
+ * locks (acquisitions, contended acquisitions, failed trylocks, hold time).
+ *
+ * Snapshots are taken while the tasks are parked (quiesce.c), so the plain
+ * counters the lock holders update are read in order, not racily.  Hold
+ * time is kept in TSC cycles and turned into ns with the TSC rate measured
+ * between the two snapshots.
+ */
+#include "stress.h"
+
+#include <string.h>
+#include <time.h>
+
+uint64_t stress_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void stress_snap_take(struct stress_run *r, struct stress_snap *s)
+{
+	struct world *w = r->w;
+	int i, z, cpu;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < NR_MM_STAT_ITEMS; i++)
+		s->mm[i] = mm_stat_sum((enum mm_stat_item)i);
+	s->pgalloc = sum_vm_event(PGALLOC);
+	s->pgfree = sum_vm_event(PGFREE);
+	for (z = 0; z < w->nr_zones; z++) {
+		const struct lock_stat *st = &w->zones[z].lock.st;
+
+		s->zone_acquired += st->acquired;
+		s->zone_contended += __atomic_load_n(&st->contended, __ATOMIC_RELAXED);
+		s->zone_trylock_failed += __atomic_load_n(&st->trylock_failed, __ATOMIC_RELAXED);
+		s->zone_hold_cycles += st->hold_cycles;
+		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
+			const struct lock_stat *p = &w->zones[z].per_cpu_pageset[cpu].lock.st;
+
+			s->pcp_acquired += p->acquired;
+			s->pcp_contended += __atomic_load_n(&p->contended, __ATOMIC_RELAXED);
+			s->pcp_trylock_failed += __atomic_load_n(&p->trylock_failed,
+								 __ATOMIC_RELAXED);
+		}
+	}
+	s->tsc = __lock_tsc();
+	s->ns = stress_now_ns();
+}
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
+			   uint64_t run_ns)
+{
+	double ns_per_cycle = b->tsc > a->tsc ? (double)(b->ns - a->ns) / (double)(b->tsc - a->tsc)
+					      : 0.0;
+	unsigned long acquired = b->zone_acquired - a->zone_acquired;
+	unsigned long contended = b->zone_contended - a->zone_contended;
+	double hold_ns = (double)(b->zone_hold_cycles - a->zone_hold_cycles) * ns_per_cycle;
+	int i;
+
+	for (i = 0; i < NR_MM_STAT_ITEMS; i++)
+		fprintf(out, "model.%s: %lu\n", mm_stat_names[i], b->mm[i] - a->mm[i]);
+	fprintf(out, "model.pgalloc: %lu\n", b->pgalloc - a->pgalloc);
+	fprintf(out, "model.pgfree: %lu\n", b->pgfree - a->pgfree);
+	fprintf(out, "model.zone_lock.acquired: %lu\n", acquired);
+	fprintf(out, "model.zone_lock.contended: %lu\n", contended);
+	fprintf(out, "model.zone_lock.contended%%: %.2f\n", pct((double)contended, (double)acquired));
+	fprintf(out, "model.zone_lock.trylock_failed: %lu\n",
+		b->zone_trylock_failed - a->zone_trylock_failed);
+	fprintf(out, "model.zone_lock.hold_ns: %.0f\n", hold_ns);
+	fprintf(out, "model.zone_lock.hold_ns_per_acquire: %.1f\n",
+		acquired ? hold_ns / (double)acquired : 0.0);
+	/* the share of the run zone->lock was held: 100 is one CPU's worth */
+	fprintf(out, "model.zone_lock.busy%%: %.2f\n", pct(hold_ns, (double)run_ns));
+	fprintf(out, "model.pcp_lock.acquired: %lu\n", b->pcp_acquired - a->pcp_acquired);
+	fprintf(out, "model.pcp_lock.contended: %lu\n", b->pcp_contended - a->pcp_contended);
+	fprintf(out, "model.pcp_lock.trylock_failed: %lu\n",
+		b->pcp_trylock_failed - a->pcp_trylock_failed);
+}

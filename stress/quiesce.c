@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The stress barrier: the runner stops every task between two iterations,
+ * checks the model's global invariants at quiescence, and lets them go on.
+ *
+ * A task parks only in stress_continue(), where it holds no model lock and
+ * no page in transit, so what the checkers see is a state the model must be
+ * consistent in.  The barrier's mutex gives the runner happens-before over
+ * everything the tasks wrote (TSan sees the checks as ordered, not racing).
+ *
+ * run->bar_lock protects parked, bar_gen and each task's parked flag;
+ * run->stop is written under it and read racily by the tasks.
+ */
+#include "stress.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void stress_barrier_init(struct stress_run *r)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&r->bar_lock, NULL);
+	pthread_cond_init(&r->bar_tasks, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&r->bar_runner, &ca);
+	pthread_condattr_destroy(&ca);
+	__atomic_store_n(&r->stop, STOP_NONE, __ATOMIC_RELAXED);
+}
+
+bool __stress_park(struct stress_task *t)
+{
+	struct stress_run *r = t->run;
+	int stop;
+
+	pthread_mutex_lock(&r->bar_lock);
+	stop = __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
+	if (stop == STOP_PARK) {
+		unsigned long gen = r->bar_gen;
+
+		t->parked = true;
+		if (++r->parked == r->ntasks)
+			pthread_cond_signal(&r->bar_runner);
+		while (r->bar_gen == gen)
+			pthread_cond_wait(&r->bar_tasks, &r->bar_lock);
+		t->parked = false;
+		stop = __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&r->bar_lock);
+	return stop != STOP_EXIT;
+}
+
+static void stress_report_stall(struct stress_run *r)
+{
+	char who[256] = "";
+	unsigned long i, n = 0;
+
+	for (i = 0; i < r->ntasks && strlen(who) < sizeof(who) - 16; i++)
+		if (!r->tasks[i].parked)
+			snprintf(who + strlen(who), sizeof(who) - strlen(who), "%s%lu",
+				 n++ ? "," : "", i);
+	fprintf(stderr, "mmfuzz stress: %s: Assertion `stall@barrier' failed.\n", r->o->wl->name);
+	fprintf(stderr, "mmfuzz stress: task(s) %s did not reach an iteration boundary within "
+		"%lu ms: a deadlock, a livelock or a corrupted list\n", who, r->o->stall_ms);
+}
+
+int stress_barrier_stop(struct stress_run *r)
+{
+	struct timespec deadline;
+	bool stalled = false;
+	int failed;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += (time_t)(r->o->stall_ms / 1000);
+	deadline.tv_nsec += (long)(r->o->stall_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&r->bar_lock);
+	r->parked = 0;
+	__atomic_store_n(&r->stop, STOP_PARK, __ATOMIC_RELAXED);
+	while (r->parked < r->ntasks && !__atomic_load_n(&r->failed, __ATOMIC_ACQUIRE)) {
+		if (pthread_cond_timedwait(&r->bar_runner, &r->bar_lock, &deadline) == ETIMEDOUT &&
+		    r->parked < r->ntasks) {
+			stalled = true;
+			break;
+		}
+	}
+	failed = __atomic_load_n(&r->failed, __ATOMIC_ACQUIRE);
+	if (stalled && !failed)
+		stress_report_stall(r);
+	pthread_mutex_unlock(&r->bar_lock);
+	if (failed) {
+		stress_report_violation(r, stderr);
+		return -1;
+	}
+	return stalled ? -1 : 0;
+}
+
+void stress_barrier_resume(struct stress_run *r, bool exit)
+{
+	pthread_mutex_lock(&r->bar_lock);
+	__atomic_store_n(&r->stop, exit ? STOP_EXIT : STOP_NONE, __ATOMIC_RELAXED);
+	r->bar_gen++;
+	pthread_cond_broadcast(&r->bar_tasks);
+	pthread_mutex_unlock(&r->bar_lock);
+}
+
+void stress_held_add(struct stress_held *h, struct page *page, unsigned int order)
+{
+	if (h->n == h->cap) {
+		int cap = h->cap ? 2 * h->cap : 256;
+		struct check_alloc *a = realloc(h->a, (size_t)cap * sizeof(*a));
+
+		if (!a)
+			abort();
+		h->a = a;
+		h->cap = cap;
+	}
+	h->a[h->n].pfn = page_to_pfn(page);
+	h->a[h->n].order = order;
+	h->a[h->n].handle = h->n;
+	h->n++;
+}
+
+void stress_report_violation(struct stress_run *r, FILE *out)
+{
+	const struct violation *v = &g_violation;
+	char who[48];
+
+	(void)out;
+	if (v->task >= 0 && (unsigned long)v->task < r->ntasks)
+		snprintf(who, sizeof(who), "task %d (cpu %d)", v->task, r->tasks[v->task].task.cpu);
+	else
+		snprintf(who, sizeof(who), "the check at quiescence");
+	/* glibc's assert() form: LKP turns "Assertion .* failed" into a stat */
+	fprintf(stderr, "mmfuzz stress: %s: Assertion `%s' failed.\n", r->o->wl->name,
+		v->signature);
+	fprintf(stderr, "mmfuzz stress: %s: %s\n", who, v->msg);
+	fflush(stderr);
+}
+
+int stress_check_quiescent(struct stress_run *r, FILE *out)
+{
+	struct stress_held h = { 0 };
+
+	if (r->o->wl->held)
+		r->o->wl->held(r, &h);
+	current_task = &r->runner;
+	if (setjmp(r->runner_jb)) {
+		current_task = NULL;
+		r->violations++;
+		free(h.a);
+		stress_report_violation(r, out);
+		return -1;
+	}
+	check_quiescent(r->w, h.a, h.n, "stress", ~0u);
+	current_task = NULL;
+	r->checks++;
+	free(h.a);
+	return 0;
+}
+
+int stress_check_final(struct stress_run *r, FILE *out)
+{
+	int cpu;
+
+	current_task = &r->runner;
+	if (setjmp(r->runner_jb)) {
+		current_task = NULL;
+		r->violations++;
+		stress_report_violation(r, out);
+		return -1;
+	}
+	if (r->o->wl->cleanup)
+		r->o->wl->cleanup(r);
+	__drain_all_pages(NULL, true);
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		r->runner.cpu = cpu;
+		refresh_cpu_vm_stats(false);
+	}
+	r->runner.cpu = 0;
+	check_final(r->w, NULL, 0);
+	current_task = NULL;
+	r->checks++;
+	return 0;
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The stress runner: will-it-scale's main.c over the model.  One pthread
+ * per task, pinned as will-it-scale pins them, released together through a
+ * pipe, counting iterations in per-task counters 256 bytes apart; the
+ * runner samples them every second and prints what main.c prints, with the
+ * same warmup arithmetic:
+ *
+ *	testcase:<description>
+ *	warmup
+ *	min:%llu max:%llu total:%llu	samples 0..5, discarded
+ *	measurement
+ *	min:%llu max:%llu total:%llu	-s of them, summed
+ *	average:%llu			their mean
+ *
+ * then the model's counters over the measurement as "key: value" lines and
+ * "invariant_violations: N".  At every check interval the runner parks the
+ * tasks between iterations (quiesce.c), checks the invariants, and lets them
+ * go on; the time they are parked is not part of any sample.
+ *
+ * Runner and tasks share only: the counters (relaxed atomics), run->stop
+ * (relaxed, the barrier's mutex orders the rest) and run->failed.
+ */
+#include "stress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../src/bugs/bugs.h"
+
+static volatile sig_atomic_t stress_interrupted;
+static int wake_pipe[2] = { -1, -1 };
+
+static void stress_sigint(int sig)
+{
+	int saved = errno;
+	char c = 0;
+
+	(void)sig;
+	stress_interrupted = 1;
+	if (write(wake_pipe[1], &c, 1) < 0) {
+		/* the runner polls the flag as well */
+	}
+	errno = saved;
+}
+
+const char *stress_build_kind(void)
+{
+	if (MMFUZZ_TSAN)
+		return "tsan";
+	if (MMFUZZ_ASAN)
+		return "asan";
+	return "plain";
+}
+
+void stress_opts_default(struct stress_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->tasks = 1;
+	o->warmup = WARMUP_ITERATIONS + 1;
+	o->sample_ms = 1000;
+	o->check_every = 1;
+	o->stall_ms = 10000;
+	o->affinity = AFF_CORES;
+	o->variant = PCP_BULK_SINGLE_PASS;
+}
+
+/*
+ * The machine the workloads run on.  A zone of 32768 pages (128 MB of 4 KB
+ * pages; the model keeps 64 bytes behind each), max order 10, pageblocks of
+ * order 9, batch 63 (zone_batchsize() of a large zone since "double zone's
+ * batchsize") and high = 6 * batch (the rule of 4.16, when seed 000's patch
+ * went in), the vmstat threshold by calculate_normal_threshold().
+ */
+static void stress_config(const struct stress_opts *o, int ncpus, struct mm_config *cfg)
+{
+	int fls_cpus = 0, fls_mem = 0;
+	unsigned long mem_128m;
+
+	mm_config_default(cfg);
+	cfg->ncpus = ncpus;
+	cfg->nzones = 1;
+	cfg->zone_pages = o->zone_pages ? o->zone_pages : 32768;
+	cfg->max_order = 10;
+	cfg->pb_order = 9;
+	cfg->pcp_batch = o->pcp_batch ? o->pcp_batch : 63;
+	cfg->pcp_high = o->pcp_high ? o->pcp_high : 6 * cfg->pcp_batch;
+	cfg->variant = o->variant;
+	while ((1 << fls_cpus) <= ncpus)
+		fls_cpus++;
+	mem_128m = cfg->zone_pages / 32768;
+	while ((1UL << fls_mem) <= mem_128m)
+		fls_mem++;
+	cfg->stat_threshold = min(2 * fls_cpus * (1 + fls_mem), 125);
+}
+
+static void *stress_task_main(void *arg)
+{
+	struct stress_task *t = arg;
+	struct stress_run *r = t->run;
+	struct pollfd pfd = { r->gate_fd, POLLIN, 0 };
+
+	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+		;
+	current_task = &t->task;
+	t->task.exit_jb = &t->jb;
+	if (setjmp(t->jb)) {
+		/* a model assertion fired in this task: g_violation says which */
+		current_task = NULL;
+		pthread_mutex_lock(&r->bar_lock);
+		r->failed = 1;
+		pthread_cond_broadcast(&r->bar_runner);
+		pthread_mutex_unlock(&r->bar_lock);
+		stress_wake_runner();
+		return NULL;
+	}
+	r->o->wl->testcase(t);
+	current_task = NULL;
+	return NULL;
+}
+
+void stress_wake_runner(void)
+{
+	char c = 1;
+
+	if (write(wake_pipe[1], &c, 1) < 0) {
+		/* the pipe is full: the runner is awake already */
+	}
+}
+
+static int stress_start_tasks(struct stress_run *r)
+{
+	const struct stress_opts *o = r->o;
+	int cpus[1024], ncpu_list = 0;
+	sigset_t block, old;
+	unsigned long i;
+	int err = 0;
+
+	if (o->affinity != AFF_NONE) {
+		ncpu_list = stress_cpu_list(o->affinity, cpus, 1024);
+		if (ncpu_list <= 0) {
+			fprintf(stderr, "mmfuzz stress: no %s found; try %s\n",
+				o->affinity == AFF_SMT ? "hardware threads" : "cores",
+				o->affinity == AFF_SMT ? "without -m" : "-m or -n");
+			return -1;
+		}
+	}
+	/* Ctrl-C goes to the runner, never to a task in the middle of an op */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (i = 0; i < r->ntasks && !err; i++) {
+		struct stress_task *t = &r->tasks[i];
+		pthread_attr_t attr;
+
+		pthread_attr_init(&attr);
+		if (ncpu_list) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpus[i % (unsigned long)ncpu_list], &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		err = pthread_create(&t->thread, &attr, stress_task_main, t);
+		pthread_attr_destroy(&attr);
+		if (err) {
+			fprintf(stderr, "mmfuzz stress: pthread_create: %s\n", strerror(err));
+			r->nstarted = i;
+			break;
+		}
+	}
+	if (!err)
+		r->nstarted = r->ntasks;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err ? -1 : 0;
+}
+
+static int stress_setup(struct stress_run *r, const struct stress_opts *o)
+{
+	const struct stress_workload *wl = o->wl;
+	struct mm_config cfg;
+	int want, err, gate[2];
+	unsigned long i;
+
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->ntasks = o->tasks;
+	want = wl->nr_cpus ? wl->nr_cpus(o->tasks) : (int)o->tasks;
+	r->ncpus = min(want, MAX_CPUS);
+	/* more tasks than simulated CPUs: they take turns on each CPU */
+	real_cpu_shared = (unsigned long)r->ncpus < o->tasks || want > MAX_CPUS;
+	stress_config(o, r->ncpus, &cfg);
+	if (mm_config_check(&cfg)) {
+		fprintf(stderr, "mmfuzz stress: %s\n", mm_config_check(&cfg));
+		return -1;
+	}
+	violation_reset();
+	lock_stat_enabled = true;
+	/* the per-acquisition validators are for deterministic runs */
+	lock_validate_enabled = false;
+	bugs_enabled = o->inject;
+	err = world_create(&cfg, &r->w);
+	if (err) {
+		fprintf(stderr, "mmfuzz stress: cannot build the world: %s\n", strerror(-err));
+		return -1;
+	}
+	r->tasks = calloc(r->ntasks, sizeof(*r->tasks));
+	r->counters = aligned_alloc(STRESS_CACHELINE, r->ntasks * sizeof(*r->counters));
+	if (!r->tasks || !r->counters || pipe(gate)) {
+		fprintf(stderr, "mmfuzz stress: out of memory\n");
+		return -1;
+	}
+	memset(r->counters, 0, r->ntasks * sizeof(*r->counters));
+	r->gate_fd = gate[0];
+	r->gate_wfd = gate[1];
+	for (i = 0; i < r->ntasks; i++) {
+		struct stress_task *t = &r->tasks[i];
+
+		t->task.id = (int)i;
+		t->task.cpu = (int)(i % (unsigned long)r->ncpus);
+		t->run = r;
+		t->counter = &r->counters[i];
+		t->nr = i;
+		t->rng = rng_seed(i + 1);
+	}
+	r->runner.id = (int)r->ntasks;
+	r->runner.cpu = 0;
+	r->runner.exit_jb = &r->runner_jb;
+	stress_barrier_init(r);
+	if (wl->prepare) {
+		current_task = &r->runner;
+		err = wl->prepare(r, r->ntasks);
+		current_task = NULL;
+		if (err)
+			return -1;
+	}
+	return 0;
+}
+
+/* Wait until @deadline (CLOCK_MONOTONIC ns), Ctrl-C or a failed task. */
+static void stress_sleep_until(struct stress_run *r, uint64_t deadline)
+{
+	for (;;) {
+		uint64_t now = stress_now_ns();
+		struct pollfd pfd = { wake_pipe[0], POLLIN, 0 };
+		struct timespec ts;
+		char buf[64];
+
+		if (now >= deadline || stress_interrupted ||
+		    __atomic_load_n(&r->failed, __ATOMIC_ACQUIRE))
+			return;
+		ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
+		ts.tv_nsec = (long)((deadline - now) % 1000000000u);
+		if (ppoll(&pfd, 1, &ts, NULL) > 0) {
+			while (read(wake_pipe[0], buf, sizeof(buf)) > 0)
+				;
+		}
+	}
+}
+
+struct sample_state {
+	unsigned long long *prev;
+	unsigned long idx;		/* main.c's "iterations" */
+	unsigned long measured;		/* samples summed into total */
+	unsigned long long total;
+	unsigned long long total_all;	/* every sample, for an early Ctrl-C */
+	uint64_t run_ns;		/* time the tasks ran while measured */
+};
+
+/* One line of main.c: per-task deltas since the last sample. */
+static void stress_sample(struct stress_run *r, struct sample_state *s, FILE *out,
+			  uint64_t interval_ns)
+{
+	unsigned long long sum = 0, mn = -1ULL, mx = 0;
+	unsigned long i;
+
+	for (i = 0; i < r->ntasks; i++) {
+		unsigned long long val = __atomic_load_n(&r->counters[i].iterations,
+							 __ATOMIC_RELAXED);
+		unsigned long long diff = val - s->prev[i];
+
+		if (r->o->verbose)
+			fprintf(out, "%4lu -> %llu\n", i, diff);
+		if (diff < mn)
+			mn = diff;
+		if (diff > mx)
+			mx = diff;
+		sum += diff;
+		s->prev[i] = val;
+	}
+	fprintf(out, "min:%llu max:%llu total:%llu\n", mn, mx, sum);
+	s->total_all += sum;
+	if (s->idx >= r->o->warmup) {
+		s->total += sum;
+		s->measured++;
+		s->run_ns += interval_ns;
+	}
+	s->idx++;
+	if (s->idx == r->o->warmup)
+		fprintf(out, "measurement\n");
+	fflush(out);
+}
+
+static void stress_print_config(struct stress_run *r, FILE *out)
+{
+	const struct stress_opts *o = r->o;
+	const struct mm_config *c = &r->w->cfg;
+	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	char inject[256] = "";
+	int i;
+
+	for (i = 0; i < NR_BUGS; i++)
+		if (o->inject & (1u << i))
+			snprintf(inject + strlen(inject), sizeof(inject) - strlen(inject), "%s%s",
+				 *inject ? "," : "", bug_table[i].name);
+	fprintf(out, "config.tasks: %lu\n", r->ntasks);
+	fprintf(out, "config.tasks_percent_of_cpus: %.0f\n",
+		nproc > 0 ? 100.0 * (double)r->ntasks / (double)nproc : 0.0);
+	fprintf(out, "config.mode: %s\n", o->process_mode ? "process" : "thread");
+	fprintf(out, "config.affinity: %s\n",
+		o->affinity == AFF_NONE ? "none" : o->affinity == AFF_SMT ? "smt" : "cores");
+	fprintf(out, "config.sim_cpus: %d\n", c->ncpus);
+	fprintf(out, "config.zone_pages: %lu\n", c->zone_pages);
+	fprintf(out, "config.max_order: %d\n", c->max_order);
+	fprintf(out, "config.pageblock_order: %d\n", c->pb_order);
+	fprintf(out, "config.pcp_high: %d\n", c->pcp_high);
+	fprintf(out, "config.pcp_batch: %d\n", c->pcp_batch);
+	fprintf(out, "config.stat_threshold: %d\n", c->stat_threshold);
+	fprintf(out, "config.variant: %s\n", pcp_bulk_variant_name(c->variant));
+	fprintf(out, "config.inject: %s\n", *inject ? inject : "none");
+	fprintf(out, "config.kernel: 6.6\n");
+	fprintf(out, "config.build: %s\n", stress_build_kind());
+}
+
+static void stress_teardown(struct stress_run *r)
+{
+	unsigned long i;
+
+	for (i = 0; i < r->nstarted; i++)
+		pthread_join(r->tasks[i].thread, NULL);
+	r->nstarted = 0;
+}
+
+/* A task or a check failed: say so in LKP's form and leave the tasks be. */
+static int stress_fail(struct stress_run *r, FILE *out)
+{
+	fprintf(out, "model.invariant_checks: %lu\n", r->checks);
+	fprintf(out, "invariant_violations: %lu\n", r->violations ? r->violations : 1);
+	fflush(out);
+	return 1;
+}
+
+int stress_run(const struct stress_opts *o, FILE *out)
+{
+	struct sigaction sa, old_int, old_term;
+	struct stress_snap *snap_a, *snap_b, snap_start;
+	struct sample_state s = { 0 };
+	struct stress_run *r;
+	bool have_a = false, interrupted = false;
+	uint64_t t_mark, t_read;
+	int rc = 0;
+
+	if (MMFUZZ_TSAN || MMFUZZ_ASAN)
+		fprintf(stderr, "warning: mmfuzz stress in a %s build: the model is checked, "
+			"but these figures are not a benchmark\n", stress_build_kind());
+	r = calloc(1, sizeof(*r));
+	snap_a = calloc(2, sizeof(*snap_a));
+	if (!r || !snap_a)
+		return 2;
+	snap_b = snap_a + 1;
+	if (stress_setup(r, o))
+		return 2;
+	s.prev = calloc(r->ntasks, sizeof(*s.prev));
+	if (!s.prev || pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC))
+		return 2;
+	stress_interrupted = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stress_sigint;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	/* before the threads exist: pthread_create orders it before their writes */
+	stress_snap_take(r, &snap_start);
+	if (stress_start_tasks(r)) {
+		rc = 2;
+		goto out_exit;
+	}
+	if (o->warmup == 0) {
+		*snap_a = snap_start;
+		have_a = true;
+	}
+	/* all tasks start together: one byte makes the pipe readable to all */
+	if (write(r->gate_wfd, "", 1) != 1) {
+		rc = 2;
+		goto out_exit;
+	}
+	fprintf(out, "testcase:%s\n", o->wl->description);
+	fprintf(out, "warmup\n");
+	if (o->warmup == 0)
+		fprintf(out, "measurement\n");
+	fflush(out);
+
+	t_mark = stress_now_ns();
+	for (;;) {
+		bool last, park, check;
+
+		stress_sleep_until(r, t_mark + o->sample_ms * 1000000u);
+		if (__atomic_load_n(&r->failed, __ATOMIC_ACQUIRE)) {
+			stress_report_violation(r, out);
+			return stress_fail(r, out);
+		}
+		if (stress_interrupted) {
+			interrupted = true;
+			break;
+		}
+		last = o->seconds && s.idx + 1 >= o->warmup + o->seconds;
+		check = o->check_every && (s.idx + 1) % o->check_every == 0;
+		/* park for a check, to snapshot the counters, or to end */
+		park = check || last || s.idx + 1 == o->warmup;
+		if (park && stress_barrier_stop(r))
+			return stress_fail(r, out);
+		t_read = stress_now_ns();
+		stress_sample(r, &s, out, t_read - t_mark);
+		if (park && s.idx == o->warmup) {
+			stress_snap_take(r, snap_a);
+			have_a = true;
+		}
+		if (check && stress_check_quiescent(r, out))
+			return stress_fail(r, out);
+		if (last)
+			break;
+		if (park) {
+			stress_barrier_resume(r, false);
+			t_mark = stress_now_ns();
+		} else {
+			t_mark = t_read;
+		}
+	}
+	if (interrupted) {
+		/* the partial sample is not printed, as it never completed */
+		if (stress_barrier_stop(r))
+			return stress_fail(r, out);
+		if (s.measured)
+			fprintf(out, "average:%llu\n", s.total / s.measured);
+		else if (s.idx)
+			fprintf(out, "average:%llu\n", s.total_all / s.idx);
+		fprintf(stderr, "mmfuzz stress: interrupted after %lu samples, %lu of them "
+			"measured%s\n", s.idx, s.measured,
+			s.measured ? "" : "; the average is over the warmup samples");
+		rc = 130;
+	} else {
+		fprintf(out, "average:%llu\n", s.total / o->seconds);
+	}
+	stress_snap_take(r, snap_b);
+	if (!have_a) {
+		*snap_a = snap_start;
+		s.run_ns = stress_now_ns() - snap_start.ns;
+	}
+	stress_counters_print(out, snap_a, snap_b, s.run_ns);
+	fflush(out);
+	stress_barrier_resume(r, true);
+	stress_teardown(r);
+	if (stress_check_final(r, out))
+		return stress_fail(r, out);
+	fprintf(out, "model.invariant_checks: %lu\n", r->checks);
+	fprintf(out, "invariant_violations: %lu\n", r->violations);
+	stress_print_config(r, out);
+	fflush(out);
+out_exit:
+	if (rc == 2) {
+		stress_barrier_resume(r, true);
+		if (write(r->gate_wfd, "", 1) != 1) {
+			/* tasks that started wait on the gate; they see EXIT */
+		}
+		stress_teardown(r);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+	close(r->gate_fd);
+	close(r->gate_wfd);
+	world_destroy(r->w);
+	bugs_enabled = 0;
+	free(s.prev);
+	free(r->tasks);
+	free(r->counters);
+	free(snap_a);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stress mode: will-it-scale style workloads on the page allocator model,
+ * one pthread per task, all tasks on one world.
+ *
+ * A workload is a will-it-scale testcase: a description, a loop that counts
+ * iterations, and optional prepare and cleanup.  The loop asks
+ * stress_continue() before every iteration; that is where the runner parks
+ * the tasks to check the invariants at quiescence, so an iteration must end
+ * holding no lock and no page in transit (pages it keeps across iterations
+ * are listed by its held() callback).
+ *
+ * Lock order of the runner itself: run->bar_lock is never held while a
+ * model lock is held (tasks park only between iterations).
+ */
+#ifndef MMFUZZ_STRESS_STRESS_H
+#define MMFUZZ_STRESS_STRESS_H
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../src/check/check.h"
+#include "../src/mm/mm.h"
+#include "../src/sched/sched.h"
+
+#define STRESS_MAX_TASKS	2048	/* will-it-scale's MAX_TASKS */
+#define WARMUP_ITERATIONS	5	/* samples 0..5 are warmup, as in main.c */
+#define STRESS_CACHELINE	256	/* will-it-scale's MAX_CACHELINE_SIZE */
+
+struct stress_run;
+
+/* One task's iteration counter, alone on its cache lines. */
+struct stress_counter {
+	_Alignas(STRESS_CACHELINE) unsigned long long iterations;
+};
+
+struct stress_task {
+	struct task task;		/* the model's view: id, simulated cpu */
+	struct stress_run *run;
+	struct stress_counter *counter;
+	unsigned long nr;		/* will-it-scale's task number */
+	uint64_t rng;			/* per-task PRNG for the workload */
+	jmp_buf jb;			/* a model violation unwinds here */
+	pthread_t thread;
+	bool parked;			/* under run->bar_lock */
+	void *priv;			/* the workload's per-task state */
+};
+
+/* The pages the tasks hold at quiescence, for the conservation check. */
+struct stress_held {
+	struct check_alloc *a;
+	int n, cap;
+};
+
+void stress_held_add(struct stress_held *h, struct page *page, unsigned int order);
+
+struct stress_workload {
+	const char *name;
+	const char *description;	/* printed as testcase:<description> */
+	/* simulated CPUs for @tasks tasks (NULL: one per task) */
+	int (*nr_cpus)(unsigned long tasks);
+	int (*prepare)(struct stress_run *r, unsigned long tasks);
+	void (*testcase)(struct stress_task *t);
+	/* pages held between iterations (tasks are parked) */
+	void (*held)(struct stress_run *r, struct stress_held *h);
+	/* free what held() lists; runs on the runner after the tasks ended */
+	void (*cleanup)(struct stress_run *r);
+};
+
+extern const struct stress_workload *const stress_workloads[];
+const struct stress_workload *stress_workload_lookup(const char *name);
+
+/* ---- options ---- */
+
+enum stress_affinity { AFF_CORES, AFF_SMT, AFF_NONE };
+
+struct stress_opts {
+	const struct stress_workload *wl;
+	unsigned long tasks;
+	unsigned long seconds;		/* 0: until interrupted, as will-it-scale */
+	unsigned long warmup;		/* samples discarded; WARMUP_ITERATIONS + 1 */
+	unsigned long sample_ms;	/* one sample; 1000 */
+	unsigned long check_every;	/* samples between quiescent checks; 0: end only */
+	unsigned long stall_ms;		/* a barrier not reached in this long is a stall */
+	enum stress_affinity affinity;
+	bool verbose;
+	bool process_mode;		/* will-it-scale's _processes binary (see docs) */
+	int variant;			/* enum pcp_bulk_variant */
+	uint32_t inject;		/* bug switches */
+	int pcp_high, pcp_batch;	/* 0: the stress defaults */
+	unsigned long zone_pages;
+};
+
+void stress_opts_default(struct stress_opts *o);
+
+/* ---- the runner (runner.c) ---- */
+
+enum stress_stop { STOP_NONE, STOP_PARK, STOP_EXIT };
+
+struct stress_run {
+	const struct stress_opts *o;
+	struct world *w;
+	unsigned long ntasks;
+	int ncpus;
+	struct stress_task *tasks;
+	unsigned long nstarted;		/* threads created */
+	struct stress_counter *counters;
+	int gate_fd, gate_wfd;		/* the start pipe: tasks poll, the runner writes */
+	void *priv;			/* the workload's shared state */
+
+	/* the barrier (quiesce.c) */
+	int stop;			/* enum stress_stop, read racily by tasks */
+	pthread_mutex_t bar_lock;
+	pthread_cond_t bar_tasks;	/* tasks wait here while parked */
+	pthread_cond_t bar_runner;	/* the runner waits for the last to park */
+	unsigned long parked;
+	unsigned long bar_gen;
+	int failed;			/* a task hit a model violation */
+	struct task runner;		/* the runner's own task, for the checks */
+	jmp_buf runner_jb;
+	unsigned long checks, violations;
+};
+
+/* Run @o->wl as will-it-scale does and print its output to @out.
+ * Returns the exit status (0, 1 on a violation, 130 when interrupted). */
+int stress_run(const struct stress_opts *o, FILE *out);
+
+/* A task failed or Ctrl-C came: the runner stops sleeping. */
+void stress_wake_runner(void);
+
+/* Park here when the runner asks; false when the run is over. */
+bool __stress_park(struct stress_task *t);
+
+static inline bool stress_continue(struct stress_task *t)
+{
+	if (likely(!__atomic_load_n(&t->run->stop, __ATOMIC_RELAXED)))
+		return true;
+	return __stress_park(t);
+}
+
+/* (*iterations) += n, read by the runner with a relaxed load */
+static inline void stress_count(struct stress_task *t, unsigned long long n)
+{
+	unsigned long long *p = &t->counter->iterations;
+
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+/*
+ * alloc_pages() as a caller in the kernel sees it: when the fast path fails,
+ * __alloc_pages_direct_reclaim drains every pcp and tries once more.
+ */
+struct page *stress_alloc_pages(gfp_t gfp, unsigned int order);
+
+/* Touch a block as a fault would: write a byte of each page. */
+void stress_touch(struct page *page, unsigned int order);
+/* Allocate @n order-@order blocks into @pages, touch them, free them in
+ * allocation order (what munmap's batched free does); the blocks done. */
+unsigned long stress_alloc_free_batch(struct page **pages, unsigned long n, unsigned int order);
+
+/* ---- the barrier and the checks (quiesce.c) ---- */
+
+void stress_barrier_init(struct stress_run *r);
+/* Stop every task at an iteration boundary.  0, or -1 on a stall or a
+ * failed task (reported). */
+int stress_barrier_stop(struct stress_run *r);
+void stress_barrier_resume(struct stress_run *r, bool exit);
+/* Check the invariants while parked; 0 or -1 (reported as an Assertion). */
+int stress_check_quiescent(struct stress_run *r, FILE *out);
+/* After the tasks ended: free what they hold, drain, fold, check_final. */
+int stress_check_final(struct stress_run *r, FILE *out);
+/* A model violation (g_violation) in LKP's "Assertion ... failed" form. */
+void stress_report_violation(struct stress_run *r, FILE *out);
+
+/* ---- model counters (counters.c) ---- */
+
+struct stress_snap {
+	unsigned long mm[NR_MM_STAT_ITEMS];
+	unsigned long pgalloc, pgfree;
+	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
+	uint64_t zone_hold_cycles;
+	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
+	uint64_t tsc;
+	uint64_t ns;			/* CLOCK_MONOTONIC */
+};
+
+uint64_t stress_now_ns(void);
+/* Read the counters; the tasks must be parked. */
+void stress_snap_take(struct stress_run *r, struct stress_snap *s);
+/* The counters between two snapshots as "key: value" lines; @run_ns is the
+ * time the tasks ran in between. */
+void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
+			   uint64_t run_ns);
+
+/* ---- affinity (affinity.c) ---- */
+
+/* The CPUs tasks are pinned to, in will-it-scale's order: one per core
+ * (AFF_CORES) or per hardware thread (AFF_SMT).  Returns how many. */
+int stress_cpu_list(enum stress_affinity aff, int *cpus, int max);
+
+/* ---- scaling, compare (scaling.c, compare.c, spawn.c) ---- */
+
+struct stress_child_out {
+	char *text;			/* everything it printed on stdout */
+	int status;			/* exit status, or 128 + signal */
+};
+
+/* Run this binary with @argv, capturing stdout.  0, or -1 if it could not. */
+int stress_spawn(char *const argv[], struct stress_child_out *res);
+/* The number after "KEY:" at the start of a line of @text, or -1. */
+double stress_output_value(const char *text, const char *key);
+/* setarch linux64 -R for the children, as runtest.py */
+void stress_no_aslr(void);
+/* Ctrl-C in scaling and compare: the child reports, the parent stops. */
+void stress_parent_signals(void);
+extern volatile int stress_parent_interrupted;
+
+struct scaling_opts {
+	const char *workload;
+	unsigned long max_tasks;	/* 0: nproc */
+	const char *csv_path;		/* NULL: WORKLOAD.csv */
+	bool want_processes, want_threads;
+	char **child_args;		/* passed to every run */
+	int nchild_args;
+};
+
+int stress_scaling(const struct scaling_opts *so);
+
+struct compare_config {
+	char label[64];
+	char *args[4];			/* "--variant" NAME, "--inject" NAME */
+	int nargs;
+};
+
+struct compare_opts {
+	const char *workload;
+	unsigned long tasks;
+	int runs;
+	bool process_mode;
+	struct compare_config cfg[8];
+	int ncfg;
+	char **child_args;
+	int nchild_args;
+};
+
+int stress_compare(const struct compare_opts *co);
+
+/* LKP's table from per-run values: the formatting alone, for tests. */
+struct compare_stat {
+	const char *key;
+	double *v[8];			/* v[cfg][run] */
+	int n[8];
+};
+
+void lkp_print_table(FILE *out, const char *const *labels, int ncfg,
+		     const struct compare_stat *st, int nstat);
+
+/* "mmfuzz: build is plain|asan|tsan" */
+const char *stress_build_kind(void);
+
+#endif /* MMFUZZ_STRESS_STRESS_H */

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/* The workloads, by name, and what their loops share. */
+#include "stress.h"
+
+#include <string.h>
+
+extern const struct stress_workload stress_pcp_alloc1, stress_buddy_split1,
+	stress_cross_free1, stress_drain1;
+
+const struct stress_workload *const stress_workloads[] = {
+	&stress_pcp_alloc1,
+	&stress_buddy_split1,
+	&stress_cross_free1,
+	&stress_drain1,
+	NULL,
+};
+
+const struct stress_workload *stress_workload_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; stress_workloads[i]; i++)
+		if (!strcmp(stress_workloads[i]->name, name))
+			return stress_workloads[i];
+	return NULL;
+}
+
+struct page *stress_alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	if (unlikely(!page)) {
+		drain_all_pages(NULL);
+		page = alloc_pages(gfp, order);
+	}
+	return page;
+}
+
+void stress_touch(struct page *page, unsigned int order)
+{
+	unsigned char *p = page_address(page);
+	unsigned long i;
+
+	for (i = 0; i < 1UL << order; i++)
+		p[i * MODEL_PAGE_SIZE] = (unsigned char)i;
+}
+
+unsigned long stress_alloc_free_batch(struct page **pages, unsigned long n, unsigned int order)
+{
+	unsigned long i, got;
+
+	for (got = 0; got < n; got++) {
+		pages[got] = stress_alloc_pages(GFP_HIGHUSER_MOVABLE, order);
+		if (unlikely(!pages[got]))
+			break;
+		stress_touch(pages[got], order);
+	}
+	for (i = 0; i < got; i++)
+		__free_pages(pages[i], order);
+	return got;
+}

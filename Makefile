@@ -47,7 +47,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-CFLAGS ?= $(OPT) -g
+CFLAGS ?= $(OPT) -g -gdwarf-4
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) $(CFLAGS) -MMD -MP
 LDFLAGS ?=
 LDLIBS := -lpthread -lm
@@ -72,7 +72,7 @@ LIB := $(BUILD)/libmmfuzz.a
 MMFUZZ := $(BUILD)/mmfuzz
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all deps test test-plain test-asan test-tsan check clean bench
+.PHONY: FORCE all deps test test-plain test-asan test-tsan check clean bench
 all: $(MMFUZZ) $(TEST_BINS)
 
 # ---- Debian packages ----
@@ -92,14 +92,21 @@ $(DEPS_STAMP):
 	@mkdir -p $(BUILD) && touch $@
 
 # ---- objects ----
-$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+# Objects depend on the flags they were built with: a change rebuilds them.
+FLAGS_STAMP := $(BUILD)/.flags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
+FORCE:
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
 
-$(BUILD)/%.o: %.S | $(DEPS_STAMP)
+$(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(SANFLAGS) -c $< -o $@
+	$(Q)$(CC) $(SANFLAGS) -g -gdwarf-4 -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -131,6 +138,28 @@ test: deps
 	$(MAKE) --no-print-directory test-plain
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
+
+.SECONDARY:
+
+# ---- benchmarks ----
+BENCH_BINS := $(BUILD)/bench/bench_core
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+bench: $(BUILD)/bench/bench_core
+	@echo "== make bench: the scheduler's cost ($(BUILD), medians of 7 rounds) =="
+	@$(BUILD)/bench/bench_core
+	@if command -v valgrind >/dev/null 2>&1; then \
+	  d=$$(mktemp -d); \
+	  valgrind --tool=callgrind --callgrind-out-file=$$d/det $(BUILD)/bench/bench_core det >/dev/null 2>$$d/det.log; \
+	  valgrind --tool=callgrind --callgrind-out-file=$$d/seq $(BUILD)/bench/bench_core seq >/dev/null 2>$$d/seq.log; \
+	  di=$$(sed -n 's/.*Collected : //p' $$d/det.log); si=$$(sed -n 's/.*Collected : //p' $$d/seq.log); \
+	  echo "instructions (callgrind, model only): deterministic $$di, sequential $$si"; \
+	  awk -v a=$$di -v b=$$si 'BEGIN { printf "deterministic/sequential (instructions): %.2f\n", a / b }'; \
+	  rm -rf $$d; \
+	fi
 
 clean:
 	rm -rf build build-asan build-tsan build-* findings-tmp

@@ -50,8 +50,8 @@ static int cross_free1_prepare(struct stress_run *r, unsigned long tasks)
 		return -1;
 	}
 	memset(c->rings, 0, (tasks / 2 + 1) * sizeof(struct ring));
-	/* the CPU after the last task's, or a shared one when none is left */
-	c->spare_cpu = (int)(tasks % (unsigned long)r->ncpus);
+	/* the slot after the last task's: a CPU of its own while there are enough */
+	c->spare_cpu = stress_slot_cpu(r, tasks);
 	r->priv = c;
 	return 0;
 }

@@ -158,9 +158,9 @@ int stress_check_quiescent(struct stress_run *r, FILE *out)
 		stress_report_violation(r, out);
 		return -1;
 	}
+	r->checks++;
 	check_quiescent(r->w, h.a, h.n, "stress", ~0u);
 	current_task = NULL;
-	r->checks++;
 	free(h.a);
 	return 0;
 }
@@ -184,8 +184,8 @@ int stress_check_final(struct stress_run *r, FILE *out)
 		refresh_cpu_vm_stats(false);
 	}
 	r->runner.cpu = 0;
+	r->checks++;
 	check_final(r->w, NULL, 0);
 	current_task = NULL;
-	r->checks++;
 	return 0;
 }

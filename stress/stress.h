@@ -104,7 +104,8 @@ struct stress_run {
 	const struct stress_opts *o;
 	struct world *w;
 	unsigned long ntasks;
-	int ncpus;
+	int ncpus;			/* simulated: MAX_CPUS */
+	int cpu_stride;			/* task i runs on CPU i * cpu_stride */
 	struct stress_task *tasks;
 	unsigned long nstarted;		/* threads created */
 	struct stress_counter *counters;
@@ -127,6 +128,9 @@ struct stress_run {
 /* Run @o->wl as will-it-scale does and print its output to @out.
  * Returns the exit status (0, 1 on a violation, 130 when interrupted). */
 int stress_run(const struct stress_opts *o, FILE *out);
+
+/* The simulated CPU of task slot @slot (the workload's nr_cpus() slots). */
+int stress_slot_cpu(const struct stress_run *r, unsigned long slot);
 
 /* A task failed or Ctrl-C came: the runner stops sleeping. */
 void stress_wake_runner(void);

@@ -34,11 +34,12 @@ static void print_trace(struct fsched *fs, const struct task *t, const struct yi
 		printf("%8s  start%44s-> T%d\n", "0", "", switched_to);
 		return;
 	}
-	printf("%8llu  T%d cpu%d op%-3d %-18s %-44s", (unsigned long long)fs->step, t->id, t->cpu,
-	       t->op, prog_op_name(t->id, t->op, trace_prog), s ? s->name : "?");
+	printf("%8llu  T%d cpu%d op%-3d %-18s ", (unsigned long long)fs->step, t->id, t->cpu, t->op,
+	       prog_op_name(t->id, t->op, trace_prog));
 	if (switched_to >= 0)
-		printf(" -> T%d", switched_to);
-	putchar('\n');
+		printf("%-44s -> T%d\n", s ? s->name : "?", switched_to);
+	else
+		printf("%s\n", s ? s->name : "?");
 }
 
 static void json_str(const char *s)

@@ -437,11 +437,13 @@ static void run_sequential(struct exec *e)
 	m->id = 0;
 }
 
-int exec_run(struct exec *e, const struct prog *p, const struct run_opts *o, struct run_result *r)
+static int run_once(struct exec *e, const struct prog *p, const struct run_opts *o,
+		    struct run_result *r, bool ring)
 {
 	struct task_init init[PROG_MAX_TASKS];
 	struct sched_policy pol;
-	int t, i, na = 0, rc = 0;
+	int t, i, na = 0;
+	volatile int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	violation_reset();
@@ -481,6 +483,7 @@ int exec_run(struct exec *e, const struct prog *p, const struct run_opts *o, str
 		build_policy(e, p, o, &pol);
 		e->fs->max_steps = o->max_steps;
 		e->fs->trace = o->trace;
+		e->fs->ring = ring;
 		fsched_set_record(e->fs, o->rec);
 		rc = fsched_run(e->fs, p->ntasks, p->cfg.ncpus, init, &pol, task_body, e);
 		r->trace_hash = e->fs->hash;
@@ -498,6 +501,19 @@ out:
 	r->v = g_violation;
 	r->ops_run = e->ops_run;
 	bugs_enabled = 0;
+	return 0;
+}
+
+int exec_run(struct exec *e, const struct prog *p, const struct run_opts *o, struct run_result *r)
+{
+	bool ring = o->ring || o->trace;
+
+	if (run_once(e, p, o, r, ring))
+		return -1;
+	/* A fast run keeps no recent events; the report wants them: replay the
+	 * run, exactly, with them. */
+	if (r->outcome == RUN_VIOLATION && !ring && !o->sequential)
+		return run_once(e, p, o, r, true);
 	return 0;
 }
 

@@ -27,6 +27,8 @@ struct run_opts {
 	trace_fn trace;
 	bool sequential;		/* no scheduler: every op in program order */
 	bool no_quiescent;		/* skip the quiescent checks (bench only) */
+	bool ring;			/* keep the recent events from the start (a
+					 * violation replays the run to get them anyway) */
 };
 
 enum run_outcome { RUN_CLEAN, RUN_VIOLATION };

@@ -40,7 +40,8 @@ void violation_reset(void)
 
 __sched_notsan void fsched_lock_released_out(struct task *t)
 {
-	t->fs->need_resched = true;
+	if (t->fs->resched_matters && t->fs->nblocked)
+		t->fs->need_resched = true;
 }
 
 static __sched_notsan void fsched_abandon(struct task *t)
@@ -334,8 +335,13 @@ static __sched_notsan void record(struct fsched *fs, const struct task *cur, int
 static __sched_notsan void fallback_begin(struct fsched *fs)
 {
 	fs->fallback = true;
-	if (fs->pol.depth > 0)
+	if (fs->pol.depth > 0) {
 		pct_start(fs, fs->pol.depth, fs->pol.seed, fs->step);
+		/* PCT runs the highest-priority runnable task: an unblocked one
+		 * may have to run at once.  The default policy never switches
+		 * on that. */
+		fs->resched_matters = true;
+	}
 }
 
 /* The choice at the current step: the task that runs next, -1 if none can. */
@@ -539,6 +545,8 @@ __sched_notsan void fsched_step_slow(struct fsched *fs, struct task *t, const st
 {
 	int next;
 
+	if (fs->ring)
+		fsched_ring(t, fs->step, s);
 	if (fs->slow)
 		count_occ(t, s);
 	if (fs->step > fs->max_steps)
@@ -562,7 +570,6 @@ __sched_notsan void fsched_yield_out(struct task *t, const struct yield_site *s)
 	uint64_t step = ++fs->step;
 
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
-	fsched_ring(t, step, s);
 	t->site = s;
 	if (unlikely(step >= fs->next_event || fs->need_resched))
 		fsched_step_slow(fs, t, s);
@@ -574,44 +581,29 @@ __sched_notsan void fsched_block_on(struct task *t, struct sched_lock *l, const 
 
 	t->state = TASK_BLOCKED;
 	t->wait = l;
+	fs->nblocked++;
 	fs->step++;
 	fs->hash = (fs->hash ^ (s->hash + 0x51u + (uint64_t)t->id)) * 0x100000001b3ULL;
-	fsched_ring(t, fs->step, s);
 	t->site = s;
 	/* a blocked step always takes the slow path */
 	fsched_step_slow(fs, t, s);
+	fs->nblocked--;
 	t->state = TASK_RUNNABLE;
 	t->wait = NULL;
 }
 
-__sched_notsan void fsched_cpu_update(struct task *t)
+void sched_internal_error(const struct task *t)
 {
-	struct fsched *fs = t->fs;
-	struct sched_cpu *c;
+	const struct sched_cpu *c = &t->fs->cpu[t->cpu];
 
-	if (!fs || t->irq_active)
-		return;
-	c = &fs->cpu[t->cpu];
-	if (t->preempt_count > 0 || t->irq_depth > 0) {
-		if (c->preempt_owner != t) {
-			if (c->preempt_owner || c->irq_task) {
-				fprintf(stderr, "mmfuzz: internal error: %s took cpu%d from %s\n",
-					t->fiber.name, t->cpu,
-					(c->preempt_owner ? c->preempt_owner : c->irq_task)->fiber.name);
-				abort();
-			}
-			c->preempt_owner = t;
-#if MMFUZZ_TSAN
-			__tsan_acquire(&c->tsan_sync);
-#endif
-		}
-	} else if (c->preempt_owner == t) {
-#if MMFUZZ_TSAN
-		__tsan_release(&c->tsan_sync);
-#endif
-		c->preempt_owner = NULL;
-		fs->need_resched = true;
-	}
+	fprintf(stderr, "mmfuzz: internal error: %s took cpu%d from %s\n", t->fiber.name, t->cpu,
+		(c->preempt_owner ? c->preempt_owner : c->irq_task)->fiber.name);
+	abort();
+}
+
+void fsched_cpu_update_out(struct task *t)
+{
+	fsched_cpu_update(t);
 }
 
 /*
@@ -620,6 +612,10 @@ __sched_notsan void fsched_cpu_update(struct task *t)
  */
 __sched_notsan void sched_migrate(struct task *t, int cpu, const struct yield_site *s)
 {
+	if (t->fs) {
+		t->fs->cpu_ntasks[t->cpu]--;
+		t->fs->cpu_ntasks[cpu]++;
+	}
 	t->cpu = cpu;
 	if (!t->fs)
 		return;
@@ -649,7 +645,7 @@ __sched_notsan void fsched_irq_exit(struct task *t)
 	t->irq_active = false;
 	t->irq_ctx = false;
 	t->fs->cpu[t->cpu].irq_task = NULL;
-	t->fs->need_resched = true;
+	t->fs->need_resched |= t->fs->resched_matters;
 }
 
 __sched_notsan void sched_op_begin(struct task *t, int op, const struct yield_site *s)
@@ -687,7 +683,8 @@ static __sched_notsan void task_exit(struct fsched *fs, struct task *t)
 	fsched_cpu_update(t);
 	fs->step++;
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
-	fsched_ring(t, fs->step, s);
+	if (fs->ring)
+		fsched_ring(t, fs->step, s);
 	t->site = s;
 	if (fs->slow)
 		count_occ(t, s);
@@ -802,16 +799,20 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->aborting = false;
 	fs->violator = NULL;
 	fs->need_resched = false;
+	fs->resched_matters = pol->kind == POL_PCT;
 	fs->slow = fs->rec != REC_NONE || pol->keyed || pol->kind == POL_RANDOM ||
-		   pol->kind == POL_RR || fs->trace;
+		   pol->kind == POL_RR || fs->trace || fs->ring;
 	if (!fs->max_steps)
 		fs->max_steps = 200000;
 	memset(fs->cpu, 0, sizeof(fs->cpu));
+	memset(fs->cpu_ntasks, 0, sizeof(fs->cpu_ntasks));
+	fs->nblocked = 0;
 	for (i = 0; i < ntasks; i++) {
 		struct task *t = &fs->task[i];
 		unsigned j;
 
 		t->cpu = init[i].cpu;
+		fs->cpu_ntasks[t->cpu]++;
 		t->preempt_count = t->irq_depth = 0;
 		t->irq_ctx = init[i].irq;
 		t->irq_active = false;

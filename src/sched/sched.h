@@ -190,7 +190,12 @@ struct fsched {
 	uint64_t max_steps;
 	uint64_t next_event;		/* the fast path leaves at this step */
 	bool need_resched;		/* a blocked task may have become runnable */
+	bool resched_matters;		/* the policy may then switch (PCT) */
+	int nblocked;			/* tasks blocked on a lock */
+	unsigned char cpu_ntasks[MAX_CPUS];	/* tasks whose CPU it is */
 	bool slow;			/* every step takes the slow path */
+	bool ring;			/* keep each task's recent events (forces slow);
+					 * off when fuzzing: a report replays the run */
 	uint64_t hash;
 	unsigned long switches;
 	unsigned long preemptions;	/* input decisions that switched away from a
@@ -246,6 +251,8 @@ void sched_violation(const char *checker, const char *site, const char *fmt, ...
 
 /* ---- the scheduler ---- */
 
+__attribute__((noreturn)) void sched_internal_error(const struct task *t);
+
 struct fsched *fsched_create(int ntasks_max);
 void fsched_destroy(struct fsched *fs);
 struct task_init {
@@ -295,7 +302,6 @@ static inline void yield_point(const struct yield_site *s)
 		return;
 	step = ++fs->step;
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
-	fsched_ring(t, step, s);
 	t->site = s;
 	if (unlikely(step >= fs->next_event || fs->need_resched))
 		fsched_step_slow(fs, t, s);
@@ -305,7 +311,37 @@ static inline void yield_point(const struct yield_site *s)
 /* Block the current fiber task on @l until it is free (caller re-checks). */
 void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s);
 /* Preemption / IRQ state changed on t's CPU: recompute who may run there. */
-void fsched_cpu_update(struct task *t);
+void fsched_cpu_update_out(struct task *t);
+static inline __sched_notsan void fsched_cpu_update(struct task *t)
+{
+	struct fsched *fs = t->fs;
+	struct sched_cpu *c;
+
+	if (!fs || t->irq_active)
+		return;
+	c = &fs->cpu[t->cpu];
+	if (t->preempt_count > 0 || t->irq_depth > 0) {
+		if (c->preempt_owner != t) {
+			if (c->preempt_owner || c->irq_task) {
+				sched_internal_error(t);
+			}
+			c->preempt_owner = t;
+#if MMFUZZ_TSAN
+			__tsan_acquire(&c->tsan_sync);
+#endif
+		}
+	} else if (c->preempt_owner == t) {
+#if MMFUZZ_TSAN
+		__tsan_release(&c->tsan_sync);
+#endif
+		c->preempt_owner = NULL;
+		/* another task that wants this CPU may outrank us (PCT) */
+		if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1)
+			fs->need_resched = true;
+	}
+}
+
+
 /* Move the running task to another CPU (a yield point; waits for the CPU). */
 void sched_migrate(struct task *t, int cpu, const struct yield_site *s);
 /* An op in interrupt context starts / ends on t's CPU. */
@@ -321,7 +357,7 @@ static inline void fsched_lock_released(struct task *t)
 	if (t && t->fs)
 		fsched_lock_released_out(t);
 #else
-	if (t && t->fs)
+	if (t && t->fs && t->fs->resched_matters && t->fs->nblocked)
 		t->fs->need_resched = true;
 #endif
 }

@@ -6,6 +6,8 @@
 #   make test                     the suite in the plain, ASan/UBSan and TSan builds
 #   make fuzz                     the default campaign on the shipped corpus
 #   make bench                    fiber switch cost and deterministic/sequential ratio
+#   make ENGINE=libfuzzer [SANITIZER=thread] fuzz-bins    the fuzz targets (fuzz/)
+#   make ENGINE=afl [SANITIZER=address] fuzz-bins
 #
 # Run as root on a fresh Debian 12, the first build installs the Debian
 # packages it needs; as another user it prints the apt-get line and stops.
@@ -19,6 +21,32 @@ O ?=
 
 DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev \
 	    libfuzzer-14-dev afl++ gnuplot-nox zip
+
+# Fuzz builds: the same sources compiled with the engine's instrumentation.
+ENGINE ?=
+FUZZ_COMPILE :=
+ifeq ($(ENGINE),libfuzzer)
+ifeq ($(SANITIZER),)
+SANITIZER := address,undefined
+endif
+ifeq ($(SANITIZER),thread)
+# clang 14 and 16 instrument libFuzzer's own counters: false races on fibers
+CC := clang-19
+endif
+LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
+FUZZ_COMPILE := -fsanitize=fuzzer-no-link
+BUILD ?= build-fuzz-libfuzzer-$(subst $(comma),-,$(SANITIZER))
+else ifeq ($(ENGINE),afl)
+CC := afl-clang-fast
+LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
+BUILD ?= build-fuzz-afl-$(if $(SANITIZER),$(subst $(comma),-,$(SANITIZER)),plain)
+ifeq ($(SANITIZER),thread)
+export AFL_LLVM_THREADSAFE_INST := 1
+endif
+export AFL_QUIET := 1
+else ifneq ($(ENGINE),)
+$(error ENGINE is libfuzzer or afl)
+endif
 
 ifeq ($(SANITIZER),)
 BUILD ?= build
@@ -48,7 +76,7 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 CFLAGS ?= $(OPT) -g -gdwarf-4
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) $(CFLAGS) -MMD -MP
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) $(FUZZ_COMPILE) $(CFLAGS) -MMD -MP
 LDFLAGS ?=
 LDLIBS := -lpthread -lm
 
@@ -164,6 +192,32 @@ bench: $(BUILD)/bench/bench_core
 clean:
 	rm -rf build build-asan build-tsan build-* findings-tmp
 
+# ---- fuzz targets ----
+# make ENGINE=libfuzzer|afl [SANITIZER=...] fuzz-bins: $(BUILD)/fuzz/fuzz_{mm,pagealloc,text}
+FUZZ_BINS := $(BUILD)/fuzz/fuzz_mm $(BUILD)/fuzz/fuzz_pagealloc $(BUILD)/fuzz/fuzz_text
+.PHONY: fuzz-bins corpus
+fuzz-bins: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/fuzz_mm.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET_MM -Isrc -c $< -o $@
+$(BUILD)/fuzz/fuzz_pagealloc.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET_PAGEALLOC -Isrc -c $< -o $@
+$(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LIB_FUZZING_ENGINE) $(LDLIBS) -o $@
+
+# The seed corpora: readable text in corpus/<target>/, binary twins built here.
+CORPUS_TEXT := $(wildcard corpus/mm/*.mmf corpus/pagealloc/*.mmf)
+CORPUS_BINS := $(CORPUS_TEXT:corpus/%.mmf=$(BUILD)/corpus/%.bin)
+corpus: $(CORPUS_BINS)
+$(BUILD)/corpus/%.bin: corpus/%.mmf $(MMFUZZ)
+	@mkdir -p $(dir $@)
+	$(Q)$(MMFUZZ) encode $< -o $@
+
 # ---- stress ----
 # The will-it-scale style runner and its workloads (stress/), linked into
 # the mmfuzz binary.  bench-stress: pcp_alloc1 at 2 tasks over 1 task (the
@@ -186,4 +240,4 @@ bench-stress: $(MMFUZZ)
 		$(BUILD)/bench-stress.csv
 # ---- end of stress ----
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d)

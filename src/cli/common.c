@@ -181,33 +181,5 @@ int parse_inject(const char *name, struct run_opts *o)
 char *program_text(struct exec *e, const struct input *in, const struct run_opts *o,
 		   const struct run_result *outcome)
 {
-	struct prog *p = malloc(sizeof(*p));
-	struct run_opts ro = *o;
-	struct run_result r;
-	char *text;
-
-	if (!p)
-		return NULL;
-	*p = *in->prog;
-	ro.trace = NULL;
-	if (o->sched != SCHED_FROM_INPUT) {
-		/* what the override chose, as explicit decisions */
-		ro.rec = REC_ALL;
-		exec_run(e, p, &ro, &r);
-		exec_keyed_decisions(e, p, true);
-	} else if (!p->keyed && p->ndec) {
-		ro.rec = REC_INPUT;
-		exec_run(e, p, &ro, &r);
-		exec_keyed_decisions(e, p, false);
-	} else {
-		p->keyed = true;
-	}
-	p->bugs |= o->inject;
-	if (outcome) {
-		p->expect = outcome->outcome == RUN_CLEAN ? EXPECT_CLEAN : EXPECT_VIOLATION;
-		snprintf(p->expect_sig, sizeof(p->expect_sig), "%s", outcome->v.signature);
-	}
-	text = prog_print_text(p);
-	free(p);
-	return text;
+	return exec_program_text(e, in->prog, o, outcome);
 }

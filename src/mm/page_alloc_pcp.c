@@ -422,20 +422,29 @@ static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
 		free_pcppages_bulk(zone, nr_pcp_free(pcp, high, free_high), pcp, pindex);
 }
 
-/* pcp_free_nolock: the pre-6.0 belief that preemption off makes this
- * CPU's pcp private.  A remote drain under pcp->lock says otherwise. */
-static void free_unref_page_nolock(struct zone *zone, struct page *page, int migratetype,
+/*
+ * pcp_free_nolock: the pre-6.0 belief that preemption off makes this CPU's
+ * pcp private.  A remote drain under pcp->lock says otherwise.  A free that
+ * reaches high still takes the lock for its bulk free: the bug is only the
+ * window between the list_add and the count.
+ */
+static bool free_unref_page_nolock(struct zone *zone, struct page *page, int migratetype,
 				   unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 
 	preempt_disable();
 	pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	if (READ_ONCE(pcp->count) + (1 << order) >= nr_pcp_high(pcp, zone, false)) {
+		preempt_enable();
+		return false;
+	}
 	__count_vm_events(PGFREE, 1 << order);
 	list_add(&page->pcp_list, &pcp->lists[order_to_pindex(migratetype, (int)order)]);
 	sched_point("pcp_add");
 	pcp_count_add(pcp, 1 << order);
 	preempt_enable();
+	return true;
 }
 
 static bool free_unref_page_prepare(struct page *page, unsigned long pfn, unsigned int order)
@@ -466,20 +475,22 @@ void free_unref_page(struct page *page, unsigned int order)
 		pcpmigratetype = MIGRATE_MOVABLE;
 	}
 	zone = page_zone(page);
-	if (bug_on(BUG_PCP_FREE_NOLOCK)) {
-		free_unref_page_nolock(zone, page, pcpmigratetype, order);
+	if (bug_on(BUG_PCP_FREE_NOLOCK) &&
+	    free_unref_page_nolock(zone, page, pcpmigratetype, order))
 		return;
-	}
 	if (bug_on(BUG_PCP_LOCK_IRQ))
 		pcp = pcp_spin_lock(zone->per_cpu_pageset);
 	else
 		pcp = pcp_spin_trylock(zone->per_cpu_pageset);
 	if (pcp) {
-		if (bug_on(BUG_PCP_COUNT_APART)) {
+		/* the count follows its list outside the lock (a free that
+		 * reaches high bulk-frees as usual) */
+		if (bug_on(BUG_PCP_COUNT_APART) &&
+		    pcp->count + (1 << order) < nr_pcp_high(pcp, zone, false)) {
+			__count_vm_events(PGFREE, 1 << order);
 			list_add(&page->pcp_list,
 				 &pcp->lists[order_to_pindex(pcpmigratetype, (int)order)]);
 			pcp_spin_unlock(pcp);
-			/* the count follows its list outside the lock */
 			pcp_count_add(pcp, 1 << order);
 			return;
 		}

@@ -124,6 +124,22 @@ void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta
 }
 
 /*
+ * this_cpu_xchg: on x86 a cmpxchg loop without the lock prefix, atomic
+ * against this CPU's interrupts only.  Each try is a yield point.
+ */
+static signed char this_cpu_xchg_s8(signed char *p, signed char v)
+{
+	signed char old;
+
+	do {
+		old = READ_ONCE(*p);
+		yield_point(YIELD_SITE(YP_CMPXCHG, "pzstats->vm_stat_diff[i]"));
+	} while (!__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return old;
+}
+
+/*
  * Fold this CPU's differentials into the zone and global counters
  * (the vmstat worker, and /proc/sys/vm/stat_refresh on every CPU).
  */
@@ -140,9 +156,7 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 		preempt_disable();
 		pzstats = this_cpu_ptr(zone->per_cpu_zonestats);
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
-			/* this_cpu_xchg: atomic against this CPU's interrupts */
-			long v = __atomic_exchange_n(&pzstats->vm_stat_diff[i], 0,
-						     __ATOMIC_RELAXED);
+			long v = this_cpu_xchg_s8(&pzstats->vm_stat_diff[i], 0);
 
 			if (v) {
 				if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {

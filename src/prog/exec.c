@@ -333,8 +333,11 @@ static void task_body(struct task *t, void *arg)
 		if (op->irq)
 			fsched_irq_enter(t, NULL);
 		exec_op(e, t, op, first + k);
-		if (op->irq)
+		if (op->irq) {
 			fsched_irq_exit(t);
+			/* interrupts back on: the interrupted task may go on */
+			yield_point(YIELD_SITE(YP_IRQ, "irq_exit"));
+		}
 		__atomic_store_n(&e->in_op[t->id], false, __ATOMIC_RELAXED);
 		after_op(e, t);
 	}
@@ -556,4 +559,38 @@ void exec_step_decisions(const struct exec *e, struct prog *p)
 	}
 	p->ndec = n;
 	p->keyed = false;
+}
+
+char *exec_program_text(struct exec *e, const struct prog *prog, const struct run_opts *o,
+			const struct run_result *outcome)
+{
+	struct prog *p = malloc(sizeof(*p));
+	struct run_opts ro = *o;
+	struct run_result r;
+	char *text;
+
+	if (!p)
+		return NULL;
+	*p = *prog;
+	ro.trace = NULL;
+	if (o->sched != SCHED_FROM_INPUT) {
+		/* what the override chose, as explicit decisions */
+		ro.rec = REC_ALL;
+		exec_run(e, p, &ro, &r);
+		exec_keyed_decisions(e, p, true);
+	} else if (!p->keyed && p->ndec) {
+		ro.rec = REC_INPUT;
+		exec_run(e, p, &ro, &r);
+		exec_keyed_decisions(e, p, false);
+	} else {
+		p->keyed = true;
+	}
+	p->bugs |= o->inject;
+	if (outcome) {
+		p->expect = outcome->outcome == RUN_CLEAN ? EXPECT_CLEAN : EXPECT_VIOLATION;
+		snprintf(p->expect_sig, sizeof(p->expect_sig), "%s", outcome->v.signature);
+	}
+	text = prog_print_text(p);
+	free(p);
+	return text;
 }

@@ -59,6 +59,15 @@ void exec_keyed_decisions(const struct exec *e, struct prog *p, bool all);
  * them (REC_INPUT): what encode writes. */
 void exec_step_decisions(const struct exec *e, struct prog *p);
 
+/*
+ * The program as text, with decisions keyed to yield points: step decisions
+ * are replayed once to name them, and a schedule override's choices become
+ * explicit decisions.  With @outcome, "expect:" says what happened.  The
+ * caller frees it.
+ */
+char *exec_program_text(struct exec *e, const struct prog *p, const struct run_opts *o,
+			const struct run_result *outcome);
+
 /* ---- minimize.c ---- */
 
 struct min_stats {

@@ -522,10 +522,17 @@ static __sched_notsan void switch_to(struct fsched *fs, struct task *from, int t
 
 	if (t == from)
 		return;
+	if (ilv_enabled) {
+		unsigned short next_site = t->site ? t->site->id : 0;
+
+		ilv_edge(from->site ? from->site->id : 0, next_site, true);
+		fs->last_site = next_site;
+	}
 	fs->switches++;
 	fs->hash = (fs->hash ^ (0x9e37u + (uint64_t)to)) * 0x100000001b3ULL;
 	if (from)
-		from->ring[(from->ring_n - 1) % TRACE_RING].switched_to = (signed char)to;
+		if (fs->ring)
+			from->ring[(from->ring_n - 1) % TRACE_RING].switched_to = (signed char)to;
 	fs->cur = t;
 	current_task = t;
 	fiber_switch(&from->fiber, &t->fiber, false, false);
@@ -571,6 +578,10 @@ __sched_notsan void fsched_yield_out(struct task *t, const struct yield_site *s)
 
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
 	t->site = s;
+	if (unlikely(ilv_enabled)) {
+		ilv_edge(fs->last_site, s->id, false);
+		fs->last_site = s->id;
+	}
 	if (unlikely(step >= fs->next_event || fs->need_resched))
 		fsched_step_slow(fs, t, s);
 }
@@ -645,7 +656,9 @@ __sched_notsan void fsched_irq_exit(struct task *t)
 	t->irq_active = false;
 	t->irq_ctx = false;
 	t->fs->cpu[t->cpu].irq_task = NULL;
-	t->fs->need_resched |= t->fs->resched_matters;
+	/* back from the interrupt: the task it interrupted may own this CPU,
+	 * and then it, not us, goes on (whatever the policy) */
+	t->fs->need_resched = true;
 }
 
 __sched_notsan void sched_op_begin(struct task *t, int op, const struct yield_site *s)

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "fiber.h"
+#include "ilv.h"
 #include "san.h"
 
 #define MAX_TASKS	8
@@ -191,6 +192,7 @@ struct fsched {
 	uint64_t next_event;		/* the fast path leaves at this step */
 	bool need_resched;		/* a blocked task may have become runnable */
 	bool resched_matters;		/* the policy may then switch (PCT) */
+	unsigned short last_site;	/* the previous step's site (coverage) */
 	int nblocked;			/* tasks blocked on a lock */
 	unsigned char cpu_ntasks[MAX_CPUS];	/* tasks whose CPU it is */
 	bool slow;			/* every step takes the slow path */
@@ -303,6 +305,10 @@ static inline void yield_point(const struct yield_site *s)
 	step = ++fs->step;
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
 	t->site = s;
+	if (unlikely(ilv_enabled)) {
+		ilv_edge(fs->last_site, s->id, false);
+		fs->last_site = s->id;
+	}
 	if (unlikely(step >= fs->next_event || fs->need_resched))
 		fsched_step_slow(fs, t, s);
 }

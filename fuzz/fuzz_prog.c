@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fuzz targets over the model: every input is a binary program (any
+ * bytes decode), run on the deterministic scheduler with every checker.  A
+ * violation prints the report and aborts, so the engine keeps the input.
+ *
+ * FUZZ_TARGET_MM         every operation the model has
+ * FUZZ_TARGET_PAGEALLOC  the page allocator layer (buddy, pcp, vmstat); the
+ *                        same set as mm until the next layer arrives
+ *
+ * Environment: MMFUZZ_INJECT=a,b (bug switches on; the input's own switch
+ * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage),
+ * MMFUZZ_STATS=FILE (executions and interleavings seen, rewritten each
+ * second, for mmfuzz fuzz's progress line).
+ *
+ * The same file builds for libFuzzer (ASan+UBSan with clang 14, TSan with
+ * clang 19) and for AFL++ (afl-clang-fast links libAFLDriver: persistent
+ * mode with shared-memory test cases).  The world is reset between
+ * executions by rewriting only what the previous one touched.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bugs/bugs.h"
+#include "check/check.h"
+#include "prog/exec.h"
+
+#if !defined(FUZZ_TARGET_MM) && !defined(FUZZ_TARGET_PAGEALLOC)
+#define FUZZ_TARGET_MM 1
+#endif
+
+#if MMFUZZ_TSAN
+/* A race ends the execution at once, so the engine pins it on this input. */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "halt_on_error=1:abort_on_error=1:report_signal_unsafe=0:history_size=4";
+}
+#endif
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct exec *e;
+static struct run_opts opts;
+static uint32_t inject;
+static const char *stats_path;
+static unsigned long execs;
+static time_t stats_time;
+
+static void write_stats(void)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "execs %lu\ninterleavings %u\n", execs, ilv_seen());
+	fclose(f);
+	rename(tmp, stats_path);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *inj = getenv("MMFUZZ_INJECT"), *ilv = getenv("MMFUZZ_ILV");
+
+	(void)argc;
+	(void)argv;
+	sites_init();
+	e = exec_create();
+	if (!e)
+		abort();
+	if (inj && *inj) {
+		char *list = strdup(inj), *save = NULL, *name;
+
+		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			int id = bug_lookup(name);
+
+			if (id < 0) {
+				fprintf(stderr, "MMFUZZ_INJECT: unknown bug switch '%s'\n", name);
+				exit(2);
+			}
+			inject |= 1u << id;
+		}
+		free(list);
+	}
+	ilv_enabled = !(ilv && !strcmp(ilv, "0"));
+	stats_path = getenv("MMFUZZ_STATS");
+	/* a smaller livelock bound than the CLI's: executions stay short */
+	opts.max_steps = 20000;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct prog p;
+	struct run_result r;
+
+	if (!e)
+		LLVMFuzzerInitialize(NULL, NULL);
+	prog_decode_binary(data, size, &p);
+	/* the switches are the campaign's, never the input's */
+	p.bugs = inject;
+	if (exec_run(e, &p, &opts, &r))
+		abort();
+	execs++;
+	if (stats_path && (execs & 1023) == 0 && time(NULL) != stats_time) {
+		stats_time = time(NULL);
+		write_stats();
+	}
+	if (r.outcome == RUN_VIOLATION) {
+		char *text = exec_program_text(e, &p, &opts, &r);
+
+		report_write(stderr, &r.v, exec_sched(e), prog_op_name, &p, text);
+		fprintf(stderr, "MMFUZZ-SIGNATURE: %s\n", r.v.signature);
+		free(text);
+		abort();
+	}
+	return 0;
+}

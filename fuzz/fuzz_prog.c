@@ -11,17 +11,22 @@
  * Environment: MMFUZZ_INJECT=a,b (bug switches on; the input's own switch
  * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage),
  * MMFUZZ_STATS=FILE (executions and interleavings seen, rewritten each
- * second, for mmfuzz fuzz's progress line).
+ * second, for mmfuzz fuzz's progress line), MMFUZZ_CRASHES=DIR (a model
+ * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
+ * aborting: the world is rebuilt for every execution, so nothing carries
+ * over; at most a few files per signature).  Sanitizer reports always abort.
  *
  * The same file builds for libFuzzer (ASan+UBSan with clang 14, TSan with
  * clang 19) and for AFL++ (afl-clang-fast links libAFLDriver: persistent
  * mode with shared-memory test cases).  The world is reset between
  * executions by rewriting only what the previous one touched.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bugs/bugs.h"
 #include "check/check.h"
@@ -49,6 +54,48 @@ static uint32_t inject;
 static const char *stats_path;
 static unsigned long execs;
 static time_t stats_time;
+static const char *crash_dir;
+
+#define SAVED_SIGS 64
+#define SAVED_PER_SIG 4
+static struct {
+	char signature[128];
+	int n;
+} saved[SAVED_SIGS];
+static int nsaved;
+
+/* The input as DIR/crash-<hash>, written whole before it gets its name. */
+static void save_crash(const uint8_t *data, size_t size, const char *signature)
+{
+	char tmp[4096], path[4096];
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+	int k, fd;
+
+	for (k = 0; k < nsaved && strcmp(saved[k].signature, signature); k++)
+		;
+	if (k == nsaved) {
+		if (nsaved == SAVED_SIGS)
+			return;
+		snprintf(saved[nsaved++].signature, sizeof(saved[0].signature), "%s", signature);
+	}
+	if (saved[k].n++ >= SAVED_PER_SIG)
+		return;
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	snprintf(path, sizeof(path), "%s/crash-%016llx", crash_dir, (unsigned long long)h);
+	snprintf(tmp, sizeof(tmp), "%s/.tmp-crash-%016llx-%d", crash_dir, (unsigned long long)h,
+		 (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, data, size) != (ssize_t)size || fsync(fd) || close(fd)) {
+		unlink(tmp);
+		return;
+	}
+	rename(tmp, path);
+	fprintf(stderr, "MMFUZZ-FINDING: %s %s\n", signature, path);
+}
 
 static void write_stats(void)
 {
@@ -90,6 +137,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	ilv_enabled = !(ilv && !strcmp(ilv, "0"));
 	stats_path = getenv("MMFUZZ_STATS");
+	crash_dir = getenv("MMFUZZ_CRASHES");
+	if (crash_dir && !*crash_dir)
+		crash_dir = NULL;
 	/* a smaller livelock bound than the CLI's: executions stay short */
 	opts.max_steps = 20000;
 	return 0;
@@ -111,6 +161,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (stats_path && (execs & 1023) == 0 && time(NULL) != stats_time) {
 		stats_time = time(NULL);
 		write_stats();
+	}
+	if (r.outcome == RUN_VIOLATION && crash_dir) {
+		save_crash(data, size, r.v.signature);
+		return -1;	/* not a corpus entry */
 	}
 	if (r.outcome == RUN_VIOLATION) {
 		char *text = exec_program_text(e, &p, &opts, &r);

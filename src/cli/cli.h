@@ -51,6 +51,8 @@ int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
 int cmd_bugs(int argc, char **argv);
+int cmd_fuzz(int argc, char **argv);
+int cmd_triage(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 
 #endif /* MMFUZZ_CLI_CLI_H */

@@ -23,6 +23,7 @@ static const char run_usage[] =
 	"  --inject NAME      turn a bug switch on (repeatable; mmfuzz bugs lists them)\n"
 	"  --max-steps N      livelock bound (default 200000)\n"
 	"  --expect           exit 1 unless every file meets its expect: line\n"
+	"  --no-bugs          ignore the programs' own bug switches (--inject still applies)\n"
 	"  -q, --quiet        no per-file status line\n";
 
 static struct prog *trace_prog;
@@ -71,9 +72,10 @@ int cmd_run(int argc, char **argv)
 		{ "trace", no_argument, 0, 't' }, { "json", no_argument, 0, 'j' },
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-steps", required_argument, 0, 'm' }, { "expect", no_argument, 0, 'e' },
-		{ "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' }, { 0 } };
+		{ "quiet", no_argument, 0, 'q' }, { "no-bugs", no_argument, 0, 'B' },
+		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct run_opts o = { 0 };
-	bool trace = false, json = false, want_expect = false, quiet = false;
+	bool trace = false, json = false, want_expect = false, quiet = false, no_bugs = false;
 	struct input *in;
 	struct exec *e;
 	int c, i, n, bad = 0, violations = 0, mismatches = 0, errors = 0;
@@ -85,6 +87,7 @@ int cmd_run(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'e': want_expect = true; break;
 		case 'q': quiet = true; break;
+		case 'B': no_bugs = true; break;
 		case 's':
 			if (parse_sched_opt(optarg, &o)) {
 				fprintf(stderr, "mmfuzz run: bad --sched '%s'\n%s", optarg, run_usage);
@@ -121,6 +124,9 @@ int cmd_run(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		if (input_load(&in[i], argv[optind + i]))
 			bad++;
+	for (i = 0; i < n && no_bugs; i++)
+		if (in[i].prog)
+			in[i].prog->bugs = 0;
 	if (bad) {
 		for (i = 0; i < n; i++)
 			input_free(&in[i]);

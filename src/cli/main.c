@@ -28,6 +28,8 @@ static const char usage[] =
 	"  encode FILE -o OUT   write a program in the binary form\n"
 	"  minimize FILE -o OUT shrink a failing program, keeping its signature\n"
 	"  bugs                 list the bug switches\n"
+	"  fuzz                 a fuzzing campaign (libFuzzer, AFL++, or the random baseline)\n"
+	"  triage DIR           crash files grouped by signature, one reproducer each\n"
 	"  stress WORKLOAD      will-it-scale style workloads on real threads\n"
 	"\n"
 	"mmfuzz COMMAND --help tells more.  Exit status: 0 clean, 1 violation found,\n"
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
 		int (*fn)(int, char **);
 	} cmds[] = {
 		{ "run", cmd_run }, { "decode", cmd_decode }, { "encode", cmd_encode },
-		{ "minimize", cmd_minimize }, { "bugs", cmd_bugs }, { "stress", cmd_stress },
+		{ "minimize", cmd_minimize }, { "bugs", cmd_bugs }, { "fuzz", cmd_fuzz }, { "triage", cmd_triage }, { "stress", cmd_stress },
 	};
 	size_t i;
 

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make bench-bugs: time to first detection of each bug switch, from the
+# shipped seed corpus, one engine process (one core) per run.
+#
+#   bench/bench_bugs.sh [-r RUNS] [-c CAP] [-e "ENGINES"] [-b "SWITCHES"] [-o CSV]
+#
+# ENGINES: libfuzzer (with interleaving coverage, the default engine),
+# libfuzzer-noilv, afl, random (the seeded random scheduler on the seeds, no
+# coverage guidance: the XNU-fibers style baseline).  A run that finds
+# nothing within CAP seconds counts as CAP (the median is then a lower
+# bound, printed as ">CAP").  Each run gets its own seed (1, 2, 3, ...), so
+# the figures are reproducible up to the machine's timing.
+#
+# Output: CSV lines "switch,engine,run,seed,seconds,found" in the CSV file,
+# then a table of medians with the ratio random/engine for each switch.
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+mmfuzz=${MMFUZZ:-$here/build/mmfuzz}
+runs=3
+cap=300
+engines="libfuzzer libfuzzer-noilv afl random"
+switches=""
+csv=$here/build/bench-bugs.csv
+
+while getopts r:c:e:b:o: opt; do
+	case $opt in
+	r) runs=$OPTARG ;;
+	c) cap=$OPTARG ;;
+	e) engines=$OPTARG ;;
+	b) switches=$OPTARG ;;
+	o) csv=$OPTARG ;;
+	*) echo "usage: $0 [-r RUNS] [-c CAP] [-e ENGINES] [-b SWITCHES] [-o CSV]" >&2; exit 2 ;;
+	esac
+done
+[ -n "$switches" ] || switches=$("$mmfuzz" bugs | awk '{ print $1 }')
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-bugs.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+total=0
+for b in $switches; do for e in $engines; do total=$((total + runs)); done; done
+echo "== make bench-bugs: $runs run(s) per switch and engine, capped at ${cap}s; $total runs =="
+echo "switch,engine,run,seed,seconds,found" > "$csv"
+
+# The engines' builds happen once, before any clock starts.
+for e in $engines; do
+	case $e in
+	libfuzzer*) make -s -C "$here" ENGINE=libfuzzer fuzz-bins >/dev/null ;;
+	afl) make -s -C "$here" ENGINE=afl SANITIZER=address,undefined fuzz-bins >/dev/null ;;
+	esac
+done
+
+n=0
+for b in $switches; do
+	for e in $engines; do
+		case $e in
+		libfuzzer) args="--engine libfuzzer" ;;
+		libfuzzer-noilv) args="--engine libfuzzer --no-ilv" ;;
+		afl) args="--engine afl" ;;
+		random) args="--engine random" ;;
+		*) echo "bench-bugs: unknown engine '$e'" >&2; exit 2 ;;
+		esac
+		r=1
+		while [ "$r" -le "$runs" ]; do
+			n=$((n + 1))
+			out=$work/$b-$e-$r
+			# shellcheck disable=SC2086
+			s=$("$mmfuzz" fuzz $args --inject "$b" --time "$cap" --until-found \
+				--seed "$r" --out "$out" -q 2>"$out.log" |
+				sed -n 's/^first_finding_seconds: //p') || true
+			if [ -z "$s" ]; then
+				echo "bench-bugs: $b/$e run $r failed; its log:" >&2
+				tail -5 "$out.log" >&2
+				exit 1
+			fi
+			found=1
+			case $s in -*) s=$cap; found=0 ;; esac
+			echo "$b,$e,$r,$r,$s,$found" >> "$csv"
+			printf '[%d/%d] %-22s %-16s run %d: %s\n' "$n" "$total" "$b" "$e" "$r" \
+				"$([ $found = 1 ] && echo "${s}s" || echo "not found in ${cap}s")" >&2
+			rm -rf "$out"
+			r=$((r + 1))
+		done
+	done
+done
+
+echo "CSV: $csv"
+awk -F, -v cap="$cap" -v engines="$engines" '
+function median(key,    i, j, k, t, a) {
+	k = cnt[key]
+	for (i = 1; i <= k; i++) a[i] = v[key, i]
+	for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+}
+function show(key, m) {
+	return (nf[key] * 2 <= cnt[key] && m >= cap) ? sprintf(">%d", cap) : sprintf("%.1f", m)
+}
+NR > 1 {
+	key = $1 SUBSEP $2
+	cnt[key]++; v[key, cnt[key]] = $5; if ($6 == 0) nf[key]++
+	if (!($1 in seen)) { seen[$1] = 1; order[++ns] = $1 }
+}
+END {
+	ne = split(engines, eng, " ")
+	printf "%-22s", "median seconds"
+	for (i = 1; i <= ne; i++) printf " %16s", eng[i]
+	for (i = 1; i <= ne; i++) if (eng[i] != "random") printf " %14s", "random/" eng[i]
+	printf "\n"
+	for (s = 1; s <= ns; s++) {
+		b = order[s]
+		printf "%-22s", b
+		for (i = 1; i <= ne; i++) { med[i] = median(b SUBSEP eng[i]); printf " %16s", show(b SUBSEP eng[i], med[i]) }
+		r = 0
+		for (i = 1; i <= ne; i++) if (eng[i] == "random") r = med[i]
+		for (i = 1; i <= ne; i++) {
+			if (eng[i] == "random") continue
+			if (!r) { printf " %14s", "-"; continue }
+			x = r / (med[i] > 0.05 ? med[i] : 0.05)
+			printf " %14s", (r >= cap ? ">=" : "") sprintf("%.1f", x)
+		}
+		printf "\n"
+	}
+	printf "(a median at the cap is printed >%d; a ratio against a capped baseline is a lower bound, >=)\n", cap
+}' "$csv"

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mmfuzz fuzz: a campaign on an existing engine.  It builds the fuzz
+ * target it needs, runs libFuzzer (in process for one job, restarted on its
+ * corpus after a sanitizer report; fork mode for more), AFL++, or the seeded
+ * random scheduler (no coverage guidance, the baseline), shows progress,
+ * classifies every crash file by signature as it appears, and at the end
+ * writes one minimized readable reproducer per signature.  Model violations
+ * do not stop the engine: the target saves them (MMFUZZ_CRASHES) and goes
+ * on.  Killed at any moment, it loses nothing: the crash files stay in
+ * DIR/crashes for mmfuzz triage.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../bugs/bugs.h"
+#include "cli.h"
+#include "triage.h"
+
+static const char fuzz_usage[] =
+	"usage: mmfuzz fuzz [options]\n"
+	"\n"
+	"Run a fuzzing campaign on the model, from the shipped seed corpus, and\n"
+	"write one minimized readable reproducer (.mmf) per finding under DIR.\n"
+	"Exit 0 when nothing was found, 1 when something was.\n"
+	"\n"
+	"  --engine E        libfuzzer (default), afl, or random (the seeded random\n"
+	"                    scheduler on the seeds: no coverage guidance, the baseline)\n"
+	"  --target T        mm (default), pagealloc, text\n"
+	"  --sanitizer S     address (default: ASan+UBSan), thread, none (afl, random)\n"
+	"  --time SECONDS    how long (default 60)\n"
+	"  --jobs N          parallel engine processes (default 1)\n"
+	"  --inject NAME     a bug switch on (repeatable)\n"
+	"  --out DIR         where findings go (default findings/)\n"
+	"  --no-ilv          no interleaving coverage (for the benchmark)\n"
+	"  --seed N          the engine's seed (default: time)\n"
+	"  --until-found     stop at the first finding, print the time it took\n"
+	"  -q, --quiet       no progress lines\n";
+
+struct campaign {
+	const char *engine, *target, *sanitizer, *out;
+	int jobs;
+	long seconds;
+	uint32_t inject;
+	bool ilv, until_found, quiet;
+	unsigned long seed;
+	char root[4096];
+	char bin[4096];
+	char seeds[4096];
+	char crashes[4096];
+	/* progress */
+	unsigned long execs, execs_base, cov, ft, ilv_seen;
+	double exec_rate;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The source tree: the directory above the build directory of this binary. */
+static int find_root(struct campaign *c)
+{
+	char exe[4096], mk[4200], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("MMFUZZ_ROOT");
+
+	if (env) {
+		snprintf(c->root, sizeof(c->root), "%s", env);
+	} else {
+		if (n <= 0)
+			return -1;
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		snprintf(c->root, sizeof(c->root), "%s", exe);
+	}
+	snprintf(mk, sizeof(mk), "%s/Makefile", c->root);
+	return access(mk, R_OK) ? -1 : 0;
+}
+
+static int run_make(struct campaign *c, const char *args, const char *log)
+{
+	char cmd[12288];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "make -C '%s' --no-print-directory %s > '%s' 2>&1", c->root,
+		 args, log);
+	rc = system(cmd);
+	if (rc) {
+		fprintf(stderr, "mmfuzz fuzz: building failed (make %s); see %s\n", args, log);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *san_dir(const struct campaign *c)
+{
+	if (!strcmp(c->sanitizer, "address"))
+		return "address-undefined";
+	if (!strcmp(c->sanitizer, "thread"))
+		return "thread";
+	return "plain";
+}
+
+static int build(struct campaign *c)
+{
+	char args[1024], log[4200];
+
+	snprintf(log, sizeof(log), "%s/build.log", c->out);
+	if (run_make(c, "corpus", log))
+		return -1;
+	snprintf(c->seeds, sizeof(c->seeds), "%s/build/corpus/%s", c->root,
+		 !strcmp(c->target, "text") ? "mm" : c->target);
+	if (!strcmp(c->engine, "random"))
+		return 0;
+	snprintf(args, sizeof(args), "ENGINE=%s %s fuzz-bins", c->engine,
+		 !strcmp(c->sanitizer, "none") ? "SANITIZER=" :
+		 !strcmp(c->sanitizer, "address") ? "SANITIZER=address,undefined" :
+						    "SANITIZER=thread");
+	if (run_make(c, args, log))
+		return -1;
+	snprintf(c->bin, sizeof(c->bin), "%s/build-fuzz-%s-%s/fuzz/fuzz_%s", c->root, c->engine,
+		 san_dir(c), c->target);
+	return 0;
+}
+
+static void inject_env(const struct campaign *c)
+{
+	char inj[512] = "";
+	int i, k = 0;
+
+	for (i = 0; i < NR_BUGS; i++)
+		if (c->inject & (1u << i))
+			k += snprintf(inj + k, sizeof(inj) - (size_t)k, "%s%s", k ? "," : "",
+				      bug_table[i].name);
+	setenv("MMFUZZ_INJECT", inj, 1);
+	setenv("MMFUZZ_ILV", c->ilv ? "1" : "0", 1);
+	setenv("TSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:report_signal_unsafe=0", 0);
+}
+
+/* Start the engine with its output on a pipe; returns the pid. */
+static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned long seed)
+{
+	char arg[16][4352];
+	char *argv[17];
+	int fds[2], n = 0, i;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	if (!strcmp(c->engine, "libfuzzer")) {
+		snprintf(arg[n++], sizeof(arg[0]), "%s", c->bin);
+		if (c->jobs > 1) {
+			snprintf(arg[n++], sizeof(arg[0]), "-fork=%d", c->jobs);
+			snprintf(arg[n++], sizeof(arg[0]), "-ignore_crashes=1");
+			snprintf(arg[n++], sizeof(arg[0]), "-ignore_timeouts=1");
+		}
+		snprintf(arg[n++], sizeof(arg[0]), "-max_total_time=%ld", seconds);
+		snprintf(arg[n++], sizeof(arg[0]), "-artifact_prefix=%s/", c->crashes);
+		snprintf(arg[n++], sizeof(arg[0]), "-max_len=512");
+		snprintf(arg[n++], sizeof(arg[0]), "-seed=%lu", seed);
+		snprintf(arg[n++], sizeof(arg[0]), "-dict=%s/fuzz/%s.dict", c->root,
+			 !strcmp(c->target, "text") ? "text" : "mm");
+		snprintf(arg[n++], sizeof(arg[0]), "-detect_leaks=0");
+		snprintf(arg[n++], sizeof(arg[0]), "%s/corpus", c->out);
+		snprintf(arg[n++], sizeof(arg[0]), "%s", c->seeds);
+	} else {
+		snprintf(arg[n++], sizeof(arg[0]), "afl-fuzz");
+		snprintf(arg[n++], sizeof(arg[0]), "-i%s", c->seeds);
+		snprintf(arg[n++], sizeof(arg[0]), "-o%s/afl", c->out);
+		snprintf(arg[n++], sizeof(arg[0]), "-V%ld", seconds);
+		snprintf(arg[n++], sizeof(arg[0]), "-s%lu", seed);
+		snprintf(arg[n++], sizeof(arg[0]), "-mnone");
+		snprintf(arg[n++], sizeof(arg[0]), "-x%s/fuzz/%s.dict", c->root,
+			 !strcmp(c->target, "text") ? "text" : "mm");
+		snprintf(arg[n++], sizeof(arg[0]), "--");
+		snprintf(arg[n++], sizeof(arg[0]), "%s", c->bin);
+		setenv("AFL_NO_UI", "1", 1);
+		setenv("AFL_SKIP_CPUFREQ", "1", 1);
+		setenv("AFL_NO_AFFINITY", "1", 1);
+		setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
+		setenv("AFL_SUPPRESS_WARNINGS", "1", 1);
+		setenv("AFL_FAST_CAL", "1", 1);
+	}
+	for (i = 0; i < n; i++)
+		argv[i] = arg[i];
+	argv[n] = NULL;
+	inject_env(c);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	*outfd = fds[0];
+	return pid;
+}
+
+/* libFuzzer's fork-mode lines: "#123: cov: 45 ft: 67 corp: ... exec/s: 89 ..." */
+static void parse_engine_output(struct campaign *c, int fd, FILE *log)
+{
+	static char buf[65536];
+	static size_t have;
+	ssize_t k;
+
+	while ((k = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		char *line, *nl;
+
+		have += (size_t)k;
+		buf[have] = 0;
+		line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			unsigned long v;
+			char *p;
+
+			*nl = 0;
+			if (log)
+				fprintf(log, "%s\n", line);
+			if (line[0] == '#') {
+				if (sscanf(line + 1, "%lu", &v) == 1)
+					c->execs = c->execs_base + v;
+				if ((p = strstr(line, "cov: ")))
+					c->cov = strtoul(p + 5, NULL, 10);
+				if ((p = strstr(line, "ft: ")))
+					c->ft = strtoul(p + 4, NULL, 10);
+				if ((p = strstr(line, "exec/s")))
+					c->exec_rate = strtod(p + 6 + strspn(p + 6, ": "), NULL);
+			}
+			line = nl + 1;
+		}
+		have = strlen(line);
+		memmove(buf, line, have);
+	}
+	if (log)
+		fflush(log);
+}
+
+static void read_stats_file(struct campaign *c)
+{
+	char path[4200], line[256];
+	FILE *f;
+
+	if (!strcmp(c->engine, "afl")) {
+		snprintf(path, sizeof(path), "%s/afl/default/fuzzer_stats", c->out);
+		f = fopen(path, "r");
+		if (f) {
+			while (fgets(line, sizeof(line), f)) {
+				double d;
+				unsigned long v;
+
+				if (sscanf(line, "execs_done : %lu", &v) == 1)
+					c->execs = c->execs_base + v;
+				else if (sscanf(line, "execs_per_sec : %lf", &d) == 1)
+					c->exec_rate = d;
+				else if (sscanf(line, "edges_found : %lu", &v) == 1)
+					c->cov = v;
+			}
+			fclose(f);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/stats", c->out);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long v;
+
+			if (sscanf(line, "interleavings %lu", &v) == 1 && v > c->ilv_seen)
+				c->ilv_seen = v;
+		}
+		fclose(f);
+	}
+}
+
+static void progress(const struct campaign *c, const struct triage *t, double elapsed)
+{
+	int i;
+
+	if (c->quiet)
+		return;
+	fprintf(stderr, "[%5.0fs] execs %lu (%.0f/s) cov %lu ft %lu interleavings %lu | findings:",
+		elapsed, c->execs, c->exec_rate, c->cov, c->ft, c->ilv_seen);
+	if (!t->n)
+		fprintf(stderr, " none");
+	for (i = 0; i < t->n; i++)
+		fprintf(stderr, " %s x%d", t->f[i].signature, t->f[i].count);
+	fputc('\n', stderr);
+}
+
+/*
+ * The baseline: the seed programs as they are, each run again and again
+ * under the seeded random scheduler (a uniformly random runnable task at
+ * every yield point), with no mutation and no coverage feedback: how a
+ * fibers harness with a random scheduler (XNU's) would look for the bug.
+ */
+static int campaign_random(struct campaign *c, struct triage *t, double t0, double *first)
+{
+	struct prog *progs = calloc(256, sizeof(*progs)), *p = malloc(sizeof(*p));
+	struct run_opts o = { 0 };
+	struct run_result r;
+	struct dirent *de;
+	double last = 0;
+	DIR *d = opendir(c->seeds);
+	uint64_t i;
+	int n = 0;
+
+	if (!progs || !p || !d)
+		return -1;
+	while ((de = readdir(d)) && n < 256) {
+		struct input in;
+		char path[8192];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", c->seeds, de->d_name);
+		if (input_load(&in, path))
+			continue;
+		progs[n++] = *in.prog;
+		input_free(&in);
+	}
+	closedir(d);
+	if (!n) {
+		fprintf(stderr, "mmfuzz fuzz: no seeds in %s\n", c->seeds);
+		return -1;
+	}
+	o.sched = SCHED_RANDOM;
+	o.max_steps = 20000;
+	for (i = 0; !interrupted; i++) {
+		double now = now_s() - t0;
+
+		if (now >= (double)c->seconds || (c->until_found && t->n))
+			break;
+		*p = progs[i % (uint64_t)n];
+		p->bugs = c->inject;
+		o.seed = c->seed + i;
+		exec_run(t->e, p, &o, &r);
+		c->execs++;
+		if (r.outcome == RUN_VIOLATION) {
+			char path[4200], *text = exec_program_text(t->e, p, &o, &r);
+
+			snprintf(path, sizeof(path), "%s/crash-random-%llu", c->crashes,
+				 (unsigned long long)i);
+			if (text)
+				write_atomic(path, text, strlen(text));
+			free(text);
+			if (triage_scan(t, c->crashes) && *first < 0)
+				*first = now_s() - t0;
+			progress(c, t, now);
+		}
+		if (now - last >= 5.0) {
+			c->exec_rate = (double)c->execs / (now > 0 ? now : 1);
+			progress(c, t, now);
+			last = now;
+		}
+	}
+	free(progs);
+	free(p);
+	return 0;
+}
+
+/*
+ * Watch one engine process until it ends, the campaign's time is up, or
+ * (--until-found) something was found.  Returns true when the engine ended
+ * on its own before the time was up: a sanitizer report stopped it.
+ */
+static bool watch_engine(struct campaign *c, struct triage *t, double t0, double *first,
+			 pid_t pid, int fd, FILE *log, int *status)
+{
+	double last = 0, last_scan = 0;
+
+	for (;;) {
+		double now = now_s() - t0;
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		parse_engine_output(c, fd, log);
+		/* --until-found measures the first finding: look every 100 ms */
+		if (now - last_scan >= 1.0 || c->until_found || w == pid) {
+			int before = t->n;
+
+			last_scan = now;
+			read_stats_file(c);
+			if (triage_scan(t, c->crashes) && *first < 0)
+				*first = now_s() - t0;
+			if (!strcmp(c->engine, "afl")) {
+				char afl[4200];
+
+				snprintf(afl, sizeof(afl), "%s/afl", c->out);
+				if (triage_scan(t, afl) && *first < 0)
+					*first = now_s() - t0;
+			}
+			if (t->n != before || (now - last >= 5.0 && !c->until_found) || w == pid)
+				progress(c, t, now);
+			if (now - last >= 5.0 || t->n != before)
+				last = now;
+		}
+		if (w == pid)
+			return !interrupted && now < (double)c->seconds - 1;
+		if (interrupted || (c->until_found && t->n) || now > (double)c->seconds + 30) {
+			kill(-pid, SIGINT);
+			usleep(300000);
+			kill(-pid, SIGKILL);
+			waitpid(pid, status, 0);
+			parse_engine_output(c, fd, log);
+			triage_scan(t, c->crashes);
+			return false;
+		}
+		usleep(100000);
+	}
+}
+
+static int campaign_engine(struct campaign *c, struct triage *t, double t0, double *first)
+{
+	char log_path[4200];
+	FILE *log;
+	int round, rc = 0;
+
+	snprintf(log_path, sizeof(log_path), "%s/engine.log", c->out);
+	log = fopen(log_path, "a");
+	for (round = 0;; round++) {
+		long left = c->seconds - (long)(now_s() - t0);
+		int fd, status = 0;
+		bool stopped;
+		pid_t pid;
+
+		if (left <= 0 || interrupted || (c->until_found && t->n))
+			break;
+		pid = start_engine(c, &fd, left, c->seed + (unsigned long)round);
+		if (pid < 0) {
+			rc = -1;
+			break;
+		}
+		stopped = watch_engine(c, t, t0, first, pid, fd, log, &status);
+		close(fd);
+		c->execs_base = c->execs;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+			fprintf(stderr, "mmfuzz fuzz: the engine did not start; see %s\n", log_path);
+			rc = -1;
+			break;
+		}
+		/* one in-process libFuzzer stops at a sanitizer report: start it
+		 * again on the corpus it grew; the other engines go on by themselves */
+		if (!stopped || strcmp(c->engine, "libfuzzer") || c->jobs > 1)
+			break;
+		if (round > 1000) {
+			fprintf(stderr, "mmfuzz fuzz: the engine keeps stopping; see %s\n", log_path);
+			rc = -1;
+			break;
+		}
+	}
+	if (log)
+		fclose(log);
+	return rc;
+}
+
+int cmd_fuzz(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "engine", required_argument, 0, 'E' }, { "target", required_argument, 0, 'T' },
+		{ "sanitizer", required_argument, 0, 'S' }, { "time", required_argument, 0, 't' },
+		{ "jobs", required_argument, 0, 'j' }, { "inject", required_argument, 0, 'i' },
+		{ "out", required_argument, 0, 'o' }, { "no-ilv", no_argument, 0, 'n' },
+		{ "seed", required_argument, 0, 's' }, { "until-found", no_argument, 0, 'u' },
+		{ "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' }, { 0 } };
+	struct campaign c = { "libfuzzer", "mm", NULL, "findings", 1, 60, 0, true, false, false };
+	struct run_opts ro = { 0 };
+	struct triage *t;
+	double t0, first = -1;
+	uint64_t v;
+	int opt, rc;
+
+	c.seed = (unsigned long)time(NULL);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'E': c.engine = optarg; break;
+		case 'T': c.target = optarg; break;
+		case 'S': c.sanitizer = optarg; break;
+		case 'o': c.out = optarg; break;
+		case 'n': c.ilv = false; break;
+		case 'u': c.until_found = true; break;
+		case 'q': c.quiet = true; break;
+		case 't':
+			if (parse_u64(optarg, &v) || !v) {
+				fprintf(stderr, "mmfuzz fuzz: bad --time '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			c.seconds = (long)v;
+			break;
+		case 'j':
+			if (parse_u64(optarg, &v) || !v || v > 64) {
+				fprintf(stderr, "mmfuzz fuzz: bad --jobs '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			c.jobs = (int)v;
+			break;
+		case 's':
+			if (parse_u64(optarg, &v)) {
+				fprintf(stderr, "mmfuzz fuzz: bad --seed '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			c.seed = (unsigned long)v;
+			break;
+		case 'i':
+			if (parse_inject(optarg, &ro))
+				return EXIT_USAGE;
+			c.inject = ro.inject;
+			break;
+		case 'h':
+			fputs(fuzz_usage, stdout);
+			return EXIT_CLEAN;
+		default:
+			fputs(fuzz_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "mmfuzz fuzz: unexpected argument '%s'\n%s", argv[optind], fuzz_usage);
+		return EXIT_USAGE;
+	}
+	if (strcmp(c.engine, "libfuzzer") && strcmp(c.engine, "afl") && strcmp(c.engine, "random")) {
+		fprintf(stderr, "mmfuzz fuzz: --engine is libfuzzer, afl or random, not '%s'\n",
+			c.engine);
+		return EXIT_USAGE;
+	}
+	if (strcmp(c.target, "mm") && strcmp(c.target, "pagealloc") && strcmp(c.target, "text")) {
+		fprintf(stderr, "mmfuzz fuzz: --target is mm, pagealloc or text, not '%s'\n", c.target);
+		return EXIT_USAGE;
+	}
+	if (!c.sanitizer)
+		c.sanitizer = !strcmp(c.engine, "random") ? "none" : "address";
+	if (strcmp(c.sanitizer, "address") && strcmp(c.sanitizer, "thread") &&
+	    strcmp(c.sanitizer, "none")) {
+		fprintf(stderr, "mmfuzz fuzz: --sanitizer is address, thread or none, not '%s'\n",
+			c.sanitizer);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(c.engine, "libfuzzer") && !strcmp(c.sanitizer, "none")) {
+		fprintf(stderr, "mmfuzz fuzz: the libFuzzer builds are address or thread\n");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(c.engine, "random") && (strcmp(c.target, "mm") || strcmp(c.sanitizer, "none"))) {
+		fprintf(stderr, "mmfuzz fuzz: the random engine runs the mm seeds in this process "
+			"(--target mm, --sanitizer none)\n");
+		return EXIT_USAGE;
+	}
+	if (find_root(&c)) {
+		fprintf(stderr, "mmfuzz fuzz: cannot find the source tree (set MMFUZZ_ROOT)\n");
+		return EXIT_USAGE;
+	}
+	mkdir(c.out, 0755);
+	snprintf(c.crashes, sizeof(c.crashes), "%s/crashes", c.out);
+	mkdir(c.crashes, 0755);
+	{
+		char corpus[4200];
+
+		snprintf(corpus, sizeof(corpus), "%s/corpus", c.out);
+		mkdir(corpus, 0755);
+	}
+	if (!c.quiet)
+		fprintf(stderr, "mmfuzz fuzz: building the %s %s target (%s)...\n", c.engine, c.target,
+			c.sanitizer);
+	if (build(&c))
+		return EXIT_USAGE;
+	campaign_note_write(c.out, c.inject, c.target, c.engine, c.sanitizer);
+	{
+		char stats[4200];
+
+		snprintf(stats, sizeof(stats), "%s/stats", c.out);
+		setenv("MMFUZZ_STATS", stats, 1);
+	}
+	setenv("MMFUZZ_CRASHES", c.crashes, 1);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return EXIT_USAGE;
+	t->e = exec_create();
+	t->inject = c.inject;
+	t->sanitizer_bin = c.bin[0] && strcmp(c.target, "text") ? c.bin : NULL;
+	signal(SIGINT, on_sigint);
+	signal(SIGTERM, on_sigint);
+	if (!c.quiet)
+		fprintf(stderr, "mmfuzz fuzz: %s on %s for %lds, %d job(s), seeds %s, findings in %s\n",
+			c.engine, c.target, c.seconds, c.jobs, c.seeds, c.out);
+	t0 = now_s();
+	rc = !strcmp(c.engine, "random") ? campaign_random(&c, t, t0, &first)
+					 : campaign_engine(&c, t, t0, &first);
+	signal(SIGINT, SIG_DFL);
+	if (rc) {
+		exec_destroy(t->e);
+		free(t);
+		return EXIT_USAGE;
+	}
+	if (c.until_found)
+		printf("first_finding_seconds: %.2f\n", first < 0 ? -1.0 : first);
+	if (!c.quiet)
+		fprintf(stderr, "mmfuzz fuzz: %d crash file(s), %d signature(s)%s\n", t->files_seen, t->n,
+			t->n ? "; minimizing one of each" : "");
+	triage_write(t, c.out, false);
+	rc = t->n ? EXIT_FOUND : EXIT_CLEAN;
+	exec_destroy(t->e);
+	free(t);
+	return rc;
+}

@@ -29,16 +29,17 @@ ifeq ($(ENGINE),libfuzzer)
 ifeq ($(SANITIZER),)
 SANITIZER := address,undefined
 endif
-ifeq ($(SANITIZER),thread)
-# clang 14 and 16 instrument libFuzzer's own counters: false races on fibers
+# clang 19 for every libFuzzer build: clang 14 and 16 instrument libFuzzer's
+# own counters (false races on fibers under TSan), and libFuzzer 14 keeps the
+# inputs a target rejects with -1 (fuzz-ecosystem.md 1.4, 1.6)
 CC := clang-19
-endif
 LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
-FUZZ_COMPILE := -fsanitize=fuzzer-no-link
+FUZZ_COMPILE := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=stack-depth -DMMFUZZ_ILV_SINK=1
 BUILD ?= build-fuzz-libfuzzer-$(subst $(comma),-,$(SANITIZER))
 else ifeq ($(ENGINE),afl)
 CC := afl-clang-fast
 LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
+FUZZ_COMPILE := -DMMFUZZ_ILV_SINK=2
 BUILD ?= build-fuzz-afl-$(if $(SANITIZER),$(subst $(comma),-,$(SANITIZER)),plain)
 ifeq ($(SANITIZER),thread)
 export AFL_LLVM_THREADSAFE_INST := 1
@@ -139,12 +140,17 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # In the fuzz builds only the model is instrumented for coverage: the
 # checkers, the scheduler's bookkeeping and the world's reset run on every
 # execution, their branches say nothing about the allocator, and their
-# comparison hooks cost a third of an execution.  The interleavings reach the
-# engines through src/sched/ilv.c, which stays instrumented.
-NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/fiber.c src/mm/world.c
-NOINST_OBJS := $(NOINST_SRCS:%.c=$(BUILD)/%.o)
+# comparison hooks cost a third of an execution; the harnesses' own
+# bookkeeping (stats, saved findings) would be unstable coverage for AFL++.
+# The interleavings reach the
+# engines through src/sched/ilv.c, which writes the engine's map itself (and
+# must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
+NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/fiber.c src/mm/world.c \
+	src/sched/ilv.c
+NOINST_OBJS := $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/fuzz/fuzz_mm.o \
+	$(BUILD)/fuzz/fuzz_pagealloc.o $(BUILD)/fuzz/fuzz_text.o
 ifeq ($(ENGINE),libfuzzer)
-$(NOINST_OBJS): ALL_CFLAGS := $(filter-out $(FUZZ_COMPILE),$(ALL_CFLAGS))
+$(NOINST_OBJS): ALL_CFLAGS := $(filter-out -fsanitize=fuzzer-no-link,$(ALL_CFLAGS))
 else ifeq ($(ENGINE),afl)
 $(NOINST_OBJS): CC := clang-14
 endif

@@ -45,10 +45,16 @@ static const char fuzz_usage[] =
 	"  --no-ilv          no interleaving coverage (for the benchmark)\n"
 	"  --seed N          the engine's seed (default: time)\n"
 	"  --until-found     stop at the first finding, print the time it took\n"
+	"  --engine-arg ARG  one more argument for the engine (repeatable), e.g.\n"
+	"                    --engine-arg=-use_value_profile=1, --engine-arg=-pexplore\n"
 	"  -q, --quiet       no progress lines\n";
+
+#define MAX_ENGINE_ARGS 16
 
 struct campaign {
 	const char *engine, *target, *sanitizer, *out;
+	const char *engine_args[MAX_ENGINE_ARGS];
+	int nengine_args;
 	int jobs;
 	long seconds;
 	uint32_t inject;
@@ -167,8 +173,8 @@ static void inject_env(const struct campaign *c)
 /* Start the engine with its output on a pipe; returns the pid. */
 static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned long seed)
 {
-	char arg[16][4352];
-	char *argv[17];
+	char arg[16 + MAX_ENGINE_ARGS][4352];
+	char *argv[17 + MAX_ENGINE_ARGS];
 	int fds[2], n = 0, i;
 	pid_t pid;
 
@@ -188,6 +194,8 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		snprintf(arg[n++], sizeof(arg[0]), "-dict=%s/fuzz/%s.dict", c->root,
 			 !strcmp(c->target, "text") ? "text" : "mm");
 		snprintf(arg[n++], sizeof(arg[0]), "-detect_leaks=0");
+		for (i = 0; i < c->nengine_args; i++)
+			snprintf(arg[n++], sizeof(arg[0]), "%s", c->engine_args[i]);
 		snprintf(arg[n++], sizeof(arg[0]), "%s/corpus", c->out);
 		snprintf(arg[n++], sizeof(arg[0]), "%s", c->seeds);
 	} else {
@@ -199,6 +207,8 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		snprintf(arg[n++], sizeof(arg[0]), "-mnone");
 		snprintf(arg[n++], sizeof(arg[0]), "-x%s/fuzz/%s.dict", c->root,
 			 !strcmp(c->target, "text") ? "text" : "mm");
+		for (i = 0; i < c->nengine_args; i++)
+			snprintf(arg[n++], sizeof(arg[0]), "%s", c->engine_args[i]);
 		snprintf(arg[n++], sizeof(arg[0]), "--");
 		snprintf(arg[n++], sizeof(arg[0]), "%s", c->bin);
 		setenv("AFL_NO_UI", "1", 1);
@@ -491,8 +501,10 @@ int cmd_fuzz(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' }, { "inject", required_argument, 0, 'i' },
 		{ "out", required_argument, 0, 'o' }, { "no-ilv", no_argument, 0, 'n' },
 		{ "seed", required_argument, 0, 's' }, { "until-found", no_argument, 0, 'u' },
+		{ "engine-arg", required_argument, 0, 'A' },
 		{ "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' }, { 0 } };
-	struct campaign c = { "libfuzzer", "mm", NULL, "findings", 1, 60, 0, true, false, false };
+	struct campaign c = { .engine = "libfuzzer", .target = "mm", .out = "findings", .jobs = 1,
+				.seconds = 60, .ilv = true };
 	struct run_opts ro = { 0 };
 	struct triage *t;
 	double t0, first = -1;
@@ -509,6 +521,13 @@ int cmd_fuzz(int argc, char **argv)
 		case 'o': c.out = optarg; break;
 		case 'n': c.ilv = false; break;
 		case 'u': c.until_found = true; break;
+		case 'A':
+			if (c.nengine_args == MAX_ENGINE_ARGS) {
+				fprintf(stderr, "mmfuzz fuzz: at most %d --engine-arg\n", MAX_ENGINE_ARGS);
+				return EXIT_USAGE;
+			}
+			c.engine_args[c.nengine_args++] = optarg;
+			break;
 		case 'q': c.quiet = true; break;
 		case 't':
 			if (parse_u64(optarg, &v) || !v) {

@@ -42,6 +42,24 @@ int world_create(const struct mm_config *cfg, struct world **out);
 void world_destroy(struct world *w);
 /* Back to the state right after boot, paying only for what was touched. */
 void world_reset(struct world *w);
+
+/*
+ * Worlds kept by configuration: a fuzzing campaign alternates between a few
+ * configurations, and building a world costs more than resetting one.
+ * world_get returns a world for @cfg in its boot state (a cached one reset,
+ * or a new one in place of the least recently used) and makes it mm_world.
+ */
+#define WORLD_CACHE_SLOTS 8
+struct world_cache {
+	struct {
+		struct world *w;
+		struct mm_config cfg;
+		unsigned long used;
+	} slot[WORLD_CACHE_SLOTS];
+	unsigned long tick;
+};
+int world_get(struct world_cache *c, const struct mm_config *cfg, struct world **out);
+void world_cache_destroy(struct world_cache *c);
 const char *pcp_bulk_variant_name(int v);
 int pcp_bulk_variant_lookup(const char *name);
 

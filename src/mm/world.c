@@ -255,3 +255,38 @@ void world_reset(struct world *w)
 		zone_boot_free_lists(w, &w->zones[z]);
 	world_boot_state(w);
 }
+
+int world_get(struct world_cache *c, const struct mm_config *cfg, struct world **out)
+{
+	int i, victim = 0;
+
+	c->tick++;
+	for (i = 0; i < WORLD_CACHE_SLOTS; i++) {
+		if (c->slot[i].w && !memcmp(&c->slot[i].cfg, cfg, sizeof(*cfg))) {
+			world_reset(c->slot[i].w);
+			c->slot[i].used = c->tick;
+			*out = c->slot[i].w;
+			return 0;
+		}
+		if (!c->slot[i].w || (c->slot[victim].w && c->slot[i].used < c->slot[victim].used))
+			victim = i;
+	}
+	world_destroy(c->slot[victim].w);
+	c->slot[victim].w = NULL;
+	if (world_create(cfg, &c->slot[victim].w))
+		return -1;
+	c->slot[victim].cfg = *cfg;
+	c->slot[victim].used = c->tick;
+	*out = c->slot[victim].w;
+	return 0;
+}
+
+void world_cache_destroy(struct world_cache *c)
+{
+	int i;
+
+	for (i = 0; i < WORLD_CACHE_SLOTS; i++) {
+		world_destroy(c->slot[i].w);
+		c->slot[i].w = NULL;
+	}
+}

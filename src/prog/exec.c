@@ -33,23 +33,11 @@ struct handle {
 	bool live;
 };
 
-/*
- * Worlds are kept by configuration: a fuzzing campaign alternates between a
- * few configurations, and building a world costs more than resetting one.
- */
-#define EXEC_WORLDS 8
-
-struct world_slot {
-	struct world *w;
-	struct mm_config cfg;
-	int *owner;
-	uint64_t used;			/* run_no of its last use, for eviction */
-};
-
 struct exec {
 	struct fsched *fs;
-	struct world *w;		/* the current run's: one of worlds[] */
-	struct world_slot worlds[EXEC_WORLDS];
+	struct world *w;		/* the current run's, from worlds */
+	struct world_cache worlds;
+	unsigned long owner_cap;
 	const struct prog *p;
 	int task_first[PROG_MAX_TASKS], task_n[PROG_MAX_TASKS];
 	int alloc_of_op[PROG_MAX_OPS];
@@ -90,10 +78,8 @@ void exec_destroy(struct exec *e)
 	if (!e)
 		return;
 	fsched_destroy(e->fs);
-	for (int i = 0; i < EXEC_WORLDS; i++) {
-		world_destroy(e->worlds[i].w);
-		free(e->worlds[i].owner);
-	}
+	world_cache_destroy(&e->worlds);
+	free(e->owner);
 	free(e);
 }
 
@@ -363,41 +349,16 @@ static void task_body(struct task *t, void *arg)
 
 static int world_for(struct exec *e, const struct mm_config *cfg)
 {
-	struct world_slot *s = NULL, *victim = &e->worlds[0];
-	int i;
-
-	for (i = 0; i < EXEC_WORLDS; i++) {
-		struct world_slot *x = &e->worlds[i];
-
-		if (x->w && !memcmp(&x->cfg, cfg, sizeof(*cfg))) {
-			s = x;
-			break;
-		}
-		if (!x->w || (victim->w && x->used < victim->used))
-			victim = x;
-	}
-	if (s) {
-		world_reset(s->w);
-		memset(s->owner, 0, s->w->nr_pages * sizeof(*s->owner));
-	} else {
-		s = victim;
-		world_destroy(s->w);
-		free(s->owner);
-		s->w = NULL;
-		s->owner = NULL;
-		if (world_create(cfg, &s->w))
+	if (world_get(&e->worlds, cfg, &e->w))
+		return -1;
+	if (e->w->nr_pages > e->owner_cap) {
+		free(e->owner);
+		e->owner = calloc(e->w->nr_pages, sizeof(*e->owner));
+		if (!e->owner)
 			return -1;
-		s->cfg = *cfg;
-		s->owner = calloc(s->w->nr_pages, sizeof(*s->owner));
-		if (!s->owner) {
-			world_destroy(s->w);
-			s->w = NULL;
-			return -1;
-		}
+		e->owner_cap = e->w->nr_pages;
 	}
-	s->used = e->run_no;
-	e->w = s->w;
-	e->owner = s->owner;
+	memset(e->owner, 0, e->w->nr_pages * sizeof(*e->owner));
 	mm_world = e->w;
 	check_attach(e->w);
 	return 0;

@@ -1,13 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
- * The interleaving edges.  Each case holds a distinct asm comment so the
- * compiler keeps 512 separate blocks instead of folding the switch into a
- * table (verified with both engines: reference/snippets/ilv.c).
+ * The interleaving edges, delivered to whichever engine the build is for
+ * (MMFUZZ_ILV_SINK, set by the Makefile's fuzz builds):
+ *
+ *  libfuzzer  a byte counter per edge in libFuzzer's extra-counter section
+ *             (__libfuzzer_extra_counters: cleared before every run, counted
+ *             into cov and ft; fuzz-ecosystem.md 2.2)
+ *  afl        a hit in AFL++'s shared-memory edge map (__afl_area_ptr), which
+ *             libAFLDriver clears before every run
+ *  blocks     512 distinct instrumented blocks, one per edge (any engine that
+ *             counts basic blocks, e.g. honggfuzz; verified with both
+ *             engines: reference/snippets/ilv.c)
+ *  none       plain builds: only the count of edges seen, for the stats
+ *
+ * ilv_edge runs on fibers; it is not TSan-instrumented, since fibers of one
+ * thread touching the same counter are not a race in the model.
  */
 #include "ilv.h"
 #include "san.h"
 
 #include <stdint.h>
+
+#define ILV_SINK_NONE 0
+#define ILV_SINK_LIBFUZZER 1
+#define ILV_SINK_AFL 2
+#define ILV_SINK_BLOCKS 3
+#ifndef MMFUZZ_ILV_SINK
+#define MMFUZZ_ILV_SINK ILV_SINK_NONE
+#endif
 
 bool ilv_enabled;
 static uint8_t ilv_hit[ILV_EDGES];
@@ -18,18 +38,29 @@ unsigned ilv_seen(void)
 	return ilv_nseen;
 }
 
-__sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsigned site,
-							bool switched)
-{
-	unsigned h = (prev_site * 0x9E3779B1u) ^ (site * 0x85EBCA77u) ^ (switched ? 0xC2B2AE3Du : 0);
+#if MMFUZZ_ILV_SINK == ILV_SINK_LIBFUZZER
+__attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t ilv_counters[ILV_EDGES];
 
-	h ^= h >> 15;
-	h %= ILV_EDGES;
-	if (!ilv_hit[h]) {
-		ilv_hit[h] = 1;
-		ilv_nseen++;
-	}
-	switch (h) {
+static inline void ilv_sink(unsigned h)
+{
+	if (ilv_counters[h] != 255)
+		ilv_counters[h]++;
+}
+#elif MMFUZZ_ILV_SINK == ILV_SINK_AFL
+extern uint8_t *__afl_area_ptr;
+extern uint32_t __afl_map_size;
+
+static inline void ilv_sink(unsigned h)
+{
+	/* past the compiler's edges when the map has room, mixed in when not */
+	uint32_t size = __afl_map_size ? __afl_map_size : 65536;
+
+	__afl_area_ptr[(h * 0x9E3779B1u) % size]++;
+}
+#elif MMFUZZ_ILV_SINK == ILV_SINK_BLOCKS
+static __attribute__((noinline)) void ilv_sink(unsigned h)
+{
+	switch (h % 512) {
 	case 0: __asm__ volatile("# ilv 0"); break;
 	case 1: __asm__ volatile("# ilv 1"); break;
 	case 2: __asm__ volatile("# ilv 2"); break;
@@ -543,4 +574,24 @@ __sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsig
 	case 510: __asm__ volatile("# ilv 510"); break;
 	case 511: __asm__ volatile("# ilv 511"); break;
 	}
+}
+#else
+static inline void ilv_sink(unsigned h)
+{
+	(void)h;
+}
+#endif
+
+__sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsigned site,
+							bool switched)
+{
+	unsigned h = (prev_site * 0x9E3779B1u) ^ (site * 0x85EBCA77u) ^ (switched ? 0xC2B2AE3Du : 0);
+
+	h ^= h >> 15;
+	h %= ILV_EDGES;
+	if (!ilv_hit[h]) {
+		ilv_hit[h] = 1;
+		ilv_nseen++;
+	}
+	ilv_sink(h);
 }

@@ -808,6 +808,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->fallback = false;
 	fs->nchange = fs->next_change = 0;
 	fs->nrec = 0;
+	fs->last_site = 0;
 	fs->rec_overflow = 0;
 	fs->aborting = false;
 	fs->violator = NULL;

@@ -95,7 +95,7 @@ function median(key,    i, j, k, t, a) {
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
 function show(key, m) {
-	return (nf[key] * 2 <= cnt[key] && m >= cap) ? sprintf(">%d", cap) : sprintf("%.1f", m)
+	return m >= cap ? sprintf(">%d", cap) : sprintf("%.1f", m)
 }
 NR > 1 {
 	key = $1 SUBSEP $2

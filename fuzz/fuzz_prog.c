@@ -9,7 +9,8 @@
  *                        same set as mm until the next layer arrives
  *
  * Environment: MMFUZZ_INJECT=a,b (bug switches on; the input's own switch
- * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage),
+ * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage; =edges: the
+ * consecutive-site edges without the parked pairs),
  * MMFUZZ_STATS=FILE (executions and interleavings seen, rewritten each
  * second, for mmfuzz fuzz's progress line), MMFUZZ_CRASHES=DIR (a model
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
@@ -136,6 +137,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		free(list);
 	}
 	ilv_enabled = !(ilv && !strcmp(ilv, "0"));
+	ilv_pairs = !(ilv && !strcmp(ilv, "edges"));
 	stats_path = getenv("MMFUZZ_STATS");
 	crash_dir = getenv("MMFUZZ_CRASHES");
 	if (crash_dir && !*crash_dir)

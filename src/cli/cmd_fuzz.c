@@ -166,7 +166,7 @@ static void inject_env(const struct campaign *c)
 			k += snprintf(inj + k, sizeof(inj) - (size_t)k, "%s%s", k ? "," : "",
 				      bug_table[i].name);
 	setenv("MMFUZZ_INJECT", inj, 1);
-	setenv("MMFUZZ_ILV", c->ilv ? "1" : "0", 1);
+	setenv("MMFUZZ_ILV", c->ilv ? "1" : "0", !c->ilv);	/* MMFUZZ_ILV=edges stays */
 	setenv("TSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:report_signal_unsafe=0", 0);
 }
 

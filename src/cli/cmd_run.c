@@ -26,6 +26,29 @@ static const char run_usage[] =
 	"  --no-bugs          ignore the programs' own bug switches (--inject still applies)\n"
 	"  -q, --quiet        no per-file status line\n";
 
+/* The operations and yield-point types, for people writing programs. */
+static void run_help_reference(void)
+{
+	int i, k;
+
+	printf("\nOperations (one per line of a task; \"hN = \" names what alloc_pages returns,\n"
+	       "\"irq\" before the name runs those marked [irq] in interrupt context):\n");
+	for (i = 0; i < NR_OPS; i++) {
+		char args[64] = "";
+		int n = 0;
+
+		for (k = 0; k < op_table[i].nargs; k++)
+			n += snprintf(args + n, sizeof(args) - (size_t)n, " %s%s", op_table[i].args[k],
+				      strcmp(op_table[i].args[k], "h") ? "=" : "N");
+		printf("  %-20s%-22s%s%s\n", op_table[i].name, args, op_table[i].irq_ok ? "[irq] " : "",
+		       op_table[i].desc);
+	}
+	printf("\nYield points (schedule decisions name them FUNC:TYPE(WHAT)):\n ");
+	for (i = 0; i < NR_YIELD_TYPES; i++)
+		printf(" %s", yield_type_name((enum yield_type)i));
+	printf("\n");
+}
+
 static struct prog *trace_prog;
 
 static void print_trace(struct fsched *fs, const struct task *t, const struct yield_site *s,
@@ -106,6 +129,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(run_usage, stdout);
+			run_help_reference();
 			return EXIT_CLEAN;
 		default:
 			fputs(run_usage, stderr);

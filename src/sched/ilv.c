@@ -30,6 +30,7 @@
 #endif
 
 bool ilv_enabled;
+bool ilv_pairs = true;
 static uint8_t ilv_hit[ILV_EDGES];
 static unsigned ilv_nseen;
 
@@ -586,6 +587,19 @@ __sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsig
 							bool switched)
 {
 	unsigned h = (prev_site * 0x9E3779B1u) ^ (site * 0x85EBCA77u) ^ (switched ? 0xC2B2AE3Du : 0);
+
+	h ^= h >> 15;
+	h %= ILV_EDGES;
+	if (!ilv_hit[h]) {
+		ilv_hit[h] = 1;
+		ilv_nseen++;
+	}
+	ilv_sink(h);
+}
+
+__sched_notsan __attribute__((noinline)) void ilv_pair(unsigned site, unsigned parked_site)
+{
+	unsigned h = (site * 0x27D4EB2Fu) ^ (parked_site * 0x165667B1u) ^ 0x5BD1E995u;
 
 	h ^= h >> 15;
 	h %= ILV_EDGES;

@@ -15,8 +15,14 @@
 
 /* On in fuzz builds unless MMFUZZ_ILV=0; off elsewhere. */
 extern bool ilv_enabled;
+/* The pairs too (MMFUZZ_ILV=edges turns them off): each step's site against
+ * the site where every other task was switched out inside an operation, the
+ * shape of a race (one task acts while another sits between its load and
+ * its store). */
+extern bool ilv_pairs;
 /* How many distinct edges this process has hit (for progress reports). */
 unsigned ilv_seen(void);
 void ilv_edge(unsigned prev_site, unsigned site, bool switched);
+void ilv_pair(unsigned site, unsigned parked_site);
 
 #endif /* MMFUZZ_SCHED_ILV_H */

@@ -527,6 +527,12 @@ static __sched_notsan void switch_to(struct fsched *fs, struct task *from, int t
 
 		ilv_edge(from->site ? from->site->id : 0, next_site, true);
 		fs->last_site = next_site;
+		/* parked: switched out inside an operation, not between two */
+		if (from->site && from->site->type != YP_OP && from->state != TASK_DONE) {
+			fs->parked_site[from->id] = from->site->id;
+			fs->parked_mask |= 1u << from->id;
+		}
+		fs->parked_mask &= ~(1u << to);
 	}
 	fs->switches++;
 	fs->hash = (fs->hash ^ (0x9e37u + (uint64_t)to)) * 0x100000001b3ULL;
@@ -578,12 +584,22 @@ __sched_notsan void fsched_yield_out(struct task *t, const struct yield_site *s)
 
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
 	t->site = s;
-	if (unlikely(ilv_enabled)) {
-		ilv_edge(fs->last_site, s->id, false);
-		fs->last_site = s->id;
-	}
+	if (unlikely(ilv_enabled))
+		fsched_ilv_step(fs, s);
 	if (unlikely(step >= fs->next_event || fs->need_resched))
 		fsched_step_slow(fs, t, s);
+}
+
+__sched_notsan void fsched_ilv_pairs(struct fsched *fs, unsigned site)
+{
+	unsigned int m = fs->parked_mask;
+
+	while (m) {
+		int i = __builtin_ctz(m);
+
+		m &= m - 1;
+		ilv_pair(site, fs->parked_site[i]);
+	}
 }
 
 __sched_notsan void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s)
@@ -809,6 +825,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->nchange = fs->next_change = 0;
 	fs->nrec = 0;
 	fs->last_site = 0;
+	fs->parked_mask = 0;
 	fs->rec_overflow = 0;
 	fs->aborting = false;
 	fs->violator = NULL;

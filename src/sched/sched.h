@@ -193,6 +193,9 @@ struct fsched {
 	bool need_resched;		/* a blocked task may have become runnable */
 	bool resched_matters;		/* the policy may then switch (PCT) */
 	unsigned short last_site;	/* the previous step's site (coverage) */
+	/* tasks switched out inside an operation, and where (coverage) */
+	unsigned int parked_mask;
+	unsigned short parked_site[MAX_TASKS];
 	int nblocked;			/* tasks blocked on a lock */
 	unsigned char cpu_ntasks[MAX_CPUS];	/* tasks whose CPU it is */
 	bool slow;			/* every step takes the slow path */
@@ -284,6 +287,17 @@ static inline void fsched_ring(struct task *t, uint64_t step, const struct yield
 	e->op = (short)t->op;
 }
 
+/* The interleaving coverage of one step (ilv.h): the edge from the previous
+ * step's site, and this site against where each parked task waits. */
+void fsched_ilv_pairs(struct fsched *fs, unsigned site);
+static inline __sched_notsan void fsched_ilv_step(struct fsched *fs, const struct yield_site *s)
+{
+	ilv_edge(fs->last_site, s->id, false);
+	fs->last_site = s->id;
+	if (fs->parked_mask && ilv_pairs)
+		fsched_ilv_pairs(fs, s->id);
+}
+
 #if MMFUZZ_TSAN
 /* Under TSan the bookkeeping must stay uninstrumented: call out of line. */
 static inline void yield_point(const struct yield_site *s)
@@ -305,10 +319,8 @@ static inline void yield_point(const struct yield_site *s)
 	step = ++fs->step;
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
 	t->site = s;
-	if (unlikely(ilv_enabled)) {
-		ilv_edge(fs->last_site, s->id, false);
-		fs->last_site = s->id;
-	}
+	if (unlikely(ilv_enabled))
+		fsched_ilv_step(fs, s);
 	if (unlikely(step >= fs->next_event || fs->need_resched))
 		fsched_step_slow(fs, t, s);
 }

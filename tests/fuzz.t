@@ -1,0 +1,115 @@
+#!/bin/bash
+# Fuzzing campaigns and triage: mmfuzz fuzz on the clean model finds
+# nothing, with a bug switch on it finds the bug and leaves a minimized
+# reproducer that replays; mmfuzz triage groups crash files by signature;
+# a campaign killed at any moment loses nothing.  The campaigns build their
+# own instrumented targets, so this runs once, in the plain pass.
+. tests/lib/tap.sh
+if [ "$BUILD" != build ]; then
+	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
+	exit 0
+fi
+plan 21
+
+for c in fuzz triage; do
+	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
+	ok $? "mmfuzz $c --help"
+done
+bad=0
+for args in "--engine honggfuzz" "--time 0" "--jobs 0" "--inject no_such" "--target nope" \
+	"--sanitizer memory" "stray" "--engine random --sanitizer address"; do
+	# shellcheck disable=SC2086
+	"$MMFUZZ" fuzz $args --out "$TMP/never" > /dev/null 2> "$TMP/err"; rc=$?
+	[ $rc = 2 ] && [ -s "$TMP/err" ] || { bad=1; diag "fuzz $args: exit $rc"; }
+done
+[ $bad = 0 ] && [ ! -e "$TMP/never" ]
+ok $? "bad fuzz options: a message, exit 2, nothing started"
+
+# The seed corpus reaches every operation and every yield-point type.
+"$MMFUZZ" run --trace corpus/mm/*.mmf > "$TMP/trace" 2>&1
+missing=""
+"$MMFUZZ" run --help > "$TMP/help"
+for op in $(sed -n '/^Operations/,/^$/s/^  \([a-z_]*\) .*/\1/p' "$TMP/help"); do
+	grep -q "op($op)" "$TMP/trace" || missing="$missing $op"
+done
+for ty in $(sed -n '/^Yield points/{n;p}' "$TMP/help"); do
+	grep -Eq "[ :]$ty\(" "$TMP/trace" || missing="$missing $ty"
+done
+[ -z "$missing" ] && grep -q "op(alloc_pages)" "$TMP/trace"
+ok $? "the seed corpus reaches every operation and yield type${missing:+ (missing:$missing)}"
+
+# The random baseline on the clean model: nothing.
+"$MMFUZZ" fuzz --engine random --time 3 --out "$TMP/r" -q > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && ! ls "$TMP/r"/*.mmf > /dev/null 2>&1
+ok $? "random baseline, clean model, 3 s: exit 0, no finding"
+
+# libFuzzer (ASan+UBSan) on the clean model: nothing, and progress is shown.
+"$MMFUZZ" fuzz --time 15 --seed 1 --out "$TMP/clean" > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && ! ls "$TMP/clean"/*.mmf > /dev/null 2>&1 && grep -q "0 signature(s)" "$TMP/out"
+ok $? "libFuzzer, clean model, 15 s: exit 0, no finding" || tail -5 "$TMP/out" | diag "$(cat)"
+grep -Eq '^\[ *[0-9]+s\] execs [0-9]+ \([0-9]+/s\) cov [0-9]+ ft [0-9]+ interleavings [0-9]+ \| findings: none' "$TMP/out"
+ok $? "progress lines: execs, rate, coverage, interleavings, findings"
+n=$(sed -n 's/.*interleavings \([0-9]*\).*/\1/p' "$TMP/out" | tail -1)
+[ "${n:-0}" -gt 100 ]; ok $? "interleaving coverage grows (${n:-0} edges seen)"
+
+# The text target: any input parsed or rejected, never a crash.
+"$MMFUZZ" fuzz --target text --time 5 --seed 1 --out "$TMP/text" -q > "$TMP/out" 2>&1
+ok $? "libFuzzer on the text parser, 5 s: no crash"
+
+# A bug switch: found, minimized, the reproducer replays and says so.
+"$MMFUZZ" fuzz --inject pcp_count_apart --time 120 --until-found --seed 1 --out "$TMP/f" \
+	> "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc = 1 ] && grep -Eq '^first_finding_seconds: [0-9]+\.[0-9]+$' "$TMP/out"
+ok $? "pcp_count_apart: found (exit 1, $(sed -n 's/first_finding_seconds: //p' "$TMP/out") s)"
+repro=$(ls "$TMP/f"/*.mmf 2> /dev/null | head -1)
+[ -n "$repro" ] && grep -q "^bugs: pcp_count_apart$" "$repro" && grep -q "^expect: violation " "$repro" &&
+	grep -Fq "$repro" "$TMP/out"
+ok $? "a readable reproducer with its bugs: and expect: lines, named in the summary"
+"$MMFUZZ" run --expect -q "$repro" > /dev/null 2>&1
+ok $? "the reproducer meets its expect: line"
+"$MMFUZZ" run --no-bugs -q "$repro" > /dev/null 2>&1
+ok $? "the reproducer runs clean without the switch"
+ops=$(grep -c '^  ' "$repro")
+[ "$ops" -le 12 ]; ok $? "the reproducer is minimized ($ops lines of operations and decisions)"
+! ls -a "$TMP/f" "$TMP/f/crashes" | grep -q '^\.tmp'
+ok $? "no temporary files left behind"
+
+# triage: crash files grouped by signature, one reproducer each
+mkdir -p "$TMP/t"
+"$MMFUZZ" encode corpus/regress/pcp_count_apart.mmf -o "$TMP/t/crash-a"
+cp "$TMP/t/crash-a" "$TMP/t/crash-a2"
+"$MMFUZZ" encode corpus/regress/vmstat_lost_update.mmf -o "$TMP/t/crash-b"
+"$MMFUZZ" encode corpus/mm/alloc_free.mmf -o "$TMP/t/crash-clean"
+head -c 100 /dev/urandom > "$TMP/t/crash-noise"
+"$MMFUZZ" triage --inject pcp_count_apart --inject vmstat_lost_update --out "$TMP/to" "$TMP/t" \
+	> "$TMP/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "^5 crash file(s), 2 signature(s)" "$TMP/out" && [ "$(ls "$TMP/to"/*.mmf | wc -l)" = 2 ]
+ok $? "triage: 5 crash files, 2 signatures, 2 reproducers" || diag "$(cat "$TMP/out")"
+grep -q "I-BUD-4@quiescence" "$TMP/out" && grep -q "I-PCP-1@" "$TMP/out"
+ok $? "triage names each signature"
+"$MMFUZZ" run --expect -q "$TMP/to"/*.mmf > /dev/null 2>&1
+ok $? "every triaged reproducer meets its expect: line"
+mkdir -p "$TMP/t2" && cp "$TMP/t/crash-clean" "$TMP/t2/"
+"$MMFUZZ" triage "$TMP/t2" > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "0 signature(s)" "$TMP/out" && ! ls "$TMP/t2"/*.mmf > /dev/null 2>&1
+ok $? "triage of a clean input: exit 0, nothing written"
+
+# Killed at any moment, a campaign loses nothing: its crash files stay
+# and triage turns them into the same reproducers afterwards.
+"$MMFUZZ" fuzz --inject pcp_count_apart --time 120 --seed 2 --out "$TMP/k" -q > /dev/null 2>&1 &
+pid=$!
+for i in $(seq 1 600); do
+	ls "$TMP/k/crashes"/crash-* > /dev/null 2>&1 && break
+	sleep 0.1
+done
+exec 3>&2 2> /dev/null	# no "Killed" notice from the shell
+pkill -KILL -P $pid; kill -KILL $pid
+pkill -KILL -f "fuzz_mm.*$TMP/k"
+wait $pid
+exec 2>&3 3>&-
+ls "$TMP/k/crashes"/crash-* > /dev/null 2>&1
+ok $? "a killed campaign: its crash files are on disk"
+"$MMFUZZ" triage "$TMP/k" > "$TMP/out" 2>&1; rc=$?
+[ $rc = 1 ] && ls "$TMP/k"/*.mmf > /dev/null 2>&1 && "$MMFUZZ" run --expect -q "$TMP/k"/*.mmf > /dev/null 2>&1
+ok $? "triage after the kill: the reproducers, with the switch from DIR/campaign"
+finish

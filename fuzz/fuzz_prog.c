@@ -11,8 +11,8 @@
  * Environment: MMFUZZ_INJECT=a,b (bug switches on; the input's own switch
  * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage; =edges: the
  * consecutive-site edges without the parked pairs),
- * MMFUZZ_STATS=FILE (executions and interleavings seen, rewritten each
- * second, for mmfuzz fuzz's progress line), MMFUZZ_CRASHES=DIR (a model
+ * MMFUZZ_STATS=DIR (DIR/<pid>: this process's executions and interleavings
+ * seen, rewritten each second, for mmfuzz fuzz's progress line), MMFUZZ_CRASHES=DIR (a model
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
  * aborting: the world is rebuilt for every execution, so nothing carries
  * over; at most a few files per signature).  Sanitizer reports always abort.
@@ -98,18 +98,21 @@ static void save_crash(const uint8_t *data, size_t size, const char *signature)
 	fprintf(stderr, "MMFUZZ-FINDING: %s %s\n", signature, path);
 }
 
+/* DIR/<pid>: this process's executions and interleavings, for mmfuzz fuzz,
+ * which sums the files of every engine process it started. */
 static void write_stats(void)
 {
-	char tmp[4096];
+	char tmp[4096], path[4096];
 	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
+	snprintf(path, sizeof(path), "%s/%d", stats_path, (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%s/.%d.tmp", stats_path, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f)
 		return;
 	fprintf(f, "execs %lu\ninterleavings %u\n", execs, ilv_seen());
 	fclose(f);
-	rename(tmp, stats_path);
+	rename(tmp, path);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -160,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (exec_run(e, &p, &opts, &r))
 		abort();
 	execs++;
-	if (stats_path && (execs & 1023) == 0 && time(NULL) != stats_time) {
+	if (stats_path && (execs & 255) == 0 && time(NULL) != stats_time) {
 		stats_time = time(NULL);
 		write_stats();
 	}

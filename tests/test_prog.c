@@ -216,8 +216,8 @@ int main(void)
 			for (j = 0; j < m; j++) {
 				size_t at = 9 + rng_next(&s) % (sizeof(base) - 10);
 
-				buf[at] = (char)(rng_next(&s) % 2 ? 32 + rng_next(&s) % 95
-								  : "=:#.>-T0123\n \t"[rng_next(&s) % 15]);
+				buf[at] = rng_next(&s) % 2 ? (char)(32 + rng_next(&s) % 95)
+							   : "=:#.>-T0123\n \t"[rng_next(&s) % 15];
 			}
 			if (prog_parse_text(buf, "m", &p, err, sizeof(err)))
 				rejected += err[0] == 'm' && err[1] == ':';

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "../bugs/bugs.h"
+#include "../sched/ilv.h"
 #include "cli.h"
 #include "triage.h"
 
@@ -141,8 +142,12 @@ static int build(struct campaign *c)
 	snprintf(log, sizeof(log), "%s/build.log", c->out);
 	if (run_make(c, "corpus", log))
 		return -1;
-	snprintf(c->seeds, sizeof(c->seeds), "%s/build/corpus/%s", c->root,
-		 !strcmp(c->target, "text") ? "mm" : c->target);
+	/* the program targets start from the binary twins, the parser from the text */
+	if ((!strcmp(c->target, "text")
+		     ? snprintf(c->seeds, sizeof(c->seeds), "%s/corpus/mm", c->root)
+		     : snprintf(c->seeds, sizeof(c->seeds), "%s/build/corpus/%s", c->root,
+				c->target)) >= (int)sizeof(c->seeds))
+		return -1;
 	if (!strcmp(c->engine, "random"))
 		return 0;
 	snprintf(args, sizeof(args), "ENGINE=%s %s fuzz-bins", c->engine,
@@ -151,8 +156,9 @@ static int build(struct campaign *c)
 						    "SANITIZER=thread");
 	if (run_make(c, args, log))
 		return -1;
-	snprintf(c->bin, sizeof(c->bin), "%s/build-fuzz-%s-%s/fuzz/fuzz_%s", c->root, c->engine,
-		 san_dir(c), c->target);
+	if (snprintf(c->bin, sizeof(c->bin), "%s/build-fuzz-%s-%s/fuzz/fuzz_%s", c->root, c->engine,
+		     san_dir(c), c->target) >= (int)sizeof(c->bin))
+		return -1;
 	return 0;
 }
 
@@ -170,16 +176,31 @@ static void inject_env(const struct campaign *c)
 	setenv("TSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:report_signal_unsafe=0", 0);
 }
 
-/* Start the engine with its output on a pipe; returns the pid. */
-static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned long seed)
+/*
+ * Start one engine process with its output on a pipe (*outfd), or, for the
+ * AFL++ secondaries (instance > 0), appended to DIR/afl-secN.log; returns
+ * the pid.  --jobs N on AFL++ is one main (-M main) and N-1 secondaries
+ * (-S secN) on one sync directory, DIR/afl.
+ */
+static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned long seed,
+			  int instance)
 {
 	char arg[16 + MAX_ENGINE_ARGS][4352];
 	char *argv[17 + MAX_ENGINE_ARGS];
 	int fds[2], n = 0, i;
 	pid_t pid;
 
-	if (pipe(fds))
+	if (instance == 0 && pipe(fds))
 		return -1;
+	if (instance > 0) {
+		char log[4200];
+
+		snprintf(log, sizeof(log), "%s/afl-sec%d.log", c->out, instance);
+		fds[0] = -1;
+		fds[1] = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fds[1] < 0)
+			return -1;
+	}
 	if (!strcmp(c->engine, "libfuzzer")) {
 		snprintf(arg[n++], sizeof(arg[0]), "%s", c->bin);
 		if (c->jobs > 1) {
@@ -189,7 +210,9 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		}
 		snprintf(arg[n++], sizeof(arg[0]), "-max_total_time=%ld", seconds);
 		snprintf(arg[n++], sizeof(arg[0]), "-artifact_prefix=%s/", c->crashes);
-		snprintf(arg[n++], sizeof(arg[0]), "-max_len=512");
+		/* as fuzz/fuzz_*.options say: programs of ~40 ops, texts of a page */
+		snprintf(arg[n++], sizeof(arg[0]), "-max_len=%d",
+			 !strcmp(c->target, "text") ? 4096 : 512);
 		snprintf(arg[n++], sizeof(arg[0]), "-seed=%lu", seed);
 		snprintf(arg[n++], sizeof(arg[0]), "-dict=%s/fuzz/%s.dict", c->root,
 			 !strcmp(c->target, "text") ? "text" : "mm");
@@ -205,6 +228,10 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		snprintf(arg[n++], sizeof(arg[0]), "-V%ld", seconds);
 		snprintf(arg[n++], sizeof(arg[0]), "-s%lu", seed);
 		snprintf(arg[n++], sizeof(arg[0]), "-mnone");
+		if (c->jobs > 1 && instance == 0)
+			snprintf(arg[n++], sizeof(arg[0]), "-Mmain");
+		else if (c->jobs > 1)
+			snprintf(arg[n++], sizeof(arg[0]), "-Ssec%d", instance);
 		snprintf(arg[n++], sizeof(arg[0]), "-x%s/fuzz/%s.dict", c->root,
 			 !strcmp(c->target, "text") ? "text" : "mm");
 		for (i = 0; i < c->nengine_args; i++)
@@ -224,7 +251,8 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 	inject_env(c);
 	pid = fork();
 	if (pid == 0) {
-		close(fds[0]);
+		if (fds[0] >= 0)
+			close(fds[0]);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		setpgid(0, 0);
@@ -233,8 +261,10 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		_exit(127);
 	}
 	close(fds[1]);
-	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	*outfd = fds[0];
+	if (fds[0] >= 0) {
+		fcntl(fds[0], F_SETFL, O_NONBLOCK);
+		*outfd = fds[0];
+	}
 	return pid;
 }
 
@@ -283,33 +313,67 @@ static void read_stats_file(struct campaign *c)
 	FILE *f;
 
 	if (!strcmp(c->engine, "afl")) {
-		snprintf(path, sizeof(path), "%s/afl/default/fuzzer_stats", c->out);
-		f = fopen(path, "r");
-		if (f) {
+		unsigned long execs = 0, cov = 0;
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "%s/afl", c->out);
+		d = opendir(path);
+		while (d && (de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/afl/%s/fuzzer_stats", c->out, de->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
 			while (fgets(line, sizeof(line), f)) {
-				double d;
 				unsigned long v;
 
 				if (sscanf(line, "execs_done : %lu", &v) == 1)
-					c->execs = c->execs_base + v;
-				else if (sscanf(line, "execs_per_sec : %lf", &d) == 1)
-					c->exec_rate = d;
-				else if (sscanf(line, "edges_found : %lu", &v) == 1)
-					c->cov = v;
+					execs += v;
+				else if (sscanf(line, "edges_found : %lu", &v) == 1 && v > cov)
+					cov = v;
 			}
 			fclose(f);
 		}
-	}
-	snprintf(path, sizeof(path), "%s/stats", c->out);
-	f = fopen(path, "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			unsigned long v;
-
-			if (sscanf(line, "interleavings %lu", &v) == 1 && v > c->ilv_seen)
-				c->ilv_seen = v;
+		if (d)
+			closedir(d);
+		if (execs) {
+			c->execs = c->execs_base + execs;
+			c->cov = cov;
 		}
-		fclose(f);
+	}
+	{
+		unsigned long execs = 0, ilv = 0;
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "%s/stats", c->out);
+		d = opendir(path);
+		while (d && (de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/stats/%s", c->out, de->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			while (fgets(line, sizeof(line), f)) {
+				unsigned long v;
+
+				if (sscanf(line, "execs %lu", &v) == 1)
+					execs += v;
+				else if (sscanf(line, "interleavings %lu", &v) == 1 && v > ilv)
+					ilv = v;
+			}
+			fclose(f);
+		}
+		if (d)
+			closedir(d);
+		if (ilv > c->ilv_seen)
+			c->ilv_seen = ilv;
+		/* AFL++ writes its stats once a minute: count from the harnesses */
+		if (!strcmp(c->engine, "afl") && execs > c->execs)
+			c->execs = execs;
 	}
 }
 
@@ -319,8 +383,14 @@ static void progress(const struct campaign *c, const struct triage *t, double el
 
 	if (c->quiet)
 		return;
-	fprintf(stderr, "[%5.0fs] execs %lu (%.0f/s) cov %lu ft %lu interleavings %lu | findings:",
-		elapsed, c->execs, c->exec_rate, c->cov, c->ft, c->ilv_seen);
+	/* libFuzzer reports its rate; for the others it is the mean so far */
+	double rate = !strcmp(c->engine, "libfuzzer") ? c->exec_rate
+						       : (double)c->execs / (elapsed > 1 ? elapsed : 1);
+
+	fprintf(stderr, "[%5.0fs] execs %lu (%.0f/s) cov %lu", elapsed, c->execs, rate, c->cov);
+	if (!strcmp(c->engine, "libfuzzer"))
+		fprintf(stderr, " ft %lu", c->ft);
+	fprintf(stderr, " interleavings %lu | findings:", c->ilv_seen);
 	if (!t->n)
 		fprintf(stderr, " none");
 	for (i = 0; i < t->n; i++)
@@ -366,6 +436,7 @@ static int campaign_random(struct campaign *c, struct triage *t, double t0, doub
 	}
 	o.sched = SCHED_RANDOM;
 	o.max_steps = 20000;
+	ilv_enabled = true;	/* counted only: nothing is guided by it */
 	for (i = 0; !interrupted; i++) {
 		double now = now_s() - t0;
 
@@ -376,6 +447,7 @@ static int campaign_random(struct campaign *c, struct triage *t, double t0, doub
 		o.seed = c->seed + i;
 		exec_run(t->e, p, &o, &r);
 		c->execs++;
+		c->ilv_seen = ilv_seen();
 		if (r.outcome == RUN_VIOLATION) {
 			char path[4200], *text = exec_program_text(t->e, p, &o, &r);
 
@@ -400,22 +472,35 @@ static int campaign_random(struct campaign *c, struct triage *t, double t0, doub
 }
 
 /*
- * Watch one engine process until it ends, the campaign's time is up, or
- * (--until-found) something was found.  Returns true when the engine ended
- * on its own before the time was up: a sanitizer report stopped it.
+ * Watch the engine processes until they end, the campaign's time is up, or
+ * (--until-found) something was found.  Returns true when they ended on
+ * their own before the time was up: a sanitizer report stopped libFuzzer.
  */
 static bool watch_engine(struct campaign *c, struct triage *t, double t0, double *first,
-			 pid_t pid, int fd, FILE *log, int *status)
+			 const pid_t *pid, int npid, int fd, FILE *log, int *status)
 {
 	double last = 0, last_scan = 0;
+	int i, running = npid;
+	bool alive[64];
 
+	for (i = 0; i < npid; i++)
+		alive[i] = true;
 	for (;;) {
 		double now = now_s() - t0;
-		pid_t w = waitpid(pid, status, WNOHANG);
 
+		for (i = 0; i < npid; i++) {
+			int st;
+
+			if (alive[i] && waitpid(pid[i], &st, WNOHANG) == pid[i]) {
+				alive[i] = false;
+				running--;
+				if (i == 0)
+					*status = st;
+			}
+		}
 		parse_engine_output(c, fd, log);
 		/* --until-found measures the first finding: look every 100 ms */
-		if (now - last_scan >= 1.0 || c->until_found || w == pid) {
+		if (now - last_scan >= 1.0 || c->until_found || !running) {
 			int before = t->n;
 
 			last_scan = now;
@@ -429,18 +514,24 @@ static bool watch_engine(struct campaign *c, struct triage *t, double t0, double
 				if (triage_scan(t, afl) && *first < 0)
 					*first = now_s() - t0;
 			}
-			if (t->n != before || (now - last >= 5.0 && !c->until_found) || w == pid)
+			if (t->n != before || (now - last >= 5.0 && !c->until_found) || !running)
 				progress(c, t, now);
 			if (now - last >= 5.0 || t->n != before)
 				last = now;
 		}
-		if (w == pid)
+		if (!running)
 			return !interrupted && now < (double)c->seconds - 1;
 		if (interrupted || (c->until_found && t->n) || now > (double)c->seconds + 30) {
-			kill(-pid, SIGINT);
+			for (i = 0; i < npid; i++)
+				if (alive[i])
+					kill(-pid[i], SIGINT);
 			usleep(300000);
-			kill(-pid, SIGKILL);
-			waitpid(pid, status, 0);
+			for (i = 0; i < npid; i++) {
+				if (!alive[i])
+					continue;
+				kill(-pid[i], SIGKILL);
+				waitpid(pid[i], i == 0 ? status : NULL, 0);
+			}
 			parse_engine_output(c, fd, log);
 			triage_scan(t, c->crashes);
 			return false;
@@ -459,18 +550,28 @@ static int campaign_engine(struct campaign *c, struct triage *t, double t0, doub
 	log = fopen(log_path, "a");
 	for (round = 0;; round++) {
 		long left = c->seconds - (long)(now_s() - t0);
-		int fd, status = 0;
+		int fd = -1, status = 0, i, npid;
+		pid_t pid[64];
 		bool stopped;
-		pid_t pid;
 
 		if (left <= 0 || interrupted || (c->until_found && t->n))
 			break;
-		pid = start_engine(c, &fd, left, c->seed + (unsigned long)round);
-		if (pid < 0) {
+		/* libFuzzer's -fork=N is one process; AFL++ runs one per job */
+		npid = !strcmp(c->engine, "afl") ? c->jobs : 1;
+		for (i = 0; i < npid; i++) {
+			pid[i] = start_engine(c, &fd, left, c->seed + (unsigned long)(round + i), i);
+			if (pid[i] < 0)
+				break;
+		}
+		if (i < npid) {
+			while (i-- > 0) {
+				kill(-pid[i], SIGKILL);
+				waitpid(pid[i], NULL, 0);
+			}
 			rc = -1;
 			break;
 		}
-		stopped = watch_engine(c, t, t0, first, pid, fd, log, &status);
+		stopped = watch_engine(c, t, t0, first, pid, npid, fd, log, &status);
 		close(fd);
 		c->execs_base = c->execs;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
@@ -616,6 +717,7 @@ int cmd_fuzz(int argc, char **argv)
 		char stats[4200];
 
 		snprintf(stats, sizeof(stats), "%s/stats", c.out);
+		mkdir(stats, 0755);
 		setenv("MMFUZZ_STATS", stats, 1);
 	}
 	setenv("MMFUZZ_CRASHES", c.crashes, 1);

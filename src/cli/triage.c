@@ -34,30 +34,57 @@ void signature_filename(const char *sig, char *out, size_t n)
 	out[i] = 0;
 }
 
+/*
+ * DIR/campaign: what the campaign ran, so that triage later knows which
+ * switches were on.  The switches go by name (bit numbers change as
+ * switches are added):
+ *   inject pcp_count_apart,vmstat_lost_update
+ *   target mm
+ *   engine libfuzzer
+ *   sanitizer address
+ */
 void campaign_note_write(const char *dir, uint32_t inject, const char *target, const char *engine,
 			 const char *sanitizer)
 {
-	char path[4096], buf[512];
+	char path[4096], buf[1024];
+	int i, n;
 
 	snprintf(path, sizeof(path), "%s/campaign", dir);
-	snprintf(buf, sizeof(buf), "inject 0x%x\ntarget %s\nengine %s\nsanitizer %s\n", inject,
-		 target, engine, sanitizer);
+	n = snprintf(buf, sizeof(buf), "inject ");
+	for (i = 0; i < NR_BUGS; i++)
+		if (inject & (1u << i))
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s",
+				      buf[n - 1] == ' ' ? "" : ",", bug_table[i].name);
+	snprintf(buf + n, sizeof(buf) - (size_t)n, "\ntarget %s\nengine %s\nsanitizer %s\n", target,
+		 engine, sanitizer);
 	write_atomic(path, buf, strlen(buf));
 }
 
 uint32_t campaign_note_inject(const char *dir)
 {
-	char path[4096], line[256];
-	unsigned int v = 0;
+	char path[4096], line[1024], *save = NULL, *name;
+	uint32_t v = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/campaign", dir);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "inject 0x%x", &v) == 1)
-			break;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "inject ", 7))
+			continue;
+		for (name = strtok_r(line + 7, ", \n", &save); name;
+		     name = strtok_r(NULL, ", \n", &save)) {
+			int id = bug_lookup(name);
+
+			if (id >= 0)
+				v |= 1u << id;
+			else
+				fprintf(stderr, "mmfuzz: %s: unknown bug switch '%s' ignored\n", path,
+					name);
+		}
+		break;
+	}
 	fclose(f);
 	return v;
 }

@@ -42,7 +42,7 @@ unsigned ilv_seen(void)
 #if MMFUZZ_ILV_SINK == ILV_SINK_LIBFUZZER
 __attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t ilv_counters[ILV_EDGES];
 
-static inline void ilv_sink(unsigned h)
+static inline __sched_notsan void ilv_sink(unsigned h)
 {
 	if (ilv_counters[h] != 255)
 		ilv_counters[h]++;
@@ -51,7 +51,7 @@ static inline void ilv_sink(unsigned h)
 extern uint8_t *__afl_area_ptr;
 extern uint32_t __afl_map_size;
 
-static inline void ilv_sink(unsigned h)
+static inline __sched_notsan void ilv_sink(unsigned h)
 {
 	/* past the compiler's edges when the map has room, mixed in when not */
 	uint32_t size = __afl_map_size ? __afl_map_size : 65536;
@@ -59,7 +59,7 @@ static inline void ilv_sink(unsigned h)
 	__afl_area_ptr[(h * 0x9E3779B1u) % size]++;
 }
 #elif MMFUZZ_ILV_SINK == ILV_SINK_BLOCKS
-static __attribute__((noinline)) void ilv_sink(unsigned h)
+static __sched_notsan __attribute__((noinline)) void ilv_sink(unsigned h)
 {
 	switch (h % 512) {
 	case 0: __asm__ volatile("# ilv 0"); break;
@@ -577,7 +577,7 @@ static __attribute__((noinline)) void ilv_sink(unsigned h)
 	}
 }
 #else
-static inline void ilv_sink(unsigned h)
+static inline __sched_notsan void ilv_sink(unsigned h)
 {
 	(void)h;
 }

@@ -35,4 +35,7 @@
 
 #define BIT(n)			(1UL << (n))
 
+#define SMP_CACHE_BYTES		64
+#define ____cacheline_aligned	__attribute__((aligned(SMP_CACHE_BYTES)))
+
 #endif /* MMFUZZ_KERNEL_COMPILER_H */

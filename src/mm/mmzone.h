@@ -90,6 +90,12 @@ struct free_area {
 	unsigned long nr_free;		/* blocks of this order, all types */
 };
 
+/*
+ * The per-CPU structures are cache-line aligned, as each CPU's copy lives in
+ * its own per-CPU area in the kernel: packed side by side in one array,
+ * neighbouring CPUs would share lines and the stress mode would measure
+ * false sharing the kernel does not have.
+ */
 struct per_cpu_pages {
 	spinlock_t lock;		/* Protects lists field */
 	int count;			/* number of pages in the list */
@@ -97,12 +103,17 @@ struct per_cpu_pages {
 	int batch;			/* chunk size for buddy add/remove */
 	short free_factor;		/* batch scaling factor during free */
 	struct list_head lists[NR_PCP_LISTS];
-};
+} ____cacheline_aligned;
 
 struct per_cpu_zonestat {
 	signed char vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
 	signed char stat_threshold;
-};
+} ____cacheline_aligned;
+
+/* include/linux/vmstat.h: this CPU's event counters */
+struct vm_event_state {
+	unsigned long event[NR_VM_EVENT_ITEMS];
+} ____cacheline_aligned;
 
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
@@ -168,7 +179,7 @@ struct world {
 	struct mutex pcp_batch_high_lock;
 	struct mutex pcpu_drain_mutex;
 	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS];
-	unsigned long (*vm_events)[NR_VM_EVENT_ITEMS];	/* [ncpus], per-CPU */
+	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 
 	/* max-order blocks touched since the last reset (see world.c) */
 	unsigned char *dirty;

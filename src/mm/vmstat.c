@@ -60,7 +60,7 @@ void mm_stat_reset(void)
 
 void __count_vm_events(enum vm_event_item item, long delta)
 {
-	unsigned long *p = &mm_world->vm_events[current_task->cpu][item];
+	unsigned long *p = &mm_world->vm_events[current_task->cpu].event[item];
 
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + (unsigned long)delta,
 			 __ATOMIC_RELAXED);
@@ -72,7 +72,7 @@ unsigned long sum_vm_event(enum vm_event_item item)
 	int cpu;
 
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-		sum += __atomic_load_n(&mm_world->vm_events[cpu][item], __ATOMIC_RELAXED);
+		sum += __atomic_load_n(&mm_world->vm_events[cpu].event[item], __ATOMIC_RELAXED);
 	return sum;
 }
 

@@ -88,6 +88,10 @@ static double change_of(const char *key, double avg0, double avg)
 {
 	if (absolute_change(key))
 		return avg - avg0;
+	/* LKP prints -100% for 0 -> 0, a row it never shows; the table here
+	 * shows every row, so nothing changed is 0 */
+	if (avg0 == 0 && avg == 0)
+		return 0;
 	if (avg0 == 0)
 		avg0 = 1e-100;	/* compare.rb: "To avoid divide 0 problem" */
 	return 100.0 * (avg - avg0) / avg0;
@@ -102,7 +106,7 @@ static void print_change(FILE *out, const char *key, double p)
 }
 
 /* changed_stat.rb without the distance option */
-static bool changed(const double *a, int na, const double *b, int nb)
+bool lkp_changed(const double *a, int na, const double *b, int nb)
 {
 	double min_a, max_a, min_b, max_b, mean_a = avg_of(a, na), mean_b = avg_of(b, nb);
 
@@ -178,7 +182,7 @@ static void print_verdict(FILE *out, const char *const *labels, int ncfg,
 			double avg0 = avg_of(st[i].v[0], st[i].n[0]);
 			double p = change_of(st[i].key, avg0, avg_of(st[i].v[c], st[i].n[c]));
 
-			if (!changed(st[i].v[0], st[i].n[0], st[i].v[c], st[i].n[c]))
+			if (!lkp_changed(st[i].v[0], st[i].n[0], st[i].v[c], st[i].n[c]))
 				continue;
 			fprintf(out, "%s %s %+.1f%s", shown++ ? "," : "", st[i].key, p,
 				absolute_change(st[i].key) ? "" : "%");
@@ -257,13 +261,18 @@ static void cmp_parse(struct cmp_table *t, int cfg, const char *text, unsigned l
 	}
 }
 
-/* Stats that are zero in every run of every configuration say nothing. */
+/*
+ * Stats that are zero in every run of every configuration say nothing,
+ * except the correctness counter and zone->lock's contention, which are
+ * the point when they are zero.
+ */
 static int cmp_drop_zero(struct cmp_table *t, int ncfg)
 {
 	int i, j = 0, c, k;
 
 	for (i = 0; i < t->nstat; i++) {
-		bool any = !strcmp(t->st[i].key, "invariant_violations");
+		bool any = !strcmp(t->st[i].key, "invariant_violations") ||
+			   !strncmp(t->st[i].key, "model.zone_lock.", 16);
 
 		for (c = 0; c < ncfg && !any; c++)
 			for (k = 0; k < t->st[i].n[c]; k++)

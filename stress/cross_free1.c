@@ -6,9 +6,12 @@
  * ring to task 2k+1, which frees them on its own.  The consumer's pcp list
  * only grows and goes back to the buddy with free_pcppages_bulk; the
  * producer's only shrinks and refills with rmqueue_bulk: both sides meet on
- * zone->lock.  A task without a partner (one task, or the last of an odd
- * number) allocates on its CPU, migrates to a spare CPU and frees there.
- * One op is one page allocated, or one page freed.
+ * zone->lock.  Every 64th chunk the producer drains every CPU's pcp lists,
+ * as direct reclaim does when a producer runs the zone low, so a drain
+ * takes the consumer's pcp->lock while the consumer frees into it.  A task
+ * without a partner (one task, or the last of an odd number) allocates on
+ * its CPU, migrates to a spare CPU and frees there.  One op is one page
+ * allocated, or one page freed.
  *
  * Each ring has one producer and one consumer: head and tail are
  * acquire/release, the slots between them belong to one side at a time.
@@ -21,6 +24,7 @@
 
 #define RING_SLOTS	1024		/* a power of two */
 #define CROSS_CHUNK	64		/* pages moved per iteration */
+#define CROSS_DRAIN_EVERY 64		/* chunks between drain_all_pages() */
 
 struct ring {
 	_Alignas(STRESS_CACHELINE) unsigned long head;	/* consumer's */
@@ -56,7 +60,7 @@ static int cross_free1_prepare(struct stress_run *r, unsigned long tasks)
 	return 0;
 }
 
-static void produce(struct stress_task *t, struct ring *ring)
+static void produce(struct stress_task *t, struct ring *ring, unsigned long *chunks)
 {
 	unsigned long head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
 	unsigned long tail = ring->tail;
@@ -76,6 +80,8 @@ static void produce(struct stress_task *t, struct ring *ring)
 	}
 	__atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
 	stress_count(t, (unsigned long long)i);
+	if (++*chunks % CROSS_DRAIN_EVERY == 0)
+		drain_all_pages(NULL);
 }
 
 static void consume(struct stress_task *t, struct ring *ring)
@@ -97,7 +103,8 @@ static void consume(struct stress_task *t, struct ring *ring)
 }
 
 /* No partner: allocate here, migrate (preemptible, between ops), free there. */
-static void alone(struct stress_task *t, struct cross_free1 *c, struct page **pages)
+static void alone(struct stress_task *t, struct cross_free1 *c, struct page **pages,
+		  unsigned long chunk)
 {
 	int home = t->task.cpu;
 	unsigned long i, n;
@@ -113,6 +120,8 @@ static void alone(struct stress_task *t, struct cross_free1 *c, struct page **pa
 		__free_pages(pages[i], 0);
 	t->task.cpu = home;
 	stress_count(t, 2 * n);
+	if (chunk % CROSS_DRAIN_EVERY == 0)
+		drain_all_pages(NULL);
 }
 
 static void cross_free1_testcase(struct stress_task *t)
@@ -121,14 +130,15 @@ static void cross_free1_testcase(struct stress_task *t)
 	struct ring *ring = &c->rings[t->nr / 2];
 	bool paired = (t->nr | 1) < t->run->ntasks;
 	struct page *pages[CROSS_CHUNK];
+	unsigned long chunk = 0;
 
 	while (stress_continue(t)) {
 		if (!paired)
-			alone(t, c, pages);
+			alone(t, c, pages, ++chunk);
 		else if (t->nr & 1)
 			consume(t, ring);
 		else
-			produce(t, ring);
+			produce(t, ring, &chunk);
 	}
 }
 

@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 
-#define DRAIN1_PAGES		512
+#define DRAIN1_PAGES		256	/* pcp_alloc1's region */
 #define DRAIN1_SWITCH_EVERY	64
 
 static int drain1_prepare(struct stress_run *r, unsigned long tasks)

@@ -2,19 +2,25 @@
 /*
  * pcp_alloc1: the page allocator's part of will-it-scale's page_fault1.
  * Each task "faults in" a region of order-0 movable pages, touching each,
- * then "unmaps" it, freeing them in order.  The allocations drain this
- * CPU's pcp list and refill it from the buddy with rmqueue_bulk; the frees
- * fill it past pcp->high and free_pcppages_bulk sends pages back under
- * zone->lock: the path seed 000's patch is about.  One op is one page
- * allocated and freed.
+ * then "unmaps" it, freeing them in order.  The pages come from and go back
+ * to this CPU's pcp list; when a region outgrows the list, the allocations
+ * refill it from the buddy with rmqueue_bulk and the frees push it past
+ * pcp->high, so free_pcppages_bulk sends pages back under zone->lock: the
+ * path seed 000's patch is about.  One op is one page allocated and freed.
  */
 #include "stress.h"
 
 #include <stdlib.h>
 
-/* pages per region: a little over pcp->high, so each region passes
- * through the buddy once in each direction, as a large mapping does */
-#define PCP_ALLOC1_PAGES	(getenv("PA1") ? atoi(getenv("PA1")) : 512)
+/*
+ * Pages per region: 1 MB of 4 KB pages.  Below pcp->high - pcp->batch (378
+ * and 63 by default) a region lives on this CPU's pcp list once the list
+ * has filled: the fast path alone, which is what the per-CPU lists are for.
+ * With seed 000's 4.16 sizes (--pcp-high 186 --pcp-batch 31) it overflows
+ * the list, and every region sends pages through rmqueue_bulk and
+ * free_pcppages_bulk, as page_fault1's 128 MB mappings do.
+ */
+#define PCP_ALLOC1_PAGES	256
 
 static int pcp_alloc1_prepare(struct stress_run *r, unsigned long tasks)
 {

@@ -95,7 +95,7 @@ int stress_barrier_stop(struct stress_run *r)
 		stress_report_stall(r);
 	pthread_mutex_unlock(&r->bar_lock);
 	if (failed) {
-		stress_report_violation(r, stderr);
+		stress_report_violation(r);
 		return -1;
 	}
 	return stalled ? -1 : 0;
@@ -127,12 +127,11 @@ void stress_held_add(struct stress_held *h, struct page *page, unsigned int orde
 	h->n++;
 }
 
-void stress_report_violation(struct stress_run *r, FILE *out)
+void stress_report_violation(struct stress_run *r)
 {
 	const struct violation *v = &g_violation;
 	char who[48];
 
-	(void)out;
 	if (v->task >= 0 && (unsigned long)v->task < r->ntasks)
 		snprintf(who, sizeof(who), "task %d (cpu %d)", v->task, r->tasks[v->task].task.cpu);
 	else
@@ -144,7 +143,7 @@ void stress_report_violation(struct stress_run *r, FILE *out)
 	fflush(stderr);
 }
 
-int stress_check_quiescent(struct stress_run *r, FILE *out)
+int stress_check_quiescent(struct stress_run *r)
 {
 	struct stress_held h = { 0 };
 
@@ -155,7 +154,7 @@ int stress_check_quiescent(struct stress_run *r, FILE *out)
 		current_task = NULL;
 		r->violations++;
 		free(h.a);
-		stress_report_violation(r, out);
+		stress_report_violation(r);
 		return -1;
 	}
 	r->checks++;
@@ -165,7 +164,7 @@ int stress_check_quiescent(struct stress_run *r, FILE *out)
 	return 0;
 }
 
-int stress_check_final(struct stress_run *r, FILE *out)
+int stress_check_final(struct stress_run *r)
 {
 	int cpu;
 
@@ -173,7 +172,7 @@ int stress_check_final(struct stress_run *r, FILE *out)
 	if (setjmp(r->runner_jb)) {
 		current_task = NULL;
 		r->violations++;
-		stress_report_violation(r, out);
+		stress_report_violation(r);
 		return -1;
 	}
 	if (r->o->wl->cleanup)

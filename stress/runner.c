@@ -29,6 +29,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,7 +120,7 @@ static void *stress_task_main(void *arg)
 		/* a model assertion fired in this task: g_violation says which */
 		current_task = NULL;
 		pthread_mutex_lock(&r->bar_lock);
-		r->failed = 1;
+		__atomic_store_n(&r->failed, 1, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&r->bar_runner);
 		pthread_mutex_unlock(&r->bar_lock);
 		stress_wake_runner();
@@ -198,19 +199,15 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	r->o = o;
 	r->ntasks = o->tasks;
 	/*
-	 * The model's machine has MAX_CPUS CPUs and the tasks run on CPUs
-	 * spread over them.  The model keeps per-CPU data in packed arrays
-	 * (16 bytes of vm_events, 304 of per_cpu_pages per CPU), so neighbour
-	 * CPUs share cache lines that the kernel's per-CPU areas never share;
-	 * CPUs 64 bytes of vm_events apart do not (docs/stress.md).
+	 * The model's machine has MAX_CPUS CPUs; task i runs on CPU i * stride
+	 * (default 1).  The per-CPU data is cache-line aligned as the kernel's
+	 * per-CPU areas are, so neighbouring CPUs share no lines.
 	 */
 	want = wl->nr_cpus ? wl->nr_cpus(o->tasks) : (int)o->tasks;
 	r->ncpus = MAX_CPUS;
-	r->cpu_stride = 1;
-	while (want * r->cpu_stride * 2 <= MAX_CPUS)
-		r->cpu_stride *= 2;
+	r->cpu_stride = o->cpu_stride ? o->cpu_stride : 1;
 	/* more tasks than simulated CPUs: they take turns on each CPU */
-	real_cpu_shared = want > MAX_CPUS;
+	real_cpu_shared = want * r->cpu_stride > MAX_CPUS;
 	stress_config(o, r->ncpus, &cfg);
 	if (mm_config_check(&cfg)) {
 		fprintf(stderr, "mmfuzz stress: %s\n", mm_config_check(&cfg));
@@ -226,12 +223,17 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 		fprintf(stderr, "mmfuzz stress: cannot build the world: %s\n", strerror(-err));
 		return -1;
 	}
-	r->tasks = calloc(r->ntasks, sizeof(*r->tasks));
+	r->tasks = aligned_alloc(STRESS_CACHELINE, r->ntasks * sizeof(*r->tasks));
 	r->counters = aligned_alloc(STRESS_CACHELINE, r->ntasks * sizeof(*r->counters));
-	if (!r->tasks || !r->counters || pipe(gate)) {
+	if (!r->tasks || !r->counters) {
 		fprintf(stderr, "mmfuzz stress: out of memory\n");
 		return -1;
 	}
+	if (pipe(gate)) {
+		fprintf(stderr, "mmfuzz stress: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	memset(r->tasks, 0, r->ntasks * sizeof(*r->tasks));
 	memset(r->counters, 0, r->ntasks * sizeof(*r->counters));
 	r->gate_fd = gate[0];
 	r->gate_wfd = gate[1];
@@ -323,6 +325,21 @@ static void stress_sample(struct stress_run *r, struct sample_state *s, FILE *ou
 	fflush(out);
 }
 
+/* runtest.py runs the tests under setarch -R; say whether this one was */
+static bool stress_aslr_on(void)
+{
+	int pers = personality(0xffffffff);
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v != 0 && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE));
+}
+
 static void stress_print_config(struct stress_run *r, FILE *out)
 {
 	const struct stress_opts *o = r->o;
@@ -352,6 +369,7 @@ static void stress_print_config(struct stress_run *r, FILE *out)
 	fprintf(out, "config.variant: %s\n", pcp_bulk_variant_name(c->variant));
 	fprintf(out, "config.inject: %s\n", *inject ? inject : "none");
 	fprintf(out, "config.kernel: 6.6\n");
+	fprintf(out, "config.aslr: %s\n", stress_aslr_on() ? "on" : "off");
 	fprintf(out, "config.build: %s\n", stress_build_kind());
 }
 
@@ -373,27 +391,93 @@ static int stress_fail(struct stress_run *r, FILE *out)
 	return 1;
 }
 
+/*
+ * main.c's sampling loop.  The tasks are parked at the sample boundaries
+ * where a check is due, where the measurement starts and at the end, so
+ * those samples count exactly the iterations of their interval.  Returns 0
+ * after the last sample (tasks parked), 130 on Ctrl-C (tasks parked), or 1
+ * after a violation (reported).
+ */
+static int stress_measure(struct stress_run *r, struct sample_state *s, FILE *out)
+{
+	const struct stress_opts *o = r->o;
+	uint64_t t_mark = stress_now_ns(), t_read;
+
+	for (;;) {
+		bool last, park, check;
+
+		stress_sleep_until(r, t_mark + o->sample_ms * 1000000u);
+		if (__atomic_load_n(&r->failed, __ATOMIC_ACQUIRE)) {
+			stress_report_violation(r);
+			return 1;
+		}
+		if (stress_interrupted) {
+			/* the partial sample is not printed: it never completed */
+			if (stress_barrier_stop(r))
+				return 1;
+			if (s->idx >= o->warmup)
+				s->run_ns += stress_now_ns() - t_mark;
+			return 130;
+		}
+		last = o->seconds && s->idx + 1 >= o->warmup + o->seconds;
+		check = o->check_every && (s->idx + 1) % o->check_every == 0;
+		park = check || last || s->idx + 1 == o->warmup;
+		if (park && stress_barrier_stop(r))
+			return 1;
+		t_read = stress_now_ns();
+		stress_sample(r, s, out, t_read - t_mark);
+		if (park && s->idx == o->warmup) {
+			stress_snap_take(r, &r->snap_a);
+			r->have_snap_a = true;
+		}
+		if (check && stress_check_quiescent(r))
+			return 1;
+		if (last)
+			return 0;
+		if (park) {
+			stress_barrier_resume(r, false);
+			t_mark = stress_now_ns();
+		} else {
+			t_mark = t_read;
+		}
+	}
+}
+
+static void stress_print_average(struct stress_run *r, const struct sample_state *s, FILE *out,
+				 int rc)
+{
+	if (rc == 0) {
+		fprintf(out, "average:%llu\n", s->total / r->o->seconds);
+		return;
+	}
+	if (s->measured)
+		fprintf(out, "average:%llu\n", s->total / s->measured);
+	else if (s->idx)
+		fprintf(out, "average:%llu\n", s->total_all / s->idx);
+	fprintf(stderr, "mmfuzz stress: interrupted after %lu samples, %lu of them measured%s\n",
+		s->idx, s->measured, s->measured ? "" : s->idx ?
+		"; the average is over the warmup samples" : "; no average");
+}
+
+/* The run holds on to everything it allocated: a run that ends on a
+ * violation leaves its tasks where they stopped, and they may still use it. */
+static struct stress_run *stress_current;
+
 int stress_run(const struct stress_opts *o, FILE *out)
 {
 	struct sigaction sa, old_int, old_term;
-	struct stress_snap *snap_a, *snap_b, snap_start;
 	struct sample_state s = { 0 };
+	struct stress_snap snap_b;
 	struct stress_run *r;
-	bool have_a = false, interrupted = false;
-	uint64_t t_mark, t_read;
-	int rc = 0;
+	int rc;
 
 	if (MMFUZZ_TSAN || MMFUZZ_ASAN)
 		fprintf(stderr, "warning: mmfuzz stress in a %s build: the model is checked, "
 			"but these figures are not a benchmark\n", stress_build_kind());
-	r = calloc(1, sizeof(*r));
-	snap_a = calloc(2, sizeof(*snap_a));
-	if (!r || !snap_a)
+	r = stress_current = calloc(1, sizeof(*r));
+	if (!r || stress_setup(r, o))
 		return 2;
-	snap_b = snap_a + 1;
-	if (stress_setup(r, o))
-		return 2;
-	s.prev = calloc(r->ntasks, sizeof(*s.prev));
+	s.prev = r->prev = calloc(r->ntasks, sizeof(*s.prev));
 	if (!s.prev || pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC))
 		return 2;
 	stress_interrupted = 0;
@@ -403,100 +487,54 @@ int stress_run(const struct stress_opts *o, FILE *out)
 	sigaction(SIGTERM, &sa, &old_term);
 
 	/* before the threads exist: pthread_create orders it before their writes */
-	stress_snap_take(r, &snap_start);
+	stress_snap_take(r, &r->snap_start);
+	if (o->warmup == 0) {
+		r->snap_a = r->snap_start;
+		r->have_snap_a = true;
+	}
 	if (stress_start_tasks(r)) {
 		rc = 2;
-		goto out_exit;
-	}
-	if (o->warmup == 0) {
-		*snap_a = snap_start;
-		have_a = true;
+		goto out_abort;
 	}
 	/* all tasks start together: one byte makes the pipe readable to all */
 	if (write(r->gate_wfd, "", 1) != 1) {
 		rc = 2;
-		goto out_exit;
+		goto out_abort;
 	}
-	fprintf(out, "testcase:%s\n", o->wl->description);
-	fprintf(out, "warmup\n");
+	fprintf(out, "testcase:%s\nwarmup\n", o->wl->description);
 	if (o->warmup == 0)
 		fprintf(out, "measurement\n");
 	fflush(out);
 
-	t_mark = stress_now_ns();
-	for (;;) {
-		bool last, park, check;
-
-		stress_sleep_until(r, t_mark + o->sample_ms * 1000000u);
-		if (__atomic_load_n(&r->failed, __ATOMIC_ACQUIRE)) {
-			stress_report_violation(r, out);
-			return stress_fail(r, out);
-		}
-		if (stress_interrupted) {
-			interrupted = true;
-			break;
-		}
-		last = o->seconds && s.idx + 1 >= o->warmup + o->seconds;
-		check = o->check_every && (s.idx + 1) % o->check_every == 0;
-		/* park for a check, to snapshot the counters, or to end */
-		park = check || last || s.idx + 1 == o->warmup;
-		if (park && stress_barrier_stop(r))
-			return stress_fail(r, out);
-		t_read = stress_now_ns();
-		stress_sample(r, &s, out, t_read - t_mark);
-		if (park && s.idx == o->warmup) {
-			stress_snap_take(r, snap_a);
-			have_a = true;
-		}
-		if (check && stress_check_quiescent(r, out))
-			return stress_fail(r, out);
-		if (last)
-			break;
-		if (park) {
-			stress_barrier_resume(r, false);
-			t_mark = stress_now_ns();
-		} else {
-			t_mark = t_read;
-		}
+	rc = stress_measure(r, &s, out);
+	if (rc == 1)
+		return stress_fail(r, out);
+	stress_print_average(r, &s, out, rc);
+	stress_snap_take(r, &snap_b);
+	if (!r->have_snap_a) {
+		/* interrupted in the warmup: the counters of the whole run */
+		r->snap_a = r->snap_start;
+		s.run_ns = snap_b.ns - r->snap_start.ns;
 	}
-	if (interrupted) {
-		/* the partial sample is not printed, as it never completed */
-		if (stress_barrier_stop(r))
-			return stress_fail(r, out);
-		if (s.measured)
-			fprintf(out, "average:%llu\n", s.total / s.measured);
-		else if (s.idx)
-			fprintf(out, "average:%llu\n", s.total_all / s.idx);
-		fprintf(stderr, "mmfuzz stress: interrupted after %lu samples, %lu of them "
-			"measured%s\n", s.idx, s.measured,
-			s.measured ? "" : "; the average is over the warmup samples");
-		rc = 130;
-	} else {
-		fprintf(out, "average:%llu\n", s.total / o->seconds);
-	}
-	stress_snap_take(r, snap_b);
-	if (!have_a) {
-		*snap_a = snap_start;
-		s.run_ns = stress_now_ns() - snap_start.ns;
-	}
-	stress_counters_print(out, snap_a, snap_b, s.run_ns);
+	stress_counters_print(out, &r->snap_a, &snap_b, s.run_ns);
 	fflush(out);
 	stress_barrier_resume(r, true);
 	stress_teardown(r);
-	if (stress_check_final(r, out))
+	if (stress_check_final(r))
 		return stress_fail(r, out);
 	fprintf(out, "model.invariant_checks: %lu\n", r->checks);
 	fprintf(out, "invariant_violations: %lu\n", r->violations);
 	stress_print_config(r, out);
 	fflush(out);
-out_exit:
-	if (rc == 2) {
-		stress_barrier_resume(r, true);
-		if (write(r->gate_wfd, "", 1) != 1) {
-			/* tasks that started wait on the gate; they see EXIT */
-		}
-		stress_teardown(r);
-	}
+	goto out_free;
+
+out_abort:
+	/* tasks that started see STOP_EXIT as soon as the gate opens */
+	stress_barrier_resume(r, true);
+	if (write(r->gate_wfd, "", 1) != 1)
+		fprintf(stderr, "mmfuzz stress: cannot open the start gate\n");
+	stress_teardown(r);
+out_free:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	close(wake_pipe[0]);
@@ -505,10 +543,10 @@ out_exit:
 	close(r->gate_wfd);
 	world_destroy(r->w);
 	bugs_enabled = 0;
-	free(s.prev);
+	free(r->prev);
 	free(r->tasks);
 	free(r->counters);
-	free(snap_a);
 	free(r);
+	stress_current = NULL;
 	return rc;
 }

@@ -119,13 +119,15 @@ static int scaling_run(const struct scaling_opts *so, unsigned long tasks, const
 	return 0;
 }
 
-static int scaling_plot(const char *csv, const char *png, const char *title)
+static int scaling_plot(const char *csv, const char *png, const char *title,
+			unsigned long max_tasks)
 {
 	FILE *g = popen("gnuplot", "w");
 
 	if (!g)
 		return -1;
-	fprintf(g, "set terminal png size 900,600\n"
+	fprintf(g, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) "
+		"set terminal pngcairo size 900,600; else set terminal png size 900,600\n"
 		"set output '%s'\n"
 		"set datafile separator ','\n"
 		"set title \"%s\" noenhanced\n"
@@ -138,12 +140,16 @@ static int scaling_plot(const char *csv, const char *png, const char *title)
 		"set yrange [0:*]\n"
 		"set key top left\n"
 		"set grid\n"
-		"plot '%s' every ::1 using 1:2 with linespoints title 'processes', "
-		"'' every ::1 using 1:4 with linespoints title 'threads', "
-		"'' every ::1 using 1:6 with lines dashtype 2 title 'linear', "
-		"'' every ::1 using 1:3 axes x1y2 with lines dashtype 3 title 'processes idle', "
-		"'' every ::1 using 1:5 axes x1y2 with lines dashtype 3 title 'threads idle'\n",
-		png, title, csv);
+		"set xrange [0:%lu]\n"
+		"%s"
+		"plot '%s' every ::1 using 1:2 with linespoints lc rgb '#9400d3' title 'processes', "
+		"'' every ::1 using 1:4 with linespoints lc rgb '#009e73' title 'threads', "
+		"'' every ::1 using 1:6 with lines dashtype 2 lc rgb '#56b4e9' title 'linear', "
+		"'' every ::1 using 1:3 axes x1y2 with lines dashtype 3 lw 2 lc rgb '#9400d3' "
+		"title 'processes idle', "
+		"'' every ::1 using 1:5 axes x1y2 with lines dashtype 3 lw 2 lc rgb '#009e73' "
+		"title 'threads idle'\n",
+		png, title, max_tasks, max_tasks <= 16 ? "set xtics 1\n" : "", csv);
 	return pclose(g) ? -1 : 0;
 }
 
@@ -227,7 +233,7 @@ int stress_scaling(const struct scaling_opts *so)
 		 (int)(strlen(csv) > 4 && !strcmp(csv + strlen(csv) - 4, ".csv") ?
 		       strlen(csv) - 4 : strlen(csv)), csv);
 	snprintf(title, sizeof(title), "%s: %s", so->workload, wl ? wl->description : "");
-	if (scaling_plot(csv, png, title))
+	if (scaling_plot(csv, png, title, max_tasks))
 		fprintf(stderr, "mmfuzz stress: gnuplot failed; %s has the data (make deps "
 			"installs gnuplot-nox)\n", csv);
 	else

@@ -37,8 +37,9 @@ struct stress_counter {
 	_Alignas(STRESS_CACHELINE) unsigned long long iterations;
 };
 
+/* Aligned like the counters: a task's hot fields never share a line. */
 struct stress_task {
-	struct task task;		/* the model's view: id, simulated cpu */
+	_Alignas(STRESS_CACHELINE) struct task task;	/* the model's view: id, cpu */
 	struct stress_run *run;
 	struct stress_counter *counter;
 	unsigned long nr;		/* will-it-scale's task number */
@@ -60,7 +61,7 @@ void stress_held_add(struct stress_held *h, struct page *page, unsigned int orde
 struct stress_workload {
 	const char *name;
 	const char *description;	/* printed as testcase:<description> */
-	/* simulated CPUs for @tasks tasks (NULL: one per task) */
+	/* CPU slots for @tasks tasks (NULL: one per task; see stress_slot_cpu) */
 	int (*nr_cpus)(unsigned long tasks);
 	int (*prepare)(struct stress_run *r, unsigned long tasks);
 	void (*testcase)(struct stress_task *t);
@@ -83,7 +84,7 @@ struct stress_opts {
 	unsigned long seconds;		/* 0: until interrupted, as will-it-scale */
 	unsigned long warmup;		/* samples discarded; WARMUP_ITERATIONS + 1 */
 	unsigned long sample_ms;	/* one sample; 1000 */
-	unsigned long check_every;	/* samples between quiescent checks; 0: end only */
+	unsigned long check_every;	/* samples between quiescent checks; 0: at the end only */
 	unsigned long stall_ms;		/* a barrier not reached in this long is a stall */
 	enum stress_affinity affinity;
 	bool verbose;
@@ -91,12 +92,23 @@ struct stress_opts {
 	int variant;			/* enum pcp_bulk_variant */
 	uint32_t inject;		/* bug switches */
 	int pcp_high, pcp_batch;	/* 0: the stress defaults */
+	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */
 	unsigned long zone_pages;
 };
 
 void stress_opts_default(struct stress_opts *o);
 
 /* ---- the runner (runner.c) ---- */
+
+struct stress_snap {
+	unsigned long mm[NR_MM_STAT_ITEMS];
+	unsigned long pgalloc, pgfree;
+	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
+	uint64_t zone_hold_cycles;
+	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
+	uint64_t tsc;
+	uint64_t ns;			/* CLOCK_MONOTONIC */
+};
 
 enum stress_stop { STOP_NONE, STOP_PARK, STOP_EXIT };
 
@@ -123,6 +135,11 @@ struct stress_run {
 	struct task runner;		/* the runner's own task, for the checks */
 	jmp_buf runner_jb;
 	unsigned long checks, violations;
+
+	/* the runner's own (runner.c) */
+	unsigned long long *prev;	/* each task's count at the last sample */
+	struct stress_snap snap_start, snap_a;	/* before the start, at measurement */
+	bool have_snap_a;
 };
 
 /* Run @o->wl as will-it-scale does and print its output to @out.
@@ -173,23 +190,13 @@ void stress_barrier_init(struct stress_run *r);
 int stress_barrier_stop(struct stress_run *r);
 void stress_barrier_resume(struct stress_run *r, bool exit);
 /* Check the invariants while parked; 0 or -1 (reported as an Assertion). */
-int stress_check_quiescent(struct stress_run *r, FILE *out);
+int stress_check_quiescent(struct stress_run *r);
 /* After the tasks ended: free what they hold, drain, fold, check_final. */
-int stress_check_final(struct stress_run *r, FILE *out);
-/* A model violation (g_violation) in LKP's "Assertion ... failed" form. */
-void stress_report_violation(struct stress_run *r, FILE *out);
+int stress_check_final(struct stress_run *r);
+/* A model violation (g_violation) on stderr, in glibc's assert() form. */
+void stress_report_violation(struct stress_run *r);
 
 /* ---- model counters (counters.c) ---- */
-
-struct stress_snap {
-	unsigned long mm[NR_MM_STAT_ITEMS];
-	unsigned long pgalloc, pgfree;
-	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
-	uint64_t zone_hold_cycles;
-	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
-	uint64_t tsc;
-	uint64_t ns;			/* CLOCK_MONOTONIC */
-};
 
 uint64_t stress_now_ns(void);
 /* Read the counters; the tasks must be parked. */
@@ -261,8 +268,10 @@ struct compare_stat {
 
 void lkp_print_table(FILE *out, const char *const *labels, int ncfg,
 		     const struct compare_stat *st, int nstat);
+/* changed_stat.rb: do the runs @a and @b separate? */
+bool lkp_changed(const double *a, int na, const double *b, int nb);
 
-/* "mmfuzz: build is plain|asan|tsan" */
+/* "plain", "asan" or "tsan": the build these figures come from */
 const char *stress_build_kind(void);
 
 #endif /* MMFUZZ_STRESS_STRESS_H */

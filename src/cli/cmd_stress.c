@@ -35,10 +35,11 @@ static const char stress_usage[] =
 	"  --mode MODE        thread (default) or process; --scaling: both (default)\n"
 	"  --warmup N         samples discarded first (default 6, WARMUP_ITERATIONS + 1)\n"
 	"  --sample-ms MS     length of a sample (default 1000; shorter for tests)\n"
-	"  --check-every N    check the invariants every N samples (default 1; 0: at\n"
-	"                     the start of the measurement and at the end only)\n"
+	"  --check-every N    check the invariants every N samples (default 1; 0: only\n"
+	"                     at the end, after the final drain)\n"
 	"  --stall-ms MS      tasks that do not stop within MS are a stall (default 10000)\n"
 	"  --pcp-high N, --pcp-batch N, --zone-pages N   the model's config\n"
+	"  --cpu-stride N     task i runs on simulated CPU i*N of 8 (default 1)\n"
 	"  --scaling          tasks 1..nproc, runtest.py's CSV on stdout and in -o FILE\n"
 	"                     (default WORKLOAD.csv), and a PNG plot beside it (gnuplot)\n"
 	"  --max-tasks N      --scaling up to N tasks instead of nproc\n"
@@ -53,7 +54,7 @@ static const char stress_usage[] =
 enum {
 	OPT_INJECT = 256, OPT_VARIANT, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
-	OPT_MAX_TASKS, OPT_LIST,
+	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE,
 };
 
 static int bad_number(const char *opt, const char *v, const char *range)
@@ -89,7 +90,7 @@ static void list_workloads(void)
 struct stress_cli {
 	struct stress_opts o;
 	const char *workload, *csv, *mode;
-	bool scaling, compare, seconds_set, mode_set;
+	bool scaling, compare, seconds_set, tasks_set;
 	unsigned long runs, max_tasks;
 	struct compare_config cfg[8];
 	int ncfg, nvariants;
@@ -136,6 +137,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		{ "pcp-high", required_argument, 0, OPT_PCP_HIGH },
 		{ "pcp-batch", required_argument, 0, OPT_PCP_BATCH },
 		{ "zone-pages", required_argument, 0, OPT_ZONE_PAGES },
+		{ "cpu-stride", required_argument, 0, OPT_CPU_STRIDE },
 		{ "scaling", no_argument, 0, OPT_SCALING },
 		{ "compare", no_argument, 0, OPT_COMPARE },
 		{ "max-tasks", required_argument, 0, OPT_MAX_TASKS },
@@ -153,6 +155,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		case 't':
 			if (number("-t", optarg, 1, STRESS_MAX_TASKS, &o->tasks))
 				return EXIT_USAGE;
+			c->tasks_set = true;
 			break;
 		case 's':
 			if (number("-s", optarg, 0, 1000000, &o->seconds))
@@ -160,14 +163,13 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			c->seconds_set = true;
 			break;
 		case 'm':
-			o->affinity = AFF_SMT;
-			break;
 		case 'n':
-			if (o->affinity == AFF_SMT) {
+			/* will-it-scale's usage(): SMT placement needs affinity */
+			if (o->affinity == (opt == 'm' ? AFF_NONE : AFF_SMT)) {
 				fprintf(stderr, "mmfuzz stress: -m and -n do not go together\n");
 				return EXIT_USAGE;
 			}
-			o->affinity = AFF_NONE;
+			o->affinity = opt == 'm' ? AFF_SMT : AFF_NONE;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -242,6 +244,11 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			if (number("--zone-pages", optarg, 1024, 65536, &o->zone_pages))
 				return EXIT_USAGE;
 			break;
+		case OPT_CPU_STRIDE:
+			if (number("--cpu-stride", optarg, 1, MAX_CPUS, &v))
+				return EXIT_USAGE;
+			o->cpu_stride = (int)v;
+			break;
 		case OPT_SCALING:
 			c->scaling = true;
 			break;
@@ -298,6 +305,8 @@ static void child_common(struct stress_cli *c)
 		child_arg(c, "--pcp-batch", (unsigned long)o->pcp_batch, true);
 	if (o->zone_pages)
 		child_arg(c, "--zone-pages", o->zone_pages, true);
+	if (o->cpu_stride)
+		child_arg(c, "--cpu-stride", (unsigned long)o->cpu_stride, true);
 	if (o->affinity == AFF_SMT)
 		child_arg(c, "-m", 0, false);
 	if (o->affinity == AFF_NONE)
@@ -358,6 +367,11 @@ static int run_scaling(struct stress_cli *c)
 	}
 	if (c->nvariants > 1) {
 		fprintf(stderr, "mmfuzz stress: --scaling takes one --variant\n");
+		return EXIT_USAGE;
+	}
+	if (c->tasks_set) {
+		fprintf(stderr, "mmfuzz stress: --scaling runs 1..nproc tasks; --max-tasks N "
+			"sets the last\n");
 		return EXIT_USAGE;
 	}
 	memset(&so, 0, sizeof(so));

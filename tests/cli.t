@@ -25,11 +25,14 @@ ok $? "a bad --sched: exit 2"
 "$MMFUZZ" run --inject no_such corpus/regress/pcp_count_apart.mmf > /dev/null 2> "$TMP/err"
 [ $? = 2 ] && grep -q "unknown bug switch 'no_such'" "$TMP/err"; ok $? "an unknown --inject: exit 2"
 
-# any byte string is a program: no crash, exit 0 or 1
+# any byte string is a program: no crash, exit 0 or 1.  The bytes turn bug
+# switches on; under TSan a switch's race is a report (exit 66), a finding
+# and not a crash, so the TSan build runs them with the switches off.
 crashed=0
+nobugs=$(is_tsan && echo --no-bugs)
 for i in $(seq 1 40); do
 	head -c $((i * 17)) /dev/urandom > "$TMP/r.bin"
-	"$MMFUZZ" run -q "$TMP/r.bin" > /dev/null 2>&1; rc=$?
+	"$MMFUZZ" run -q $nobugs "$TMP/r.bin" > /dev/null 2>&1; rc=$?
 	[ $rc -le 1 ] || { crashed=$((crashed + 1)); cp "$TMP/r.bin" "$TMP/crash$i.bin"; diag "exit $rc"; }
 done
 [ $crashed = 0 ]; ok $? "40 random byte strings run without a crash"
@@ -70,7 +73,14 @@ else
 	ok 0 "# SKIP the livelock file is a data race under TSan first"
 fi
 
-# minimize: a reproducer padded with operations and a task it does not need
+# minimize: a reproducer padded with operations and a task it does not need.
+# pcp_count_apart writes pcp->count outside pcp->lock, so under TSan some
+# candidate schedules are reported as the data race they are: minimize it
+# in the plain and ASan builds.
+if is_tsan; then
+	for i in 1 2 3 4; do ok 0 "# SKIP pcp_count_apart's candidates race under TSan"; done
+	finish
+fi
 sed -e 's/^task T1 cpu=1$/task T1 cpu=1\n  read_counters\n  vmstat_refresh\n  h1 = alloc_pages order=2 mt=unmovable/' \
     -e 's/^schedule:/task T2 cpu=0\n  h2 = alloc_pages order=1 mt=movable\n  free_pages h2\n  drain_local\n\nschedule:/' \
     -e 's/at T0.1 /at T0.1 /' corpus/regress/pcp_count_apart.mmf > "$TMP/padded.mmf"

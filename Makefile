@@ -146,7 +146,8 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # The interleavings reach the
 # engines through src/sched/ilv.c, which writes the engine's map itself (and
 # must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
-NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/fiber.c src/mm/world.c \
+NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/policy.c src/sched/fiber.c \
+	src/mm/world.c \
 	src/sched/ilv.c
 NOINST_OBJS := $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/fuzz/fuzz_mm.o \
 	$(BUILD)/fuzz/fuzz_pagealloc.o $(BUILD)/fuzz/fuzz_text.o

@@ -173,7 +173,8 @@ static void inject_env(const struct campaign *c)
 				      bug_table[i].name);
 	setenv("MMFUZZ_INJECT", inj, 1);
 	setenv("MMFUZZ_ILV", c->ilv ? "1" : "0", !c->ilv);	/* MMFUZZ_ILV=edges stays */
-	setenv("TSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:report_signal_unsafe=0", 0);
+	/* as the harness's defaults (fuzz/fuzz_prog.c); a user's TSAN_OPTIONS stay */
+	setenv("TSAN_OPTIONS", "halt_on_error=0:report_signal_unsafe=0", 0);
 }
 
 /*
@@ -744,7 +745,8 @@ int cmd_fuzz(int argc, char **argv)
 	if (c.until_found)
 		printf("first_finding_seconds: %.2f\n", first < 0 ? -1.0 : first);
 	if (!c.quiet)
-		fprintf(stderr, "mmfuzz fuzz: %d crash file(s), %d signature(s)%s\n", t->files_seen, t->n,
+		fprintf(stderr, "mmfuzz fuzz: %d crash file(s), %d signature(s)%s%s\n", t->files_seen,
+			t->n, t->not_reproduced ? " (the others did not reproduce alone)" : "",
 			t->n ? "; minimizing one of each" : "");
 	triage_write(t, c.out, false);
 	rc = t->n ? EXIT_FOUND : EXIT_CLEAN;

@@ -69,7 +69,10 @@ int cmd_triage(int argc, char **argv)
 	n += triage_scan(t, sub);
 	snprintf(sub, sizeof(sub), "%s/afl", dir);
 	n += triage_scan(t, sub);
-	printf("%d crash file(s), %d signature(s)\n", t->files_seen, t->n);
+	printf("%d crash file(s), %d signature(s)", t->files_seen, t->n);
+	if (t->not_reproduced)
+		printf(", %d did not reproduce alone", t->not_reproduced);
+	printf("\n");
 	n = triage_write(t, out ? out : dir, false);
 	exec_destroy(t->e);
 	free(t);

@@ -123,7 +123,7 @@ static void sanitizer_signature(const char *bin, const char *path, uint32_t inje
 {
 	char cmd[12288], line[1024], inj[512] = "";
 	FILE *p;
-	int i, k = 0;
+	int i, k = 0, status;
 
 	sig[0] = 0;
 	if (!bin)
@@ -166,8 +166,10 @@ static void sanitizer_signature(const char *bin, const char *path, uint32_t inje
 			break;
 		}
 	}
-	pclose(p);
-	if (!sig[0])
+	/* the target ran it to the end without a report: it does not reproduce
+	 * alone (a race TSan pinned on it that began in an earlier execution) */
+	status = pclose(p);
+	if (!sig[0] && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 		snprintf(sig, n, "crash@unknown");
 }
 
@@ -262,8 +264,10 @@ int triage_scan(struct triage *t, const char *dir)
 			continue;
 		t->files_seen++;
 		triage_classify(t, path, sig, sizeof(sig), &san_only);
-		if (!sig[0])
+		if (!sig[0]) {
+			t->not_reproduced++;
 			continue;
+		}
 		for (i = 0; i < t->n; i++)
 			if (!strcmp(t->f[i].signature, sig))
 				break;

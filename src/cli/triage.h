@@ -30,6 +30,7 @@ struct triage {
 	struct finding f[TRIAGE_MAX_SIGS];
 	int n;
 	int files_seen;
+	int not_reproduced;		/* crash files that ran clean alone */
 	char seen_names[4096][64];	/* crash files already classified */
 	int nseen_names;
 };

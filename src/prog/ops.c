@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+const char *const prog_mt_names[MIGRATE_PCPTYPES] = { "unmovable", "movable", "reclaimable" };
+
 const struct op_info op_table[NR_OPS] = {
 	[OP_ALLOC_PAGES] = { "alloc_pages", 2, { "order", "mt" }, true,
 			     "alloc_pages(gfp of the migratetype, order); the result is a handle" },

@@ -57,6 +57,8 @@ struct op_info {
 };
 
 extern const struct op_info op_table[NR_OPS];
+/* The text form's names of the pcp migratetypes (mt=). */
+extern const char *const prog_mt_names[MIGRATE_PCPTYPES];
 int op_lookup(const char *name);
 
 struct op {

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* The scheduler's policies (policy.c), for sched.c only. */
+#ifndef MMFUZZ_SCHED_POLICY_H
+#define MMFUZZ_SCHED_POLICY_H
+
+#include "sched.h"
+
+#define STEP_NEVER	UINT64_MAX
+
+/* May @t run now: its CPU allows it and it is not blocked. */
+bool sched_task_runnable(const struct fsched *fs, const struct task *t);
+/* The task to run next after @cur (NULL at the start), -1 if none can. */
+int sched_choose(struct fsched *fs, struct task *cur);
+/* The step at which the fast path must next consult sched_choose. */
+void sched_update_next_event(struct fsched *fs);
+void sched_pct_start(struct fsched *fs, int depth, uint64_t seed, uint64_t base);
+/* The input's decisions ran out: PCT seeded from the input goes on. */
+void sched_fallback_begin(struct fsched *fs);
+
+#endif /* MMFUZZ_SCHED_POLICY_H */

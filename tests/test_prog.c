@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "prog/exec.h"
+#include "sched/ilv.h"
 #include "tap.h"
 
 static struct exec *e;
@@ -96,6 +97,87 @@ static int roundtrip_random(int n, uint64_t seed, int *first_bad)
 	return bad;
 }
 
+/*
+ * A run is a function of its program alone.  For random programs (bug
+ * switches, schedules and PCT fallbacks included): the run with every
+ * choice recorded, replayed from those choices as keyed decisions (what
+ * the minimizer and the reproducers use), takes the same steps; and a
+ * program run again after others gives the same trace and the same
+ * interleaving coverage (the engines see coverage, and a finding must
+ * replay alone).
+ */
+static void random_prog(uint64_t seed, struct prog *p)
+{
+	static uint8_t bytes[400];
+	size_t len, k;
+
+	seed = rng_seed(seed);
+	len = 1 + rng_next(&seed) % sizeof(bytes);
+	for (k = 0; k < len; k++)
+		bytes[k] = (uint8_t)rng_next(&seed);
+	prog_decode_binary(bytes, len, p);
+#if MMFUZZ_TSAN
+	p->bugs = 0;	/* a switch's race would be a report, not a crash */
+#endif
+	/* random bytes mostly leave no schedule bytes: give every program
+	 * step decisions and a PCT fallback, so that there is a schedule */
+	p->fallback_depth = 1 + (int)(rng_next(&seed) % 3);
+	p->seed = (uint32_t)rng_next(&seed);
+	p->keyed = false;
+	p->ndec = (int)(rng_next(&seed) % 9);
+	for (k = 0; k < (size_t)p->ndec; k++) {
+		memset(&p->dec[k], 0, sizeof(p->dec[k]));
+		p->dec[k].step = rng_next(&seed) % 40;
+		p->dec[k].target = (short)(rng_next(&seed) % (uint64_t)p->ntasks);
+	}
+}
+
+static void replay_random(int n, uint64_t seed, int bad[3])
+{
+	static struct prog p, q;
+	static uint64_t hash[64], ilv[64];
+	struct run_opts o = { 0 }, rec = { 0 };
+	struct run_result r, r2;
+	int i, m = n < 64 ? n : 64;
+
+	bad[0] = bad[1] = bad[2] = 0;
+	o.max_steps = rec.max_steps = 20000;
+	rec.rec = REC_ALL;
+	ilv_enabled = true;
+	for (i = 0; i < n; i++) {
+		uint64_t hf, hs;
+
+		random_prog(seed + (uint64_t)i, &p);
+		exec_run(e, &p, &o, &r);
+		hf = exec_sched(e)->hash;
+		if (i < m) {
+			hash[i] = hf;
+			ilv[i] = ilv_run_hash();
+		}
+		/* recording takes the slow path at every step */
+		exec_run(e, &p, &rec, &r);
+		hs = exec_sched(e)->hash;
+		if (hs != hf && !bad[0]++)
+			diag("program %d: the recorded run differs from the fast one", i);
+		q = p;
+		exec_keyed_decisions(e, &q, true);
+		exec_run(e, &q, &o, &r2);
+		if ((exec_sched(e)->hash != hs || r.outcome != r2.outcome ||
+		     strcmp(r.v.signature, r2.v.signature)) && !bad[1]++)
+			diag("program %d: the keyed replay differs (%s / %s)", i, r.v.signature,
+			     r2.v.signature);
+	}
+	/* the first ones again, backwards, after all the others */
+	for (i = m - 1; i >= 0; i--) {
+		random_prog(seed + (uint64_t)i, &p);
+		exec_run(e, &p, &o, &r);
+		if ((exec_sched(e)->hash != hash[i] || ilv_run_hash() != ilv[i]) && !bad[2]++)
+			diag("program %d: run again, a different %s", i,
+			     exec_sched(e)->hash != hash[i] ? "trace" : "interleaving coverage");
+	}
+	ilv_enabled = false;
+}
+
 static const struct {
 	const char *text;
 	const char *err;
@@ -162,13 +244,24 @@ int main(void)
 	int bad, first = -1, n = getenv("MMFUZZ_ROUNDTRIP_N") ? atoi(getenv("MMFUZZ_ROUNDTRIP_N"))
 							 : MMFUZZ_TSAN ? 2000 : 10000;
 
-	tap_plan(8 + (int)(sizeof(bad_inputs) / sizeof(bad_inputs[0])));
+	tap_plan(11 + (int)(sizeof(bad_inputs) / sizeof(bad_inputs[0])));
 	e = exec_create();
 	ok(e != NULL, "executor");
 
 	bad = roundtrip_random(n, 1, &first);
 	ok(!bad, "%d random byte strings: decode(encode(decode(b))) == decode(b) (%d differ, first #%d)",
 	   n, bad, first);
+	{
+		int b[3], nr = MMFUZZ_TSAN ? 300 : 2000;
+
+		replay_random(nr, 7, b);
+		ok(!b[0], "%d random programs with schedules: the fast path takes the steps the "
+		   "slow path takes (%d differ)", nr, b[0]);
+		ok(!b[1], "and they replay from their recorded choices as keyed decisions (%d differ)",
+		   b[1]);
+		ok(!b[2], "run again after the others: the same trace and interleaving coverage "
+		   "(%d differ)", b[2]);
+	}
 
 	for (i = 0; i < sizeof(bad_inputs) / sizeof(bad_inputs[0]); i++) {
 		int rc = prog_parse_text(bad_inputs[i].text, "t", &p, err, sizeof(err));

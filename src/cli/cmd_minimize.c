@@ -18,6 +18,8 @@ static const char min_usage[] =
 	"  -o OUT            where to write the minimized program (text)\n"
 	"  --sched=POLICY    schedule to reproduce the failure under (as for run)\n"
 	"  --inject NAME     bug switch to turn on (baked into the output)\n"
+	"  --no-bugs         ignore the program's own switches (a crash file's bytes\n"
+	"                    carry some; the fuzz targets ignore them too)\n"
 	"  --max-runs N      give up after N candidate runs (default 20000)\n"
 	"  --max-steps N     livelock bound (default 200000)\n";
 
@@ -26,8 +28,9 @@ int cmd_minimize(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-runs", required_argument, 0, 'r' }, { "max-steps", required_argument, 0, 'm' },
-		{ "help", no_argument, 0, 'h' }, { 0 } };
+		{ "no-bugs", no_argument, 0, 'B' }, { "help", no_argument, 0, 'h' }, { 0 } };
 	struct run_opts o = { 0 };
+	bool no_bugs = false;
 	const char *out = NULL;
 	uint64_t max_runs = 20000;
 	struct min_stats st;
@@ -40,6 +43,7 @@ int cmd_minimize(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
+		case 'B': no_bugs = true; break;
 		case 's':
 			if (parse_sched_opt(optarg, &o)) {
 				fprintf(stderr, "mmfuzz minimize: bad --sched '%s'\n", optarg);
@@ -76,6 +80,8 @@ int cmd_minimize(int argc, char **argv)
 	}
 	if (input_load(&in, argv[optind]))
 		return EXIT_USAGE;
+	if (no_bugs)
+		in.prog->bugs = 0;
 	e = exec_create();
 	if (!e)
 		return EXIT_USAGE;

@@ -80,6 +80,9 @@ static inline bool __local_irq_restore(struct task *t, unsigned long flags, cons
 		__cpu_unpin(t);
 		return true;
 	}
+	/* IRQs on, preemption still off: an interrupt may come in now */
+	if (t->irq_depth == 0 && t->fs)
+		fsched_cpu_update(t);
 	return false;
 }
 

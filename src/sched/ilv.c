@@ -33,6 +33,17 @@ bool ilv_enabled;
 bool ilv_pairs = true;
 static uint8_t ilv_hit[ILV_EDGES];
 static unsigned ilv_nseen;
+static uint64_t ilv_hash;
+
+void ilv_run_begin(void)
+{
+	ilv_hash = 0xcbf29ce484222325ULL;
+}
+
+uint64_t ilv_run_hash(void)
+{
+	return ilv_hash;
+}
 
 unsigned ilv_seen(void)
 {
@@ -594,6 +605,7 @@ __sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsig
 		ilv_hit[h] = 1;
 		ilv_nseen++;
 	}
+	ilv_hash = (ilv_hash ^ h) * 0x100000001b3ULL;
 	ilv_sink(h);
 }
 
@@ -607,5 +619,6 @@ __sched_notsan __attribute__((noinline)) void ilv_pair(unsigned site, unsigned p
 		ilv_hit[h] = 1;
 		ilv_nseen++;
 	}
+	ilv_hash = (ilv_hash ^ h) * 0x100000001b3ULL;
 	ilv_sink(h);
 }

@@ -10,6 +10,7 @@
 #define MMFUZZ_SCHED_ILV_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define ILV_EDGES 16384
 
@@ -22,6 +23,10 @@ extern bool ilv_enabled;
 extern bool ilv_pairs;
 /* How many distinct edges this process has hit (for progress reports). */
 unsigned ilv_seen(void);
+/* The edges of the current run, hashed in order: coverage must be a
+ * function of the input alone (tests/test_prog.c checks it). */
+void ilv_run_begin(void);
+uint64_t ilv_run_hash(void);
 void ilv_edge(unsigned prev_site, unsigned site, bool switched);
 void ilv_pair(unsigned site, unsigned parked_site);
 

@@ -202,7 +202,10 @@ __sched_notsan int sched_choose(struct fsched *fs, struct task *cur)
 	int pick = -2;
 
 	if (fs->pol.kind == POL_INPUT && !fs->fallback) {
+		/* a decision for this very step is never missed, even when its
+		 * task is past it in every other way (at its exit it is done) */
 		while (fs->next_dec < fs->pol.ndec && fs->pol.keyed &&
+		       !dec_matches(fs, cur, &fs->pol.dec[fs->next_dec]) &&
 		       dec_missed(fs, &fs->pol.dec[fs->next_dec]))
 			fs->next_dec++;
 		if (fs->next_dec < fs->pol.ndec) {
@@ -261,6 +264,10 @@ __sched_notsan void sched_update_next_event(struct fsched *fs)
 	} else if (fs->fallback || fs->pol.kind == POL_PCT) {
 		if (fs->next_change < fs->nchange)
 			ev = fs->fb_base + fs->change[fs->next_change];
+		/* the step that began the fallback picked by the last decision:
+		 * PCT's own first pick is the next step's, fast path or not */
+		if (fs->fallback && fs->step == fs->fb_base && fs->pol.depth > 0)
+			ev = fs->step + 1;
 	}
 	if (ev > fs->max_steps + 1)
 		ev = fs->max_steps + 1;

@@ -571,6 +571,8 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->nrec = 0;
 	fs->last_site = 0;
 	fs->parked_mask = 0;
+	if (ilv_enabled)
+		ilv_run_begin();
 	fs->rec_overflow = 0;
 	fs->aborting = false;
 	fs->violator = NULL;

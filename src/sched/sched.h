@@ -347,6 +347,10 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 #if MMFUZZ_TSAN
 			__tsan_acquire(&c->tsan_sync);
 #endif
+		} else if (t->irq_depth == 0 && fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1) {
+			/* IRQs on with preemption still off: an interrupt may
+			 * come in now (PCT), as the slow path would see */
+			fs->need_resched = true;
 		}
 	} else if (c->preempt_owner == t) {
 #if MMFUZZ_TSAN

@@ -231,11 +231,18 @@ $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LIB_FUZZING_ENGINE) $(LDLIBS) -o $@
 
-# The seed corpora: readable text in corpus/<target>/, binary twins built here.
-CORPUS_TEXT := $(wildcard corpus/mm/*.mmf corpus/pagealloc/*.mmf)
-CORPUS_BINS := $(CORPUS_TEXT:corpus/%.mmf=$(BUILD)/corpus/%.bin)
+# The seed corpora: readable text in corpus/mm/, binary twins built here,
+# one directory per target.  Every seed in corpus/mm/ exercises the page
+# allocator layer, so the pagealloc target starts from all of them; a later
+# layer's target takes the seeds of its own operations.
+CORPUS_TEXT := $(wildcard corpus/mm/*.mmf)
+CORPUS_BINS := $(CORPUS_TEXT:corpus/%.mmf=$(BUILD)/corpus/%.bin) \
+	$(CORPUS_TEXT:corpus/mm/%.mmf=$(BUILD)/corpus/pagealloc/%.bin)
 corpus: $(CORPUS_BINS)
-$(BUILD)/corpus/%.bin: corpus/%.mmf $(MMFUZZ)
+$(BUILD)/corpus/mm/%.bin: corpus/mm/%.mmf $(MMFUZZ)
+	@mkdir -p $(dir $@)
+	$(Q)$(MMFUZZ) encode $< -o $@
+$(BUILD)/corpus/pagealloc/%.bin: corpus/mm/%.mmf $(MMFUZZ)
 	@mkdir -p $(dir $@)
 	$(Q)$(MMFUZZ) encode $< -o $@
 

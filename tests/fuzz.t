@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 24
+plan 25
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -70,8 +70,17 @@ ok $? "libFuzzer+TSan, pcp_free_nolock: reported as a data race" || diag "$(grep
 ok $? "AFL++, pcp_count_apart: found ($(sed -n 's/first_finding_seconds: //p' "$TMP/out") s)"
 
 # The text target: any input parsed or rejected, never a crash.
-"$MMFUZZ" fuzz --target text --time 5 --seed 1 --out "$TMP/text" -q > "$TMP/out" 2>&1
-ok $? "libFuzzer on the text parser, 5 s: no crash"
+"$MMFUZZ" fuzz --target text --time 5 --seed 1 --out "$TMP/text" > "$TMP/out" 2>&1; rc=$?
+n=$(sed -n 's/^\[ *[0-9]*s\] execs \([0-9]*\) .*/\1/p' "$TMP/out" | tail -1)
+[ $rc = 0 ] && [ "${n:-0}" -gt 1000 ]
+ok $? "libFuzzer on the text parser, 5 s: ${n:-0} executions, no crash"
+
+# An engine that fails is an error, not a clean campaign.
+"$MMFUZZ" fuzz --target text --time 5 --out "$TMP/broken" --engine-arg=-dict=/etc/passwd \
+	> "$TMP/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "the engine stopped early without a finding" "$TMP/out" &&
+	grep -q "ParseDictionaryFile" "$TMP/out"
+ok $? "an engine that stops early: its last words and exit 2"
 
 # A bug switch: found, minimized, the reproducer replays and says so.
 "$MMFUZZ" fuzz --inject pcp_count_apart --time 120 --until-found --seed 1 --out "$TMP/f" \

@@ -541,6 +541,37 @@ static bool watch_engine(struct campaign *c, struct triage *t, double t0, double
 	}
 }
 
+/* Entries in @dir that are not hidden (temporary files are). */
+static int count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The engine ended early without a finding: say so, with its last words. */
+static void engine_failed(const char *log_path)
+{
+	char lines[8][512], buf[512];
+	int n = 0, i;
+	FILE *f = fopen(log_path, "r");
+
+	fprintf(stderr, "mmfuzz fuzz: the engine stopped early without a finding; the end of %s:\n",
+		log_path);
+	while (f && fgets(buf, sizeof(buf), f))
+		snprintf(lines[n++ % 8], sizeof(lines[0]), "%s", buf);
+	for (i = n > 8 ? n - 8 : 0; i < n; i++)
+		fprintf(stderr, "  %s", lines[i % 8]);
+	if (f)
+		fclose(f);
+}
+
 static int campaign_engine(struct campaign *c, struct triage *t, double t0, double *first)
 {
 	char log_path[4200];
@@ -551,7 +582,7 @@ static int campaign_engine(struct campaign *c, struct triage *t, double t0, doub
 	log = fopen(log_path, "a");
 	for (round = 0;; round++) {
 		long left = c->seconds - (long)(now_s() - t0);
-		int fd = -1, status = 0, i, npid;
+		int fd = -1, status = 0, i, npid, crash_files;
 		pid_t pid[64];
 		bool stopped;
 
@@ -572,6 +603,7 @@ static int campaign_engine(struct campaign *c, struct triage *t, double t0, doub
 			rc = -1;
 			break;
 		}
+		crash_files = count_files(c->crashes);
 		stopped = watch_engine(c, t, t0, first, pid, npid, fd, log, &status);
 		close(fd);
 		c->execs_base = c->execs;
@@ -580,10 +612,19 @@ static int campaign_engine(struct campaign *c, struct triage *t, double t0, doub
 			rc = -1;
 			break;
 		}
-		/* one in-process libFuzzer stops at a sanitizer report: start it
-		 * again on the corpus it grew; the other engines go on by themselves */
-		if (!stopped || strcmp(c->engine, "libfuzzer") || c->jobs > 1)
+		if (!stopped)
 			break;
+		/* one in-process libFuzzer stops at a sanitizer report and leaves
+		 * its crash file: start it again on the corpus it grew.  Any other
+		 * early end is the engine failing, not the model passing. */
+		if (strcmp(c->engine, "libfuzzer") || c->jobs > 1 ||
+		    count_files(c->crashes) == crash_files) {
+			if (log)
+				fflush(log);
+			engine_failed(log_path);
+			rc = -1;
+			break;
+		}
 		if (round > 1000) {
 			fprintf(stderr, "mmfuzz fuzz: the engine keeps stopping; see %s\n", log_path);
 			rc = -1;
@@ -738,6 +779,12 @@ int cmd_fuzz(int argc, char **argv)
 					 : campaign_engine(&c, t, t0, &first);
 	signal(SIGINT, SIG_DFL);
 	if (rc) {
+		exec_destroy(t->e);
+		free(t);
+		return EXIT_USAGE;
+	}
+	if (!c.execs && !t->n) {
+		fprintf(stderr, "mmfuzz fuzz: the engine ran nothing; see %s/engine.log\n", c.out);
 		exec_destroy(t->e);
 		free(t);
 		return EXIT_USAGE;

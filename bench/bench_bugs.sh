@@ -12,6 +12,10 @@
 # bound, printed as ">CAP").  Each run gets its own seed (1, 2, 3, ...), so
 # the figures are reproducible up to the machine's timing.
 #
+# A detection counts only if every reproducer the run wrote runs clean with
+# the switch off (mmfuzz run --no-bugs); one that does not is a false
+# positive of the clean model, reported loudly and counted as not found.
+#
 # Output: CSV lines "switch,engine,run,seed,seconds,found" in the CSV file,
 # then a table of medians with the ratio random/engine for each switch.
 set -eu
@@ -77,6 +81,20 @@ for b in $switches; do
 			fi
 			found=1
 			case $s in -*) s=$cap; found=0 ;; esac
+			# a detection counts only if its reproducers replay and run
+			# clean without the switch: a finding of the clean model would
+			# be a false positive, not the switch
+			if [ $found = 1 ]; then
+				for f in "$out"/*.mmf; do
+					[ -e "$f" ] || continue
+					if ! "$mmfuzz" run -q --no-bugs "$f" > /dev/null 2>&1; then
+						echo "bench-bugs: FALSE POSITIVE: $f fails without $b" >&2
+						cp "$f" "$work/../bench-bugs-fp-$b-$e-$r.mmf" 2>/dev/null || true
+						found=0
+						s=$cap
+					fi
+				done
+			fi
 			echo "$b,$e,$r,$r,$s,$found" >> "$csv"
 			printf '[%d/%d] %-22s %-16s run %d: %s\n' "$n" "$total" "$b" "$e" "$r" \
 				"$([ $found = 1 ] && echo "${s}s" || echo "not found in ${cap}s")" >&2

@@ -47,6 +47,7 @@ struct exec {
 	int pcp_disabled_zone[PROG_MAX_TASKS];	/* zone+1 this task disabled */
 	/* I-PCP-2 holds for a zone unless its disable raced an allocation */
 	unsigned int pcp2_raced;	/* zones whose current disable raced an alloc */
+	int pcp2_raced_by[MODEL_MAX_ZONES];	/* that disable's task + 1 */
 	bool in_alloc[PROG_MAX_TASKS];
 	unsigned long allocs_started;
 	unsigned long disable_allocs[PROG_MAX_TASKS];	/* allocs_started at its disable */
@@ -213,6 +214,23 @@ static bool disable_raced(struct exec *e, struct task *t)
 	       __atomic_load_n(&e->allocs_started, __ATOMIC_RELAXED) != e->disable_allocs[t->id];
 }
 
+/*
+ * zone_pcp_enable() of this task's disable.  Its mutex_unlock may let the
+ * next disabler of the zone in and run it to the end before this returns:
+ * the race excuse goes only with the disable that earned it, never the
+ * next one's.
+ */
+static void pcp_enable(struct exec *e, struct task *t, int z)
+{
+	zone_pcp_enable(&e->w->zones[z]);
+	e->pcp_disabled_zone[t->id] = 0;
+	/* the harness's bookkeeping, shared by the fibers: relaxed atomics */
+	if (__atomic_load_n(&e->pcp2_raced_by[z], __ATOMIC_RELAXED) == t->id + 1) {
+		__atomic_store_n(&e->pcp2_raced_by[z], 0, __ATOMIC_RELAXED);
+		__atomic_fetch_and(&e->pcp2_raced, ~(1u << z), __ATOMIC_RELAXED);
+	}
+}
+
 static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx)
 {
 	struct world *w = e->w;
@@ -246,17 +264,17 @@ static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx
 			break;
 		zone_pcp_disable(&w->zones[op->arg[0]]);
 		e->pcp_disabled_zone[t->id] = op->arg[0] + 1;
-		if (disable_raced(e, t))
+		if (disable_raced(e, t)) {
+			__atomic_store_n(&e->pcp2_raced_by[op->arg[0]], t->id + 1, __ATOMIC_RELAXED);
 			__atomic_fetch_or(&e->pcp2_raced, 1u << op->arg[0], __ATOMIC_RELAXED);
-		else
+		} else {
 			check_pcp_disabled(w, &w->zones[op->arg[0]]);
+		}
 		break;
 	case OP_ZONE_PCP_ENABLE:
 		if (e->pcp_disabled_zone[t->id] != op->arg[0] + 1)
 			break;
-		zone_pcp_enable(&w->zones[op->arg[0]]);
-		e->pcp_disabled_zone[t->id] = 0;
-		__atomic_fetch_and(&e->pcp2_raced, ~(1u << op->arg[0]), __ATOMIC_RELAXED);
+		pcp_enable(e, t, op->arg[0]);
 		break;
 	case OP_SET_PCP_HIGH_BATCH:
 		/* while this task holds pcp_batch_high_lock, nothing to do */
@@ -313,11 +331,8 @@ static void task_cleanup(struct exec *e, struct task *t)
 {
 	int z = e->pcp_disabled_zone[t->id];
 
-	if (z) {
-		zone_pcp_enable(&e->w->zones[z - 1]);
-		e->pcp_disabled_zone[t->id] = 0;
-		__atomic_fetch_and(&e->pcp2_raced, ~(1u << (z - 1)), __ATOMIC_RELAXED);
-	}
+	if (z)
+		pcp_enable(e, t, z - 1);
 }
 
 static void task_body(struct task *t, void *arg)
@@ -458,6 +473,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	memset(e->pcp_disabled_zone, 0, sizeof(e->pcp_disabled_zone));
 	memset(e->in_alloc, 0, sizeof(e->in_alloc));
 	e->pcp2_raced = 0;
+	memset(e->pcp2_raced_by, 0, sizeof(e->pcp2_raced_by));
 	e->allocs_started = 0;
 	for (i = 0; i < p->nops; i++)
 		e->alloc_of_op[i] = p->ops[i].kind == OP_ALLOC_PAGES ? na++ : -1;

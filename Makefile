@@ -237,8 +237,14 @@ $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
 # layer's target takes the seeds of its own operations.
 CORPUS_TEXT := $(wildcard corpus/mm/*.mmf)
 CORPUS_BINS := $(CORPUS_TEXT:corpus/%.mmf=$(BUILD)/corpus/%.bin) \
-	$(CORPUS_TEXT:corpus/mm/%.mmf=$(BUILD)/corpus/pagealloc/%.bin)
+	$(CORPUS_TEXT:corpus/mm/%.mmf=$(BUILD)/corpus/pagealloc/%.bin) \
+	$(CORPUS_TEXT:corpus/mm/%.mmf=$(BUILD)/corpus/text/%.mmf)
 corpus: $(CORPUS_BINS)
+# the text target's seeds are the readable programs, copied: no engine ever
+# gets a directory of the source tree
+$(BUILD)/corpus/text/%.mmf: corpus/mm/%.mmf
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
 $(BUILD)/corpus/mm/%.bin: corpus/mm/%.mmf $(MMFUZZ)
 	@mkdir -p $(dir $@)
 	$(Q)$(MMFUZZ) encode $< -o $@

@@ -142,11 +142,10 @@ static int build(struct campaign *c)
 	snprintf(log, sizeof(log), "%s/build.log", c->out);
 	if (run_make(c, "corpus", log))
 		return -1;
-	/* the program targets start from the binary twins, the parser from the text */
-	if ((!strcmp(c->target, "text")
-		     ? snprintf(c->seeds, sizeof(c->seeds), "%s/corpus/mm", c->root)
-		     : snprintf(c->seeds, sizeof(c->seeds), "%s/build/corpus/%s", c->root,
-				c->target)) >= (int)sizeof(c->seeds))
+	/* the program targets start from the binary twins, the parser from
+	 * copies of the readable programs (build/corpus/text) */
+	if (snprintf(c->seeds, sizeof(c->seeds), "%s/build/corpus/%s", c->root, c->target) >=
+	    (int)sizeof(c->seeds))
 		return -1;
 	if (!strcmp(c->engine, "random"))
 		return 0;

@@ -307,74 +307,76 @@ static void parse_engine_output(struct campaign *c, int fd, FILE *log)
 		fflush(log);
 }
 
-static void read_stats_file(struct campaign *c)
+/* The value of "KEY VALUE" or "KEY : VALUE" on line, or -1. */
+static long stat_value(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n) || (line[n] != ' ' && line[n] != ':'))
+		return -1;
+	line += n;
+	while (*line == ' ' || *line == ':')
+		line++;
+	return *line >= '0' && *line <= '9' ? strtol(line, NULL, 10) : -1;
+}
+
+/*
+ * Over every entry of dir (its file name, or name/sub when sub is given):
+ * the sum of key sum_key's values into *sum and their maximum of max_key
+ * into *max.
+ */
+static void sum_stats_dir(const char *dir, const char *sub, const char *sum_key,
+			  const char *max_key, unsigned long *sum, unsigned long *max)
 {
 	char path[4200], line[256];
-	FILE *f;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	*sum = *max = 0;
+	while (d && (de = readdir(d))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s%s%s", dir, de->d_name, sub ? "/" : "",
+			 sub ? sub : "");
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			long v;
+
+			if ((v = stat_value(line, sum_key)) >= 0)
+				*sum += (unsigned long)v;
+			else if ((v = stat_value(line, max_key)) >= 0 && (unsigned long)v > *max)
+				*max = (unsigned long)v;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void read_stats_file(struct campaign *c)
+{
+	char path[4200];
+	unsigned long execs, max;
 
 	if (!strcmp(c->engine, "afl")) {
-		unsigned long execs = 0, cov = 0;
-		struct dirent *de;
-		DIR *d;
-
 		snprintf(path, sizeof(path), "%s/afl", c->out);
-		d = opendir(path);
-		while (d && (de = readdir(d))) {
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "%s/afl/%s/fuzzer_stats", c->out, de->d_name);
-			f = fopen(path, "r");
-			if (!f)
-				continue;
-			while (fgets(line, sizeof(line), f)) {
-				unsigned long v;
-
-				if (sscanf(line, "execs_done : %lu", &v) == 1)
-					execs += v;
-				else if (sscanf(line, "edges_found : %lu", &v) == 1 && v > cov)
-					cov = v;
-			}
-			fclose(f);
-		}
-		if (d)
-			closedir(d);
+		sum_stats_dir(path, "fuzzer_stats", "execs_done", "edges_found", &execs, &max);
 		if (execs) {
 			c->execs = c->execs_base + execs;
-			c->cov = cov;
+			c->cov = max;
 		}
 	}
-	{
-		unsigned long execs = 0, ilv = 0;
-		struct dirent *de;
-		DIR *d;
-
-		snprintf(path, sizeof(path), "%s/stats", c->out);
-		d = opendir(path);
-		while (d && (de = readdir(d))) {
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "%s/stats/%s", c->out, de->d_name);
-			f = fopen(path, "r");
-			if (!f)
-				continue;
-			while (fgets(line, sizeof(line), f)) {
-				unsigned long v;
-
-				if (sscanf(line, "execs %lu", &v) == 1)
-					execs += v;
-				else if (sscanf(line, "interleavings %lu", &v) == 1 && v > ilv)
-					ilv = v;
-			}
-			fclose(f);
-		}
-		if (d)
-			closedir(d);
-		if (ilv > c->ilv_seen)
-			c->ilv_seen = ilv;
-		/* AFL++ writes its stats once a minute: count from the harnesses */
-		if (!strcmp(c->engine, "afl") && execs > c->execs)
-			c->execs = execs;
-	}
+	snprintf(path, sizeof(path), "%s/stats", c->out);
+	sum_stats_dir(path, NULL, "execs", "interleavings", &execs, &max);
+	if (max > c->ilv_seen)
+		c->ilv_seen = max;
+	/* AFL++ writes its stats once a minute: count from the harnesses */
+	if (!strcmp(c->engine, "afl") && execs > c->execs)
+		c->execs = execs;
 }
 
 static void progress(const struct campaign *c, const struct triage *t, double elapsed)

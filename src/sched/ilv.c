@@ -594,11 +594,10 @@ static inline __sched_notsan void ilv_sink(unsigned h)
 }
 #endif
 
-__sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsigned site,
-							bool switched)
+/* One interleaving edge h seen: count it, fold it into the run's hash and
+ * show it to the engine. */
+static __sched_notsan inline void ilv_note(unsigned h)
 {
-	unsigned h = (prev_site * 0x9E3779B1u) ^ (site * 0x85EBCA77u) ^ (switched ? 0xC2B2AE3Du : 0);
-
 	h ^= h >> 15;
 	h %= ILV_EDGES;
 	if (!ilv_hit[h]) {
@@ -609,16 +608,17 @@ __sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsig
 	ilv_sink(h);
 }
 
+__sched_notsan __attribute__((noinline)) void ilv_edge(unsigned prev_site, unsigned site,
+							bool switched)
+{
+	unsigned h = (prev_site * 0x9E3779B1u) ^ (site * 0x85EBCA77u) ^ (switched ? 0xC2B2AE3Du : 0);
+
+	ilv_note(h);
+}
+
 __sched_notsan __attribute__((noinline)) void ilv_pair(unsigned site, unsigned parked_site)
 {
 	unsigned h = (site * 0x27D4EB2Fu) ^ (parked_site * 0x165667B1u) ^ 0x5BD1E995u;
 
-	h ^= h >> 15;
-	h %= ILV_EDGES;
-	if (!ilv_hit[h]) {
-		ilv_hit[h] = 1;
-		ilv_nseen++;
-	}
-	ilv_hash = (ilv_hash ^ h) * 0x100000001b3ULL;
-	ilv_sink(h);
+	ilv_note(h);
 }

@@ -330,6 +330,26 @@ static inline void yield_point(const struct yield_site *s)
 void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s);
 /* Preemption / IRQ state changed on t's CPU: recompute who may run there. */
 void fsched_cpu_update_out(struct task *t);
+/*
+ * Whether a task of t's CPU waits to run there in interrupt context: the
+ * only ones that IRQs coming back on (preemption still off) let in, as
+ * cpu_allows() says.  Without one, nothing changes for the scheduler.
+ */
+static inline __sched_notsan bool fsched_irq_waiting(const struct fsched *fs,
+						      const struct task *t)
+{
+	int i;
+
+	for (i = 0; i < fs->ntasks; i++) {
+		const struct task *u = &fs->task[i];
+
+		if (u != t && u->cpu == t->cpu && u->irq_ctx && !u->irq_active &&
+		    u->state != TASK_DONE && u->state != TASK_IDLE)
+			return true;
+	}
+	return false;
+}
+
 static inline __sched_notsan void fsched_cpu_update(struct task *t)
 {
 	struct fsched *fs = t->fs;
@@ -347,7 +367,8 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 #if MMFUZZ_TSAN
 			__tsan_acquire(&c->tsan_sync);
 #endif
-		} else if (t->irq_depth == 0 && fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1) {
+		} else if (t->irq_depth == 0 && fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
+			   fsched_irq_waiting(fs, t)) {
 			/* IRQs on with preemption still off: an interrupt may
 			 * come in now (PCT), as the slow path would see */
 			fs->need_resched = true;

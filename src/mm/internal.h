@@ -100,6 +100,9 @@ static inline void __mod_zone_freepage_state(struct zone *zone, int nr_pages, in
 	(void)migratetype;	/* no CMA */
 }
 
-extern unsigned long (*mm_stat_percpu)[NR_MM_STAT_ITEMS];
+struct mm_stat_cpu {
+	unsigned long item[NR_MM_STAT_ITEMS];
+} ____cacheline_aligned;
+extern struct mm_stat_cpu *mm_stat_percpu;
 
 #endif /* MMFUZZ_MM_INTERNAL_H */

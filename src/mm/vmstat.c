@@ -29,12 +29,12 @@ const char *const mm_stat_names[NR_MM_STAT_ITEMS] = {
 	[MM_ALLOC_FAIL] = "alloc_fail",
 };
 
-unsigned long (*mm_stat_percpu)[NR_MM_STAT_ITEMS];
+struct mm_stat_cpu *mm_stat_percpu;
 
 /* Statistics only: a relaxed load and store on this CPU's slot. */
 void mm_stat_inc(enum mm_stat_item item)
 {
-	unsigned long *p = &mm_stat_percpu[current_task->cpu][item];
+	unsigned long *p = &mm_stat_percpu[current_task->cpu].item[item];
 
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
@@ -45,7 +45,7 @@ unsigned long mm_stat_sum(enum mm_stat_item item)
 	int cpu;
 
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-		sum += __atomic_load_n(&mm_stat_percpu[cpu][item], __ATOMIC_RELAXED);
+		sum += __atomic_load_n(&mm_stat_percpu[cpu].item[item], __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -55,7 +55,7 @@ void mm_stat_reset(void)
 
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
 		for (i = 0; i < NR_MM_STAT_ITEMS; i++)
-			__atomic_store_n(&mm_stat_percpu[cpu][i], 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&mm_stat_percpu[cpu].item[i], 0, __ATOMIC_RELAXED);
 }
 
 void __count_vm_events(enum vm_event_item item, long delta)

@@ -182,7 +182,8 @@ int world_create(const struct mm_config *cfg, struct world **out)
 	w->dirty = calloc(nblocks, 1);
 	w->dirty_list = calloc(nblocks, sizeof(*w->dirty_list));
 	w->vm_events = calloc_percpu((size_t)cfg->ncpus, sizeof(*w->vm_events));
-	mm_stat_percpu = realloc(mm_stat_percpu, (size_t)MAX_CPUS * sizeof(*mm_stat_percpu));
+	if (!mm_stat_percpu)
+		mm_stat_percpu = calloc_percpu(MAX_CPUS, sizeof(*mm_stat_percpu));
 	if (!w->memmap || w->mem == MAP_FAILED || !w->dirty || !w->dirty_list || !w->vm_events ||
 	    !mm_stat_percpu)
 		goto out_free;

@@ -331,20 +331,24 @@ void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_si
 /* Preemption / IRQ state changed on t's CPU: recompute who may run there. */
 void fsched_cpu_update_out(struct task *t);
 /*
- * Whether a task of t's CPU waits to run there in interrupt context: the
- * only ones that IRQs coming back on (preemption still off) let in, as
- * cpu_allows() says.  Without one, nothing changes for the scheduler.
+ * Whether t's CPU becoming free (IRQs back on with preemption still off when
+ * irq_only, else preemption back on) may change PCT's next pick: a task of
+ * that CPU, in interrupt context when irq_only (the only ones cpu_allows()
+ * then lets in), that outranks t.  The running task was the highest-priority
+ * runnable one when it was picked; a task of lower priority becoming runnable
+ * changes nothing, and the fast path goes on as the slow path would.
  */
-static inline __sched_notsan bool fsched_irq_waiting(const struct fsched *fs,
-						      const struct task *t)
+static inline __sched_notsan bool fsched_cpu_rival(const struct fsched *fs,
+						    const struct task *t, bool irq_only)
 {
 	int i;
 
 	for (i = 0; i < fs->ntasks; i++) {
 		const struct task *u = &fs->task[i];
 
-		if (u != t && u->cpu == t->cpu && u->irq_ctx && !u->irq_active &&
-		    u->state != TASK_DONE && u->state != TASK_IDLE)
+		if (u != t && u->cpu == t->cpu && u->state != TASK_DONE &&
+		    u->state != TASK_IDLE && fs->prio[i] >= fs->prio[t->id] &&
+		    (!irq_only || (u->irq_ctx && !u->irq_active)))
 			return true;
 	}
 	return false;
@@ -368,7 +372,7 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 			__tsan_acquire(&c->tsan_sync);
 #endif
 		} else if (t->irq_depth == 0 && fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
-			   fsched_irq_waiting(fs, t)) {
+			   fsched_cpu_rival(fs, t, true)) {
 			/* IRQs on with preemption still off: an interrupt may
 			 * come in now (PCT), as the slow path would see */
 			fs->need_resched = true;
@@ -379,7 +383,8 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 #endif
 		c->preempt_owner = NULL;
 		/* another task that wants this CPU may outrank us (PCT) */
-		if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1)
+		if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
+		    fsched_cpu_rival(fs, t, false))
 			fs->need_resched = true;
 	}
 }

@@ -45,9 +45,9 @@ struct exec {
 	int *owner;			/* handle+1 owning each pfn, 0: none */
 	bool in_op[PROG_MAX_TASKS];
 	int pcp_disabled_zone[PROG_MAX_TASKS];	/* zone+1 this task disabled */
-	/* I-PCP-2 holds for a zone unless its disable raced an allocation */
-	unsigned int pcp2_raced;	/* zones whose current disable raced an alloc */
-	int pcp2_raced_by[MODEL_MAX_ZONES];	/* that disable's task + 1 */
+	/* I-PCP-2 holds for a zone unless its current disable raced an
+	 * allocation: then the task + 1 that disabled it, else 0 */
+	int pcp2_raced_by[MODEL_MAX_ZONES];
 	bool in_alloc[PROG_MAX_TASKS];
 	unsigned long allocs_started;
 	unsigned long disable_allocs[PROG_MAX_TASKS];	/* allocs_started at its disable */
@@ -225,10 +225,8 @@ static void pcp_enable(struct exec *e, struct task *t, int z)
 	zone_pcp_enable(&e->w->zones[z]);
 	e->pcp_disabled_zone[t->id] = 0;
 	/* the harness's bookkeeping, shared by the fibers: relaxed atomics */
-	if (__atomic_load_n(&e->pcp2_raced_by[z], __ATOMIC_RELAXED) == t->id + 1) {
+	if (__atomic_load_n(&e->pcp2_raced_by[z], __ATOMIC_RELAXED) == t->id + 1)
 		__atomic_store_n(&e->pcp2_raced_by[z], 0, __ATOMIC_RELAXED);
-		__atomic_fetch_and(&e->pcp2_raced, ~(1u << z), __ATOMIC_RELAXED);
-	}
 }
 
 static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx)
@@ -264,12 +262,10 @@ static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx
 			break;
 		zone_pcp_disable(&w->zones[op->arg[0]]);
 		e->pcp_disabled_zone[t->id] = op->arg[0] + 1;
-		if (disable_raced(e, t)) {
+		if (disable_raced(e, t))
 			__atomic_store_n(&e->pcp2_raced_by[op->arg[0]], t->id + 1, __ATOMIC_RELAXED);
-			__atomic_fetch_or(&e->pcp2_raced, 1u << op->arg[0], __ATOMIC_RELAXED);
-		} else {
+		else
 			check_pcp_disabled(w, &w->zones[op->arg[0]]);
-		}
 		break;
 	case OP_ZONE_PCP_ENABLE:
 		if (e->pcp_disabled_zone[t->id] != op->arg[0] + 1)
@@ -310,6 +306,18 @@ static bool quiescent(const struct exec *e, int self)
 	return true;
 }
 
+/* The zones where I-PCP-2 must hold: every one whose disable did not race. */
+static unsigned int pcp2_zones(struct exec *e)
+{
+	unsigned int mask = ~0u;
+	int z;
+
+	for (z = 0; z < MODEL_MAX_ZONES; z++)
+		if (__atomic_load_n(&e->pcp2_raced_by[z], __ATOMIC_RELAXED))
+			mask &= ~(1u << z);
+	return mask;
+}
+
 static void after_op(struct exec *e, struct task *t)
 {
 	__atomic_fetch_add(&e->ops_run, 1, __ATOMIC_RELAXED);
@@ -321,8 +329,7 @@ static void after_op(struct exec *e, struct task *t)
 		tsan_ignore_begin();
 		n = collect_allocs(e, a);
 		tsan_ignore_end();
-		check_quiescent(e->w, a, n, "quiescence",
-				~__atomic_load_n(&e->pcp2_raced, __ATOMIC_RELAXED));
+		check_quiescent(e->w, a, n, "quiescence", pcp2_zones(e));
 	}
 }
 
@@ -472,7 +479,6 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	memset(e->in_op, 0, sizeof(e->in_op));
 	memset(e->pcp_disabled_zone, 0, sizeof(e->pcp_disabled_zone));
 	memset(e->in_alloc, 0, sizeof(e->in_alloc));
-	e->pcp2_raced = 0;
 	memset(e->pcp2_raced_by, 0, sizeof(e->pcp2_raced_by));
 	e->allocs_started = 0;
 	for (i = 0; i < p->nops; i++)

@@ -38,4 +38,16 @@
 #define SMP_CACHE_BYTES		64
 #define ____cacheline_aligned	__attribute__((aligned(SMP_CACHE_BYTES)))
 
+/*
+ * One CPU's copy of a per-CPU variable.  In the kernel it lives in that
+ * CPU's per-CPU unit, far from every other CPU's copy; the model keeps the
+ * copies in an array indexed by CPU.  A line apart is not apart enough:
+ * x86's adjacent-line prefetchers (AMD's and Intel's) fetch 128-byte pairs
+ * of lines, so CPU 0 writing its copy pulls in CPU 1's from the line beside
+ * it, and two CPUs counting events each on their own line still trade the
+ * pair on every event.  Two lines a slot keeps every pair to one CPU.
+ */
+#define PERCPU_SLOT_BYTES	(2 * SMP_CACHE_BYTES)
+#define ____percpu_aligned	__attribute__((aligned(PERCPU_SLOT_BYTES)))
+
 #endif /* MMFUZZ_KERNEL_COMPILER_H */

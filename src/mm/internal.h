@@ -102,7 +102,7 @@ static inline void __mod_zone_freepage_state(struct zone *zone, int nr_pages, in
 
 struct mm_stat_cpu {
 	unsigned long item[NR_MM_STAT_ITEMS];
-} ____cacheline_aligned;
+} ____percpu_aligned;
 extern struct mm_stat_cpu *mm_stat_percpu;
 
 #endif /* MMFUZZ_MM_INTERNAL_H */

@@ -72,18 +72,30 @@ enum pageflags {
 /* page_type, as in 6.6: changed only under zone->lock */
 #define PG_buddy	0x00000080u
 
+/*
+ * The fields the model uses, in the kernel's order, and its size: 64 bytes,
+ * one cache line each in a line-aligned memmap.  Smaller, the struct pages
+ * of two CPUs' pages would share lines where their runs of pfns meet, and
+ * the stress mode would measure false sharing the kernel does not have.
+ * (Not ____cacheline_aligned: container_of on a list head that is not in a
+ * struct page, as list_for_each_entry_safe's last step does, would then
+ * make a misaligned pointer.)
+ */
 struct page {
 	unsigned long flags;
-	unsigned int page_type;
 	union {
 		struct list_head lru;
 		struct list_head buddy_list;
 		struct list_head pcp_list;
 	};
-	unsigned long private;		/* buddy order of a free block */
+	void *mapping;			/* unused: the model has no page cache */
 	unsigned long index;		/* pcp migratetype cache (6.6) */
+	unsigned long private;		/* buddy order of a free block */
+	unsigned int page_type;		/* the _mapcount union in the kernel */
 	int _refcount;			/* atomic_t in the kernel */
+	unsigned long memcg_data;	/* unused: no memcg */
 };
+_Static_assert(sizeof(struct page) == SMP_CACHE_BYTES, "struct page is one cache line");
 
 struct free_area {
 	struct list_head free_list[MIGRATE_TYPES];
@@ -91,10 +103,11 @@ struct free_area {
 };
 
 /*
- * The per-CPU structures are cache-line aligned, as each CPU's copy lives in
- * its own per-CPU area in the kernel: packed side by side in one array,
- * neighbouring CPUs would share lines and the stress mode would measure
- * false sharing the kernel does not have.
+ * The per-CPU structures are ____percpu_aligned (two cache lines), as each
+ * CPU's copy lives in its own per-CPU area in the kernel: packed side by
+ * side in one array, or a line apart, neighbouring CPUs would share lines
+ * or pairs of lines, and the stress mode would measure false sharing the
+ * kernel does not have.
  */
 struct per_cpu_pages {
 	spinlock_t lock;		/* Protects lists field */
@@ -103,17 +116,17 @@ struct per_cpu_pages {
 	int batch;			/* chunk size for buddy add/remove */
 	short free_factor;		/* batch scaling factor during free */
 	struct list_head lists[NR_PCP_LISTS];
-} ____cacheline_aligned;
+} ____percpu_aligned;
 
 struct per_cpu_zonestat {
 	signed char vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
 	signed char stat_threshold;
-} ____cacheline_aligned;
+} ____percpu_aligned;
 
 /* include/linux/vmstat.h: this CPU's event counters */
 struct vm_event_state {
 	unsigned long event[NR_VM_EVENT_ITEMS];
-} ____cacheline_aligned;
+} ____percpu_aligned;
 
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 

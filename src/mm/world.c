@@ -146,12 +146,13 @@ static void world_boot_state(struct world *w)
 	refresh_zone_stat_thresholds();
 }
 
-/* Zeroed, cache-line aligned: one line-aligned slot per CPU (alloc_percpu). */
-static void *calloc_percpu(size_t n, size_t size)
+/* Zeroed and aligned to a pair of lines: the per-CPU arrays (each element
+ * its own pair, see ____percpu_aligned) and the memmap (a page a line). */
+static void *calloc_lines(size_t n, size_t size)
 {
 	void *p = NULL;
 
-	if (posix_memalign(&p, SMP_CACHE_BYTES, n * size))
+	if (posix_memalign(&p, PERCPU_SLOT_BYTES, n * size))
 		return NULL;
 	memset(p, 0, n * size);
 	return p;
@@ -176,14 +177,14 @@ int world_create(const struct mm_config *cfg, struct world **out)
 	w->nr_zones = cfg->nzones;
 	w->nr_pages = cfg->zone_pages * (unsigned long)cfg->nzones;
 	nblocks = w->nr_pages >> cfg->max_order;
-	w->memmap = calloc(w->nr_pages, sizeof(struct page));
+	w->memmap = calloc_lines(w->nr_pages, sizeof(struct page));
 	memsz = w->nr_pages * MODEL_PAGE_SIZE;
 	w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	w->dirty = calloc(nblocks, 1);
 	w->dirty_list = calloc(nblocks, sizeof(*w->dirty_list));
-	w->vm_events = calloc_percpu((size_t)cfg->ncpus, sizeof(*w->vm_events));
+	w->vm_events = calloc_lines((size_t)cfg->ncpus, sizeof(*w->vm_events));
 	if (!mm_stat_percpu)
-		mm_stat_percpu = calloc_percpu(MAX_CPUS, sizeof(*mm_stat_percpu));
+		mm_stat_percpu = calloc_lines(MAX_CPUS, sizeof(*mm_stat_percpu));
 	if (!w->memmap || w->mem == MAP_FAILED || !w->dirty || !w->dirty_list || !w->vm_events ||
 	    !mm_stat_percpu)
 		goto out_free;
@@ -195,9 +196,9 @@ int world_create(const struct mm_config *cfg, struct world **out)
 		zone->name = w->nr_zones == 1 || z == 1 ? "Normal" : "DMA32";
 		zone->zone_start_pfn = (unsigned long)z * cfg->zone_pages;
 		zone->spanned_pages = cfg->zone_pages;
-		zone->per_cpu_pageset = calloc_percpu((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
+		zone->per_cpu_pageset = calloc_lines((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
 		zone->per_cpu_zonestats =
-			calloc_percpu((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
+			calloc_lines((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
 		zone->pageblock_mt = malloc(cfg->zone_pages >> cfg->pb_order);
 		if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
 			goto out_free;

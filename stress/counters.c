@@ -6,12 +6,16 @@
  * locks (acquisitions, contended acquisitions, failed trylocks, hold time).
  *
  * Snapshots are taken while the tasks are parked (quiesce.c), so the plain
- * counters the lock holders update are read in order, not racily.  Hold
+ * counters the lock holders update are read in order, not racily.  The
+ * last snapshot also says where the pages on the per-CPU lists are: how
+ * many, and how many runs of consecutive pfns each CPU's form (one run a
+ * CPU: no CPU's struct pages sit beside another's).  Hold
  * time is kept in TSC cycles and turned into ns with the TSC rate measured
  * between the two snapshots.
  */
 #include "stress.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -49,8 +53,39 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 								 __ATOMIC_RELAXED);
 		}
 	}
+	stress_pcp_layout(w, &s->pcp_pages, &s->pcp_runs);
 	s->tsc = __lock_tsc();
 	s->ns = stress_now_ns();
+}
+
+void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs)
+{
+	unsigned char *owner = calloc(w->nr_pages, 1);
+	unsigned long pfn;
+	int z, cpu, i;
+
+	*pages = *runs = 0;
+	if (!owner)
+		return;
+	for (z = 0; z < w->nr_zones; z++) {
+		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
+			struct per_cpu_pages *pcp = &w->zones[z].per_cpu_pageset[cpu];
+
+			for (i = 0; i < NR_PCP_LISTS; i++) {
+				struct page *page;
+
+				/* cpu + 1 fits: MAX_CPUS < 255 */
+				list_for_each_entry(page, &pcp->lists[i], pcp_list) {
+					owner[page_to_pfn(page)] = (unsigned char)(cpu + 1);
+					(*pages)++;
+				}
+			}
+		}
+	}
+	for (pfn = 0; pfn < w->nr_pages; pfn++)
+		if (owner[pfn] && (!pfn || owner[pfn] != owner[pfn - 1]))
+			(*runs)++;
+	free(owner);
 }
 
 static double pct(double part, double whole)
@@ -86,4 +121,7 @@ void stress_counters_print(FILE *out, const struct stress_snap *a, const struct 
 	fprintf(out, "model.pcp_lock.contended: %lu\n", b->pcp_contended - a->pcp_contended);
 	fprintf(out, "model.pcp_lock.trylock_failed: %lu\n",
 		b->pcp_trylock_failed - a->pcp_trylock_failed);
+	/* state at the end, not a count over the measurement */
+	fprintf(out, "model.pcp_pages: %lu\n", b->pcp_pages);
+	fprintf(out, "model.pcp_page_runs: %lu\n", b->pcp_runs);
 }

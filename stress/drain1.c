@@ -20,7 +20,7 @@ static int drain1_prepare(struct stress_run *r, unsigned long tasks)
 	unsigned long i;
 
 	for (i = 0; i < tasks; i++) {
-		r->tasks[i].priv = calloc(DRAIN1_PAGES, sizeof(struct page *));
+		r->tasks[i].priv = stress_task_calloc(DRAIN1_PAGES, sizeof(struct page *));
 		if (!r->tasks[i].priv)
 			return -1;
 	}

@@ -7,6 +7,11 @@
  * refill it from the buddy with rmqueue_bulk and the frees push it past
  * pcp->high, so free_pcppages_bulk sends pages back under zone->lock: the
  * path seed 000's patch is about.  One op is one page allocated and freed.
+ *
+ * The runner faults each task's region in once before the start, task after
+ * task on the task's CPU (stress_prefault), so each CPU's list holds one
+ * run of pfns: left to the start race, the two CPUs' first refills
+ * interleave, and the 2-task figure depended on how (model.pcp_page_runs).
  */
 #include "stress.h"
 
@@ -27,11 +32,11 @@ static int pcp_alloc1_prepare(struct stress_run *r, unsigned long tasks)
 	unsigned long i;
 
 	for (i = 0; i < tasks; i++) {
-		r->tasks[i].priv = calloc(PCP_ALLOC1_PAGES, sizeof(struct page *));
+		r->tasks[i].priv = stress_task_calloc(PCP_ALLOC1_PAGES, sizeof(struct page *));
 		if (!r->tasks[i].priv)
 			return -1;
 	}
-	return 0;
+	return stress_prefault(r, PCP_ALLOC1_PAGES, 0);
 }
 
 static void pcp_alloc1_testcase(struct stress_task *t)

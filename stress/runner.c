@@ -200,8 +200,9 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	r->ntasks = o->tasks;
 	/*
 	 * The model's machine has MAX_CPUS CPUs; task i runs on CPU i * stride
-	 * (default 1).  The per-CPU data is cache-line aligned as the kernel's
-	 * per-CPU areas are, so neighbouring CPUs share no lines.
+	 * (default 1).  Each CPU's copy of the per-CPU data has its own pair
+	 * of cache lines (____percpu_aligned), as the kernel's per-CPU areas
+	 * are apart, so neighbouring CPUs share no lines.
 	 */
 	want = wl->nr_cpus ? wl->nr_cpus(o->tasks) : (int)o->tasks;
 	r->ncpus = MAX_CPUS;

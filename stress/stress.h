@@ -106,6 +106,7 @@ struct stress_snap {
 	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
 	uint64_t zone_hold_cycles;
 	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
+	unsigned long pcp_pages, pcp_runs;	/* on the pcp lists now; runs of pfns */
 	uint64_t tsc;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
 };
@@ -171,6 +172,14 @@ static inline void stress_count(struct stress_task *t, unsigned long long n)
 }
 
 /*
+ * A task's own array, zeroed, in lines of its own: allocated side by side
+ * with calloc, the end of one task's array and the start of the next share
+ * a line that both write on every pass (will-it-scale keeps each task's
+ * state apart for the same reason).  free() releases it.
+ */
+void *stress_task_calloc(size_t n, size_t size);
+
+/*
  * alloc_pages() as a caller in the kernel sees it: when the fast path fails,
  * __alloc_pages_direct_reclaim drains every pcp and tries once more.
  */
@@ -181,6 +190,18 @@ void stress_touch(struct page *page, unsigned int order);
 /* Allocate @n order-@order blocks into @pages, touch them, free them in
  * allocation order (what munmap's batched free does); the blocks done. */
 unsigned long stress_alloc_free_batch(struct page **pages, unsigned long n, unsigned int order);
+/*
+ * Fault in each task's region once, task after task, on the task's CPU,
+ * before the start (the workload's prepare; @priv is the task's page
+ * array).  Its pages then stay on that CPU's pcp list as one run of pfns.
+ * Left to the start race, the first refills of all the CPUs interleave in
+ * runs of pcp->batch pages, a different interleaving every run, and
+ * walking its own struct pages each CPU's prefetchers pull in the lines of
+ * the other CPUs' runs beside them: the 2-task figure then depended on the
+ * run (1.0-1.2 or 1.9 times the 1-task figure).
+ * 0, or -1 on a model violation (reported).
+ */
+int stress_prefault(struct stress_run *r, unsigned long n, unsigned int order);
 
 /* ---- the barrier and the checks (quiesce.c) ---- */
 
@@ -201,6 +222,9 @@ void stress_report_violation(struct stress_run *r);
 uint64_t stress_now_ns(void);
 /* Read the counters; the tasks must be parked. */
 void stress_snap_take(struct stress_run *r, struct stress_snap *s);
+/* The pages on every CPU's pcp lists and the runs of consecutive pfns they
+ * make, a run being pages of one CPU (tasks parked). */
+void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
 /* The counters between two snapshots as "key: value" lines; @run_ns is the
  * time the tasks ran in between. */
 void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,

@@ -2,6 +2,7 @@
 /* The workloads, by name, and what their loops share. */
 #include "stress.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 extern const struct stress_workload stress_pcp_alloc1, stress_buddy_split1,
@@ -23,6 +24,16 @@ const struct stress_workload *stress_workload_lookup(const char *name)
 		if (!strcmp(stress_workloads[i]->name, name))
 			return stress_workloads[i];
 	return NULL;
+}
+
+void *stress_task_calloc(size_t n, size_t size)
+{
+	size_t bytes = (n * size + STRESS_CACHELINE - 1) & ~(size_t)(STRESS_CACHELINE - 1);
+	void *p = aligned_alloc(STRESS_CACHELINE, bytes);
+
+	if (p)
+		memset(p, 0, bytes);
+	return p;
 }
 
 struct page *stress_alloc_pages(gfp_t gfp, unsigned int order)
@@ -58,4 +69,25 @@ unsigned long stress_alloc_free_batch(struct page **pages, unsigned long n, unsi
 	for (i = 0; i < got; i++)
 		__free_pages(pages[i], order);
 	return got;
+}
+
+int stress_prefault(struct stress_run *r, unsigned long n, unsigned int order)
+{
+	unsigned long i;
+
+	current_task = &r->runner;
+	if (setjmp(r->runner_jb)) {
+		current_task = NULL;
+		r->runner.cpu = 0;
+		r->violations++;
+		stress_report_violation(r);
+		return -1;
+	}
+	for (i = 0; i < r->ntasks; i++) {
+		r->runner.cpu = r->tasks[i].task.cpu;
+		stress_alloc_free_batch(r->tasks[i].priv, n, order);
+	}
+	r->runner.cpu = 0;
+	current_task = NULL;
+	return 0;
 }

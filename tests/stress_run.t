@@ -6,7 +6,7 @@
 # exits 2; a missing lock is an Assertion (plain, ASan) or a TSan race.
 # Samples are shortened with --sample-ms so the file stays fast.
 . tests/lib/tap.sh
-plan 29
+plan 30
 
 FAST="--warmup 1 --sample-ms 250 --stall-ms 5000"
 
@@ -50,6 +50,12 @@ grep -q "^model.zone_lock.acquired: [1-9]" "$TMP/drain1" &&
 	grep -qE "^model.pcp_(alloc|free)_trylock_fallback: [0-9]+$" "$TMP/drain1" &&
 	grep -qE "^model.invariant_checks: [3-9]" "$TMP/drain1"
 ok $? "the counters: pcp refills and drains, zone->lock acquisitions, contention, hold time, fallbacks"
+# pcp_alloc1 faults each task's region in before the start, one task after
+# another: each CPU's pages are one run of pfns, the same every run, not
+# runs of pcp->batch interleaved by the start race
+[ "$(stat "$TMP/pcp_alloc1" model.pcp_page_runs)" = 2 ] &&
+	[ "$(stat "$TMP/pcp_alloc1" model.pcp_pages)" -ge 512 ]
+ok $? "pcp_alloc1 -t 2: each CPU's pages one run of pfns ($(stat "$TMP/pcp_alloc1" model.pcp_page_runs) runs)"
 kind=$(stat "$TMP/pcp_alloc1" config.build)
 [ "$(stat "$TMP/pcp_alloc1" config.tasks)" = 2 ] &&
 	[ "$(stat "$TMP/pcp_alloc1" config.variant)" = single_pass ] &&

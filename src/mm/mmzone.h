@@ -150,12 +150,20 @@ struct zone {
 	int idx;
 	struct world *w;
 
+	/*
+	 * Write-intensive fields used from the page allocator, on lines of
+	 * their own as the kernel's CACHELINE_PADDING(_pad1_) puts them:
+	 * beside the read-mostly fields above, every acquisition would take
+	 * from every other CPU the line they read on each allocation.
+	 */
 	/* Primarily protects free_area */
-	spinlock_t lock;
+	spinlock_t lock ____cacheline_aligned;
 	struct free_area free_area[NR_PAGE_ORDERS];
 
-	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS];
-};
+	/* Zone statistics (CACHELINE_PADDING(_pad3_)): changed by atomics
+	 * outside zone->lock, off the lock's and the free lists' lines */
+	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
+} ____cacheline_aligned;
 
 /* The simulated machine's size: every array is allocated from these. */
 struct mm_config {
@@ -189,13 +197,15 @@ struct world {
 	struct zone zones[MODEL_MAX_ZONES];
 	int nr_zones;
 
+	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 	struct mutex pcp_batch_high_lock;
 	struct mutex pcpu_drain_mutex;
-	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS];
-	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
+	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
+	 * not on the line of vm_events, read on every event */
+	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
 
 	/* max-order blocks touched since the last reset (see world.c) */
-	unsigned char *dirty;
+	unsigned char *dirty ____cacheline_aligned;
 	unsigned long *dirty_list;
 	unsigned long nr_dirty;
 };

@@ -147,7 +147,8 @@ static void world_boot_state(struct world *w)
 }
 
 /* Zeroed and aligned to a pair of lines: the per-CPU arrays (each element
- * its own pair, see ____percpu_aligned) and the memmap (a page a line). */
+ * its own pair, see ____percpu_aligned), the memmap (a page a line) and
+ * the world (its zones padded as the kernel's). */
 static void *calloc_lines(size_t n, size_t size)
 {
 	void *p = NULL;
@@ -167,7 +168,7 @@ int world_create(const struct mm_config *cfg, struct world **out)
 
 	if (mm_config_check(cfg))
 		return -EINVAL;
-	w = calloc(1, sizeof(*w));
+	w = calloc_lines(1, sizeof(*w));	/* struct zone is line-aligned */
 	if (!w)
 		return -ENOMEM;
 	w->cfg = *cfg;

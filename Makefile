@@ -280,7 +280,13 @@ STRESS_TEST_BINS := $(filter $(BUILD)/tests/test_stress%,$(TEST_BINS))
 $(STRESS_TEST_BINS): $(STRESS_OBJS)
 $(STRESS_TEST_BINS): LDFLAGS += $(STRESS_OBJS)
 
-.PHONY: bench-stress
+.PHONY: bench-stress bench-lines
+# bench-lines: the cache lines the tasks of a stress run trade, counted by
+# bench/linesim.c from the model's TSan instrumentation (LINESIM_ARGS: the
+# stress arguments, default pcp_alloc1 -t 2 -s 6).
+bench-lines: deps
+	@bench/linesim.sh $(LINESIM_ARGS)
+
 bench-stress: $(MMFUZZ)
 	@echo "== bench-stress: $(BUILD), pcp_alloc1, 1 and 2 tasks, 5 s each after warmup =="
 	@$(MMFUZZ) stress --scaling pcp_alloc1 --mode thread --max-tasks 2 -s 5 \

@@ -222,6 +222,14 @@ void *__tsan_memset(void *d, int c, unsigned long n)
 
 /* Atomics: a load reads, everything else writes; done sequentially consistent. */
 #define SC __ATOMIC_SEQ_CST
+#define RMW(n, T, op, builtin)							\
+T __tsan_atomic##n##_##op(volatile T *a, T v, int mo);				\
+T __tsan_atomic##n##_##op(volatile T *a, T v, int mo)				\
+{ block_access((uintptr_t)a, 1, PC); return builtin(a, v, SC); }
+#define CAS(n, T, kind)								\
+int __tsan_atomic##n##_compare_exchange_##kind(volatile T *a, T *c, T v, int mo, int fmo); \
+int __tsan_atomic##n##_compare_exchange_##kind(volatile T *a, T *c, T v, int mo, int fmo) \
+{ block_access((uintptr_t)a, 1, PC); return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); }
 #define ATOMIC(n, T)								\
 T __tsan_atomic##n##_load(const volatile T *a, int mo);				\
 T __tsan_atomic##n##_load(const volatile T *a, int mo)				\
@@ -229,33 +237,11 @@ T __tsan_atomic##n##_load(const volatile T *a, int mo)				\
 void __tsan_atomic##n##_store(volatile T *a, T v, int mo);			\
 void __tsan_atomic##n##_store(volatile T *a, T v, int mo)			\
 { block_access((uintptr_t)a, 1, PC); __atomic_store_n(a, v, SC); }		\
-T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo)			\
-{ block_access((uintptr_t)a, 1, PC); return __atomic_exchange_n(a, v, SC); }	\
-T __tsan_atomic##n##_fetch_add(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_fetch_add(volatile T *a, T v, int mo)			\
-{ block_access((uintptr_t)a, 1, PC); return __atomic_fetch_add(a, v, SC); }	\
-T __tsan_atomic##n##_fetch_sub(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_fetch_sub(volatile T *a, T v, int mo)			\
-{ block_access((uintptr_t)a, 1, PC); return __atomic_fetch_sub(a, v, SC); }	\
-T __tsan_atomic##n##_fetch_and(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_fetch_and(volatile T *a, T v, int mo)			\
-{ block_access((uintptr_t)a, 1, PC); return __atomic_fetch_and(a, v, SC); }	\
-T __tsan_atomic##n##_fetch_or(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_fetch_or(volatile T *a, T v, int mo)			\
-{ block_access((uintptr_t)a, 1, PC); return __atomic_fetch_or(a, v, SC); }	\
-T __tsan_atomic##n##_fetch_xor(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_fetch_xor(volatile T *a, T v, int mo)			\
-{ block_access((uintptr_t)a, 1, PC); return __atomic_fetch_xor(a, v, SC); }	\
-T __tsan_atomic##n##_fetch_nand(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_fetch_nand(volatile T *a, T v, int mo)			\
-{ block_access((uintptr_t)a, 1, PC); return __atomic_fetch_nand(a, v, SC); }	\
-int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo); \
-int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo) \
-{ block_access((uintptr_t)a, 1, PC); return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); } \
-int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo); \
-int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) \
-{ block_access((uintptr_t)a, 1, PC); return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); } \
+RMW(n, T, exchange, __atomic_exchange_n) RMW(n, T, fetch_add, __atomic_fetch_add)	\
+RMW(n, T, fetch_sub, __atomic_fetch_sub) RMW(n, T, fetch_and, __atomic_fetch_and)	\
+RMW(n, T, fetch_or, __atomic_fetch_or) RMW(n, T, fetch_xor, __atomic_fetch_xor)	\
+RMW(n, T, fetch_nand, __atomic_fetch_nand)					\
+CAS(n, T, strong) CAS(n, T, weak)						\
 T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo); \
 T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) \
 { block_access((uintptr_t)a, 1, PC); __atomic_compare_exchange_n(a, &c, v, 0, SC, SC); return c; }

@@ -58,6 +58,8 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 	s->ns = stress_now_ns();
 }
 
+_Static_assert(MAX_CPUS < 255, "a CPU + 1 fits the owner byte");
+
 void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs)
 {
 	unsigned char *owner = calloc(w->nr_pages, 1);
@@ -74,7 +76,6 @@ void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *run
 			for (i = 0; i < NR_PCP_LISTS; i++) {
 				struct page *page;
 
-				/* cpu + 1 fits: MAX_CPUS < 255 */
 				list_for_each_entry(page, &pcp->lists[i], pcp_list) {
 					owner[page_to_pfn(page)] = (unsigned char)(cpu + 1);
 					(*pages)++;

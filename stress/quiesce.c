@@ -143,38 +143,47 @@ void stress_report_violation(struct stress_run *r)
 	fflush(stderr);
 }
 
-int stress_check_quiescent(struct stress_run *r)
+int stress_as_runner(struct stress_run *r, void (*fn)(struct stress_run *r, void *arg), void *arg)
 {
-	struct stress_held h = { 0 };
-
-	if (r->o->wl->held)
-		r->o->wl->held(r, &h);
 	current_task = &r->runner;
 	if (setjmp(r->runner_jb)) {
 		current_task = NULL;
+		r->runner.cpu = 0;
 		r->violations++;
-		free(h.a);
 		stress_report_violation(r);
 		return -1;
 	}
-	r->checks++;
-	check_quiescent(r->w, h.a, h.n, "stress", ~0u);
+	fn(r, arg);
 	current_task = NULL;
-	free(h.a);
+	r->runner.cpu = 0;
 	return 0;
 }
 
-int stress_check_final(struct stress_run *r)
+static void check_quiescent_fn(struct stress_run *r, void *arg)
+{
+	const struct stress_held *h = arg;
+
+	r->checks++;
+	check_quiescent(r->w, h->a, h->n, "stress", ~0u);
+}
+
+int stress_check_quiescent(struct stress_run *r)
+{
+	struct stress_held h = { 0 };
+	int ret;
+
+	if (r->o->wl->held)
+		r->o->wl->held(r, &h);
+	ret = stress_as_runner(r, check_quiescent_fn, &h);
+	free(h.a);
+	return ret;
+}
+
+static void check_final_fn(struct stress_run *r, void *arg)
 {
 	int cpu;
 
-	current_task = &r->runner;
-	if (setjmp(r->runner_jb)) {
-		current_task = NULL;
-		r->violations++;
-		stress_report_violation(r);
-		return -1;
-	}
+	(void)arg;
 	if (r->o->wl->cleanup)
 		r->o->wl->cleanup(r);
 	__drain_all_pages(NULL, true);
@@ -185,6 +194,9 @@ int stress_check_final(struct stress_run *r)
 	r->runner.cpu = 0;
 	r->checks++;
 	check_final(r->w, NULL, 0);
-	current_task = NULL;
-	return 0;
+}
+
+int stress_check_final(struct stress_run *r)
+{
+	return stress_as_runner(r, check_final_fn, NULL);
 }

@@ -210,6 +210,12 @@ void stress_barrier_init(struct stress_run *r);
  * failed task (reported). */
 int stress_barrier_stop(struct stress_run *r);
 void stress_barrier_resume(struct stress_run *r, bool exit);
+/*
+ * Run fn(r, arg) as the runner's own task (the model's view of the runner
+ * thread; fn may move it between CPUs, it is back on CPU 0 after).  A model
+ * violation in fn unwinds here and is counted and reported.  0, or -1.
+ */
+int stress_as_runner(struct stress_run *r, void (*fn)(struct stress_run *r, void *arg), void *arg);
 /* Check the invariants while parked; 0 or -1 (reported as an Assertion). */
 int stress_check_quiescent(struct stress_run *r);
 /* After the tasks ended: free what they hold, drain, fold, check_final. */

@@ -71,23 +71,25 @@ unsigned long stress_alloc_free_batch(struct page **pages, unsigned long n, unsi
 	return got;
 }
 
-int stress_prefault(struct stress_run *r, unsigned long n, unsigned int order)
+struct prefault {
+	unsigned long n;
+	unsigned int order;
+};
+
+static void prefault_fn(struct stress_run *r, void *arg)
 {
+	const struct prefault *pf = arg;
 	unsigned long i;
 
-	current_task = &r->runner;
-	if (setjmp(r->runner_jb)) {
-		current_task = NULL;
-		r->runner.cpu = 0;
-		r->violations++;
-		stress_report_violation(r);
-		return -1;
-	}
 	for (i = 0; i < r->ntasks; i++) {
 		r->runner.cpu = r->tasks[i].task.cpu;
-		stress_alloc_free_batch(r->tasks[i].priv, n, order);
+		stress_alloc_free_batch(r->tasks[i].priv, pf->n, pf->order);
 	}
-	r->runner.cpu = 0;
-	current_task = NULL;
-	return 0;
+}
+
+int stress_prefault(struct stress_run *r, unsigned long n, unsigned int order)
+{
+	struct prefault pf = { n, order };
+
+	return stress_as_runner(r, prefault_fn, &pf);
 }

@@ -98,6 +98,9 @@ Q := @
 endif
 
 LIB := $(BUILD)/libmmfuzz.a
+# Layers, their operations, checkers and config keys register themselves in
+# linker sections that nothing else references: link the whole archive.
+LINK_LIB = -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 MMFUZZ := $(BUILD)/mmfuzz
 DEPS_STAMP := $(BUILD)/.deps-ok
 
@@ -163,11 +166,11 @@ $(LIB): $(LIB_OBJS)
 
 $(MMFUZZ): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(CLI_OBJS) $(LINK_LIB) $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LINK_LIB) $(LDLIBS) -o $@
 
 # ---- tests ----
 # Each build runs the C unit tests (TAP) and the shell scenario tests under
@@ -195,7 +198,7 @@ BENCH_BINS := $(BUILD)/bench/bench_core
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LINK_LIB) $(LDLIBS) -o $@
 
 bench: $(BUILD)/bench/bench_core
 	@echo "== make bench: the scheduler's cost ($(BUILD), medians of 7 rounds) =="
@@ -229,7 +232,7 @@ $(BUILD)/fuzz/fuzz_pagealloc.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET_PAGEALLOC -Isrc -c $< -o $@
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LIB) $(LIB_FUZZING_ENGINE) $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LINK_LIB) $(LIB_FUZZING_ENGINE) $(LDLIBS) -o $@
 
 # The seed corpora: readable text in corpus/mm/, binary twins built here,
 # one directory per target.  Every seed in corpus/mm/ exercises the page
@@ -251,6 +254,11 @@ $(BUILD)/corpus/mm/%.bin: corpus/mm/%.mmf $(MMFUZZ)
 $(BUILD)/corpus/pagealloc/%.bin: corpus/mm/%.mmf $(MMFUZZ)
 	@mkdir -p $(dir $@)
 	$(Q)$(MMFUZZ) encode $< -o $@
+
+# make fuzz-dict: fuzz/mm.dict from the operation descriptors
+.PHONY: fuzz-dict
+fuzz-dict: $(BUILD)/tests/test_dict
+	$(BUILD)/tests/test_dict --write fuzz/mm.dict
 
 # make fuzz: the default campaign (target mm, libFuzzer + ASan/UBSan, 60 s)
 # on the shipped corpus; findings go to findings/.

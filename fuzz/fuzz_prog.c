@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct exec *e;
 static struct run_opts opts;
-static uint32_t inject;
+static uint64_t inject;
 static const char *stats_path;
 static unsigned long execs;
 static time_t stats_time;
@@ -169,7 +169,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 				fprintf(stderr, "MMFUZZ_INJECT: unknown bug switch '%s'\n", name);
 				exit(2);
 			}
-			inject |= 1u << id;
+			inject |= 1ULL << id;
 		}
 		free(list);
 	}

@@ -81,24 +81,24 @@ void stress_opts_default(struct stress_opts *o)
  */
 static void stress_config(const struct stress_opts *o, int ncpus, struct mm_config *cfg)
 {
-	int fls_cpus = 0, fls_mem = 0;
-	unsigned long mem_128m;
+	int fls_cpus = 0, fls_mem = 0, batch = o->pcp_batch ? o->pcp_batch : 63;
+	unsigned long mem_128m, zone_pages = o->zone_pages ? o->zone_pages : 32768;
 
-	mm_config_default(cfg);
-	cfg->ncpus = ncpus;
-	cfg->nzones = 1;
-	cfg->zone_pages = o->zone_pages ? o->zone_pages : 32768;
-	cfg->max_order = 10;
-	cfg->pb_order = 9;
-	cfg->pcp_batch = o->pcp_batch ? o->pcp_batch : 63;
-	cfg->pcp_high = o->pcp_high ? o->pcp_high : 6 * cfg->pcp_batch;
-	cfg->variant = o->variant;
+	config_default(cfg);
+	config_set(cfg, &ck_cpus, ncpus);
+	config_set(cfg, &ck_zones, 1);
+	config_set(cfg, &ck_max_order, 10);
+	config_set(cfg, &ck_pageblock_order, 9);
+	config_set(cfg, &ck_zone_pages, (long)zone_pages);
+	config_set(cfg, &ck_pcp_batch, batch);
+	config_set(cfg, &ck_pcp_high, o->pcp_high ? o->pcp_high : 6 * batch);
+	config_set(cfg, &ck_variant, o->variant);
 	while ((1 << fls_cpus) <= ncpus)
 		fls_cpus++;
-	mem_128m = cfg->zone_pages / 32768;
+	mem_128m = zone_pages / 32768;
 	while ((1UL << fls_mem) <= mem_128m)
 		fls_mem++;
-	cfg->stat_threshold = min(2 * fls_cpus * (1 + fls_mem), 125);
+	config_set(cfg, &ck_stat_threshold, min(2 * fls_cpus * (1 + fls_mem), 125));
 }
 
 int stress_slot_cpu(const struct stress_run *r, unsigned long slot)
@@ -192,6 +192,7 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 {
 	const struct stress_workload *wl = o->wl;
 	struct mm_config cfg;
+	char msg[160];
 	int want, err, gate[2];
 	unsigned long i;
 
@@ -210,8 +211,8 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	/* more tasks than simulated CPUs: they take turns on each CPU */
 	real_cpu_shared = want * r->cpu_stride > MAX_CPUS;
 	stress_config(o, r->ncpus, &cfg);
-	if (mm_config_check(&cfg)) {
-		fprintf(stderr, "mmfuzz stress: %s\n", mm_config_check(&cfg));
+	if (config_check(&cfg, NULL, msg, sizeof(msg))) {
+		fprintf(stderr, "mmfuzz stress: %s\n", msg);
 		return -1;
 	}
 	violation_reset();
@@ -344,13 +345,13 @@ static bool stress_aslr_on(void)
 static void stress_print_config(struct stress_run *r, FILE *out)
 {
 	const struct stress_opts *o = r->o;
-	const struct mm_config *c = &r->w->cfg;
+	const struct machine_config *c = &r->w->cfg;
 	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
 	char inject[256] = "";
 	int i;
 
 	for (i = 0; i < NR_BUGS; i++)
-		if (o->inject & (1u << i))
+		if (o->inject & (1ULL << i))
 			snprintf(inject + strlen(inject), sizeof(inject) - strlen(inject), "%s%s",
 				 *inject ? "," : "", bug_table[i].name);
 	fprintf(out, "config.tasks: %lu\n", r->ntasks);

@@ -51,8 +51,13 @@ struct stress_task {
 };
 
 /* The pages the tasks hold at quiescence, for the conservation check. */
+struct stress_held_block {
+	unsigned long pfn;
+	unsigned int order;
+};
+
 struct stress_held {
-	struct check_alloc *a;
+	struct stress_held_block *a;
 	int n, cap;
 };
 
@@ -90,7 +95,7 @@ struct stress_opts {
 	bool verbose;
 	bool process_mode;		/* will-it-scale's _processes binary (see docs) */
 	int variant;			/* enum pcp_bulk_variant */
-	uint32_t inject;		/* bug switches */
+	uint64_t inject;		/* bug switches */
 	int pcp_high, pcp_batch;	/* 0: the stress defaults */
 	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */
 	unsigned long zone_pages;

@@ -18,17 +18,18 @@ static struct world *boot(int high, int batch)
 	struct mm_config cfg;
 	struct world *w;
 
-	mm_config_default(&cfg);
-	cfg.ncpus = 1;
-	cfg.zone_pages = 32;
-	cfg.max_order = 3;
-	cfg.pb_order = 2;
-	cfg.pcp_high = high;
-	cfg.pcp_batch = batch;
-	cfg.stat_threshold = 4;
+	config_default(&cfg);
+	config_set(&cfg, &ck_cpus, 1);
+	config_set(&cfg, &ck_max_order, 3);
+	config_set(&cfg, &ck_pageblock_order, 2);
+	config_set(&cfg, &ck_zone_pages, 32);
+	config_set(&cfg, &ck_pcp_high, high);
+	config_set(&cfg, &ck_pcp_batch, batch);
+	config_set(&cfg, &ck_stat_threshold, 4);
 	if (world_create(&cfg, &w))
 		return NULL;
-	check_attach(w);
+	shadow_run_begin(w, 1);
+	check_run_begin(w);
 	memset(&me, 0, sizeof(me));
 	me.exit_jb = &jb;
 	current_task = &me;
@@ -56,17 +57,16 @@ static bool on_free_list(struct world *w, unsigned long pfn, int order)
 	return PageBuddy(page) && buddy_order(page) == (unsigned int)order;
 }
 
+/* The checks at quiescence, with @held as what the program holds. */
 static void quiesce(struct world *w, struct page **held, const int *orders, int n)
 {
-	struct check_alloc a[16];
 	int i;
 
-	for (i = 0; i < n; i++) {
-		a[i].pfn = page_to_pfn(held[i]);
-		a[i].order = (unsigned int)orders[i];
-		a[i].handle = i;
-	}
-	check_quiescent(w, a, n, "test", ~0u);
+	shadow_run_begin(w, 1);
+	for (i = 0; i < n; i++)
+		shadow_page_take(i, i, held[i], (unsigned int)orders[i]);
+	check_quiescent(w, "test");
+	shadow_run_begin(w, 1);
 }
 
 int main(void)
@@ -173,7 +173,7 @@ int main(void)
 	ok(w->zones[0].per_cpu_pageset[0].count == 0, "drain_local_pages empties the list");
 	ok(free_area_is(w, 0, 0, 0, 4), "and the buddy is whole again");
 	refresh_cpu_vm_stats(false);
-	check_final(w, NULL, 0);
+	check_final(w);
 	ok(1, "the end checks hold after a full drain and fold");
 	world_destroy(w);
 

@@ -192,9 +192,25 @@ static const struct {
 	{ "mmfuzz 1\nexpect: maybe\n", "t:2:9: expect: clean, or violation CHECKER@SITE" },
 	{ "mmfuzz 1\nvariant: fast\n", "t:2:10: unknown variant 'fast' (single_pass, pick_outside, locked_rr)" },
 	{ "mmfuzz 1\nmax_order: 3\npageblock_order: 4\ntask T0 cpu=0\n",
-	  "t:4:1: pageblock_order (4) must not exceed max_order (3)" },
+	  "t:3:18: pageblock_order must be between 1 and 3, not 4" },
 	{ "mmfuzz 1\nzone_pages: 100\ntask T0 cpu=0\n",
-	  "t:3:1: zone_pages (100) must be a multiple of 2^max_order (32), at most 64 of them" },
+	  "t:2:13: zone_pages (100) must be a multiple of 32 from 32 to 65536" },
+	{ "mmfuzz 1\nzone_pages: 96\nmax_order: 6\n",
+	  "t:2:13: zone_pages (96) must be a multiple of 64 from 64 to 65536" },
+	{ "mmfuzz 1\ncpus: 010\n", "t:2:7: cpus must be between 1 and 8, not 10" },
+	{ "mmfuzz 1\ncpus: 0x\n", "t:2:7: '0x' is not a number (cpus)" },
+	{ "# a comment\n\nmmfuzz 1\ntask T0 cpu=0\n  nothing\n", "t:5:3: unknown operation 'nothing'" },
+	{ "\xef\xbb\xbfmmfuzz 1\ntask T0 cpu=0\n  h0 = alloc_pages order=0 mt=movable gfp=GFP_BOGUS\n",
+	  "t:3:43: unknown gfp flag 'GFP_BOGUS'" },
+	{ "# only a comment\n", "t:1:1: no 'mmfuzz 1' line: this is not a text program" },
+	{ "mmfuzz 1\ntask T0 cpu=0\n  h0 = alloc_pages order=0 mt=movable\n  free_pages h0 h0\n",
+	  "t:4:17: unexpected 'h0' after free_pages" },
+	{ "mmfuzz 1\ntask T0 cpu=0\n  h0 = alloc_pages order=0 order=1 mt=movable\n",
+	  "t:3:28: 'order' given twice" },
+	{ "mmfuzz 1\ntask T0 cpu=0\n  h0 = alloc_pages mt=movable\n",
+	  "t:3:30: alloc_pages needs order=" },
+	{ "mmfuzz 1\ntask T0 cpu=0\n  drain_all force=0 zone=all speed=1\n",
+	  "t:3:30: drain_all has no argument 'speed'" },
 	{ "mmfuzz 1\ntask T1 cpu=0\n", "t:2:6: tasks are numbered in order: expected T0" },
 	{ "mmfuzz 1\ntask T0 cpu=5\n", "t:2:13: cpu must be between 0 and 1, not 5" },
 	{ "mmfuzz 1\ntask T0 cpu=0\n  alloc order=0\n", "t:3:3: unknown operation 'alloc'" },
@@ -207,7 +223,7 @@ static const struct {
 	{ "mmfuzz 1\ntask T0 cpu=0\n  free_pages h7\n", "t:3:14: unknown handle 'h7'" },
 	{ "mmfuzz 1\ntask T0 cpu=0\n  irq drain_local\n", "t:3:7: drain_local cannot run in interrupt context" },
 	{ "mmfuzz 1\ntask T0 cpu=0\n  drain_all force=0 zone=all extra\n",
-	  "t:3:30: unexpected text after drain_all" },
+	  "t:3:30: unexpected 'extra' after drain_all" },
 	{ "mmfuzz 1\n  drain_local\n", "t:2:3: an operation outside a task" },
 	{ "mmfuzz 1\ntask T0 cpu=0\n  drain_local\nschedule: fallback=pct:9\n",
 	  "t:4:24: PCT depth must be between 1 and 3, not 9" },
@@ -324,7 +340,8 @@ int main(void)
 		uint8_t zero[1] = { 0 };
 
 		prog_decode_binary(zero, 0, &p);
-		ok(p.cfg.ncpus == 2 && p.ntasks == 2 && p.cfg.zone_pages == 256 && p.nops == 0,
+		ok(config_get(&p.cfg, &ck_cpus) == 2 && p.ntasks == 2 &&
+		   config_get(&p.cfg, &ck_zone_pages) == 256 && p.nops == 0,
 		   "the empty byte string is the default config with no operations");
 	}
 	exec_destroy(e);

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-uint32_t bugs_enabled;
+uint64_t bugs_enabled;
 
 const struct bug_info bug_table[NR_BUGS] = {
 	[BUG_PCP_PICK_UNLOCKED] = {

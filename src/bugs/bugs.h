@@ -29,7 +29,7 @@ struct bug_info {
 };
 
 extern const struct bug_info bug_table[NR_BUGS];
-extern uint32_t bugs_enabled;		/* bitmask of enum bug_id */
+extern uint64_t bugs_enabled;		/* bitmask of enum bug_id */
 
 static inline bool bug_on(enum bug_id id)
 {

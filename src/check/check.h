@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Checkers: the invariants of reference/kernel-mm.md section 2 for the page
- * allocator layer, each checked when it must hold.
+ * Checkers: the invariants of reference/kernel-mm.md section 2, each
+ * registered by its layer's file with when it runs:
  *
- *   at every zone->lock acquisition   I-BUD-1, I-BUD-2, I-BUD-3
- *   at every pcp->lock acquisition    I-PCP-1
- *   after each operation              I-VM-1 (this CPU's differentials)
- *   at quiescence (no op in flight)   I-CONS (shadow owner of every page),
- *                                     I-BUD-4 exact, I-VM-1, I-VM-2, I-PCP-1,
- *                                     I-PCP-2 (pcps empty while disabled)
- *   at the end, after a full drain    all of the above, plus every pcp empty,
- *   and fold                          folded NR_FREE_PAGES == free pages,
- *                                     global == sum of zones, zone fully merged
+ *   under a lock    attach() hooks a validator on the locks it guards,
+ *                   run right after every acquisition (spinlock.h)
+ *   after each op   after_op(), on the CPU the op ran on
+ *   at quiescence   quiescent(): no task holds any lock, no op in flight
+ *   at the end      end(): after every handle was released and every
+ *                   layer drained (world_drain)
+ *
+ * The page allocator's (pagealloc.c): I-BUD-1..4, I-PCP-1..2, I-VM-1..2.
+ * I-CONS (cons.c) consumes every registered owner source: each says which
+ * pfn intervals it owns (buddy, pcp lists, the program's handles; later slab
+ * pages, page tables, gather batches, compaction lists), and every page must
+ * have exactly one owner.  shadow.c keeps what the program holds.
  *
  * Checkers read the model and never change it.  A failure is a violation
  * with signature "CHECKER@SITE".
@@ -19,35 +22,98 @@
 #ifndef MMFUZZ_CHECK_CHECK_H
 #define MMFUZZ_CHECK_CHECK_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../mm/mm.h"
 #include "../sched/sched.h"
 
-/* A block the program holds: the checkers' view of "allocated". */
-struct check_alloc {
-	unsigned long pfn;
-	unsigned int order;
-	int handle;
+/* The first failure a checker run found. */
+struct cfail {
+	bool hit;
+	const char *checker;
+	const char *site;
+	char msg[640];
 };
 
-/* Hook the under-lock validators to the world's locks (after each reset). */
-void check_attach(struct world *w);
-/* this CPU's vmstat differentials are within the threshold */
+__attribute__((format(printf, 4, 5)))
+void cfail_set(struct cfail *f, const char *checker, const char *site, const char *fmt, ...);
+/* End a hidden-from-TSan check and report what it found. */
+void cfail_report(struct cfail *f);
+
+struct checker {
+	const char *name;	/* what it checks: "I-BUD-1..4 I-PCP-1..2 I-VM-1..2" */
+	const char *layer;
+	int prio;		/* order: lower first (the first failure is the signature) */
+	void (*attach)(struct world *w);
+	void (*run_begin)(struct world *w);
+	void (*after_op)(struct world *w, int cpu, struct cfail *f);
+	void (*quiescent)(struct world *w, const char *where, struct cfail *f);
+	void (*end)(struct world *w, struct cfail *f);
+};
+#define CHECKER(c)								\
+	static const struct checker *__chkp_##c __attribute__((section("mmfuzz_checkers"), used)) = &(c)
+
+/* ---- owners (cons.c) ---- */
+
+struct owner_sink;
+/* @who is the source's own number (a CPU, a handle, an order). */
+void owner_add(struct owner_sink *s, unsigned long pfn, unsigned long len, unsigned who);
+
+struct owner_source {
+	const char *name;
+	void (*collect)(struct world *w, struct owner_sink *s);
+	/* "cpu1's pcp list", "handle h3" */
+	void (*describe)(unsigned who, char *buf, size_t n);
+};
+#define OWNER_SOURCE(o)								\
+	static const struct owner_source *__ownp_##o __attribute__((section("mmfuzz_owners"), used)) = &(o)
+
+/* ---- what the executor calls (run.c) ---- */
+
+/* A new run on @w (after its reset): hook the validators, clear state. */
+void check_run_begin(struct world *w);
 void check_after_op(struct world *w, int cpu);
-/* zone_pcp_disable() just returned: every pcp of the zone not locked is empty */
-void check_pcp_disabled(struct world *w, struct zone *zone);
+void check_quiescent(struct world *w, const char *where);
+/* After every handle was released and world_drain(). */
+void check_final(struct world *w);
+
+/* ---- what the program holds (shadow.c) ---- */
+
 /*
- * @pcp2_zones: the zones I-PCP-2 holds for.  In 6.6 an allocation that
- * refills with the old batch while zone_pcp_disable() drains can leave
- * pages behind (drain_pages_zone's racy count check skips a pcp whose
- * refill has not yet raised pcp->count), so the executor leaves out zones
- * whose disable raced an allocation.
+ * Handles are numbered by the run (the defining op's index).  A page
+ * handle's block carries an owner cookie in its memory, checked when it is
+ * given back; the shadow knows which handle owns each pfn, so a page handed
+ * out twice is caught on the second allocation.
  */
-void check_quiescent(struct world *w, const struct check_alloc *a, int n, const char *where,
-		     unsigned int pcp2_zones);
-/* After every page was freed, every pcp drained and every CPU folded. */
-void check_final(struct world *w, const struct check_alloc *a, int n);
+#define SHADOW_MAX_HANDLES	256
+void shadow_run_begin(struct world *w, uint64_t run_no);
+/* @h: the run's handle number; @name: N of hN in the text form. */
+void shadow_page_take(int h, int name, struct page *page, unsigned int order);
+/* The page of live handle @h (and its order), or NULL if not live. */
+struct page *shadow_page(int h, unsigned int *order);
+/* Check the cookie, forget the owner; the caller frees the block. */
+void shadow_page_drop(int h);
+/* The model moved a block (migration): its handle follows. */
+void shadow_page_moved(struct page *from, struct page *to);
+int shadow_live_count(void);
+
+/* ---- the page allocator's checkers' hooks (pagealloc.c) ---- */
+
+/*
+ * I-PCP-2 and 6.6's drain race: an allocation that refills with the old
+ * batch while zone_pcp_disable() drains can leave pages behind
+ * (drain_pages_zone's racy count check skips a pcp whose refill has not yet
+ * raised pcp->count), so I-PCP-2 is not checked for a disable that raced an
+ * allocation.  The operations tell the checker when they run.
+ */
+void pcp2_alloc_begin(int task);
+void pcp2_alloc_end(int task);
+void pcp2_disable_begin(int task);
+void pcp2_disable_done(struct world *w, int zone, int task);
+void pcp2_enable_done(struct world *w, int zone, int task);
+
+/* ---- the report (report.c) ---- */
 
 /* The report of a violation: signature, where, recent trace of each task,
  * and the program (text) it came from. */

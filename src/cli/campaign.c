@@ -44,7 +44,7 @@ static void inject_env(const struct campaign *c)
 	int i, k = 0;
 
 	for (i = 0; i < NR_BUGS; i++)
-		if (c->inject & (1u << i))
+		if (c->inject & (1ULL << i))
 			k += snprintf(inj + k, sizeof(inj) - (size_t)k, "%s%s", k ? "," : "",
 				      bug_table[i].name);
 	setenv("MMFUZZ_INJECT", inj, 1);

@@ -23,7 +23,7 @@ struct campaign {
 	int nengine_args;
 	int jobs;
 	long seconds;
-	uint32_t inject;
+	uint64_t inject;
 	bool ilv, until_found, quiet;
 	unsigned long seed;
 	char root[4096];

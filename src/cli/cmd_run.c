@@ -31,17 +31,24 @@ static void run_help_reference(void)
 {
 	int i, k;
 
-	printf("\nOperations (one per line of a task; \"hN = \" names what alloc_pages returns,\n"
-	       "\"irq\" before the name runs those marked [irq] in interrupt context):\n");
-	for (i = 0; i < NR_OPS; i++) {
-		char args[64] = "";
+	printf("\nOperations (one per line of a task; \"hN = \" names the handle an op makes,\n"
+	       "\"irq\" before the name runs those marked [irq] in interrupt context;\n"
+	       "arguments in [] may be left out):\n");
+	for (i = 0; i < ops_count(); i++) {
+		const struct op_desc *d = op_by_index(i);
+		char args[128] = "";
 		int n = 0;
 
-		for (k = 0; k < op_table[i].nargs; k++)
-			n += snprintf(args + n, sizeof(args) - (size_t)n, " %s%s", op_table[i].args[k],
-				      strcmp(op_table[i].args[k], "h") ? "=" : "N");
-		printf("  %-20s%-22s%s%s\n", op_table[i].name, args, op_table[i].irq_ok ? "[irq] " : "",
-		       op_table[i].desc);
+		for (k = 0; k < d->nargs && n < (int)sizeof(args); k++) {
+			const struct op_arg *a = &d->args[k];
+
+			if (a->kind == ARG_HANDLE)
+				n += snprintf(args + n, sizeof(args) - (size_t)n, " %sN", a->hk->prefix);
+			else
+				n += snprintf(args + n, sizeof(args) - (size_t)n, a->has_def ? " [%s=]" : " %s=",
+					      a->name);
+		}
+		printf("  %-20s%-26s%s%s\n", d->name, args, d->irq_ok ? "[irq] " : "", d->desc);
 	}
 	printf("\nYield points (schedule decisions name them FUNC:TYPE(WHAT)):\n ");
 	for (i = 0; i < NR_YIELD_TYPES; i++)

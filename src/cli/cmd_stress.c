@@ -188,7 +188,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 					"(mmfuzz bugs lists them)\n", optarg);
 				return EXIT_USAGE;
 			}
-			o->inject |= 1u << id;
+			o->inject |= 1ULL << id;
 			if (add_config(c, "--inject", optarg))
 				return EXIT_USAGE;
 			break;

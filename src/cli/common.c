@@ -174,7 +174,7 @@ int parse_inject(const char *name, struct run_opts *o)
 		fprintf(stderr, "mmfuzz: unknown bug switch '%s' (mmfuzz bugs lists them)\n", name);
 		return -1;
 	}
-	o->inject |= 1u << id;
+	o->inject |= 1ULL << id;
 	return 0;
 }
 

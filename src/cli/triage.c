@@ -43,7 +43,7 @@ void signature_filename(const char *sig, char *out, size_t n)
  *   engine libfuzzer
  *   sanitizer address
  */
-void campaign_note_write(const char *dir, uint32_t inject, const char *target, const char *engine,
+void campaign_note_write(const char *dir, uint64_t inject, const char *target, const char *engine,
 			 const char *sanitizer)
 {
 	char path[4096], buf[1024];
@@ -52,7 +52,7 @@ void campaign_note_write(const char *dir, uint32_t inject, const char *target, c
 	snprintf(path, sizeof(path), "%s/campaign", dir);
 	n = snprintf(buf, sizeof(buf), "inject ");
 	for (i = 0; i < NR_BUGS; i++)
-		if (inject & (1u << i))
+		if (inject & (1ULL << i))
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s",
 				      buf[n - 1] == ' ' ? "" : ",", bug_table[i].name);
 	snprintf(buf + n, sizeof(buf) - (size_t)n, "\ntarget %s\nengine %s\nsanitizer %s\n", target,
@@ -60,10 +60,10 @@ void campaign_note_write(const char *dir, uint32_t inject, const char *target, c
 	write_atomic(path, buf, strlen(buf));
 }
 
-uint32_t campaign_note_inject(const char *dir)
+uint64_t campaign_note_inject(const char *dir)
 {
 	char path[4096], line[1024], *save = NULL, *name;
-	uint32_t v = 0;
+	uint64_t v = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/campaign", dir);
@@ -78,7 +78,7 @@ uint32_t campaign_note_inject(const char *dir)
 			int id = bug_lookup(name);
 
 			if (id >= 0)
-				v |= 1u << id;
+				v |= 1ULL << id;
 			else
 				fprintf(stderr, "mmfuzz: %s: unknown bug switch '%s' ignored\n", path,
 					name);
@@ -118,7 +118,7 @@ static int load_binary(const char *path, struct prog *p)
 }
 
 /* Run the sanitizer build of the fuzz target on @path and read its summary. */
-static void sanitizer_signature(const char *bin, const char *path, uint32_t inject, char *sig,
+static void sanitizer_signature(const char *bin, const char *path, uint64_t inject, char *sig,
 				size_t n)
 {
 	char cmd[12288], line[1024], inj[512] = "";
@@ -129,7 +129,7 @@ static void sanitizer_signature(const char *bin, const char *path, uint32_t inje
 	if (!bin)
 		return;
 	for (i = 0; i < 32; i++)
-		if (inject & (1u << i))
+		if (inject & (1ULL << i))
 			k += snprintf(inj + k, sizeof(inj) - (size_t)k, "%s%s", k ? "," : "",
 				      bug_table[i].name);
 	snprintf(cmd, sizeof(cmd), "MMFUZZ_INJECT='%s' '%s' '%s' 2>&1", inj, bin, path);

@@ -25,7 +25,7 @@ struct finding {
 
 struct triage {
 	struct exec *e;
-	uint32_t inject;		/* the campaign's switches (files' own bits ignored) */
+	uint64_t inject;		/* the campaign's switches (files' own bits ignored) */
 	const char *sanitizer_bin;	/* fuzz binary to classify what the model misses */
 	struct finding f[TRIAGE_MAX_SIGS];
 	int n;
@@ -45,8 +45,8 @@ void triage_classify(struct triage *t, const char *path, char *sig, size_t n, bo
 /* A file name for a signature: [A-Za-z0-9_.@-], the rest as '_'. */
 void signature_filename(const char *sig, char *out, size_t n);
 /* Record/read the campaign's switches in DIR/campaign, for a later triage. */
-void campaign_note_write(const char *dir, uint32_t inject, const char *target, const char *engine,
+void campaign_note_write(const char *dir, uint64_t inject, const char *target, const char *engine,
 			 const char *sanitizer);
-uint32_t campaign_note_inject(const char *dir);
+uint64_t campaign_note_inject(const char *dir);
 
 #endif /* MMFUZZ_CLI_TRIAGE_H */

@@ -66,8 +66,10 @@ static inline void set_pcppage_migratetype(struct page *page, int migratetype)
 	WRITE_ONCE(page->index, (unsigned long)migratetype);
 }
 
-/* world.c: remember that a max-order block's pages left their boot state */
+/* mm_init.c: remember that a max-order block's pages left their boot state */
 void world_touch_pfn(unsigned long pfn);
+/* world.c: zeroed, aligned to a pair of lines (____percpu_aligned) */
+void *calloc_lines(size_t n, size_t size);
 void set_pageblock_migratetype(struct page *page, int migratetype);
 
 /* page_alloc.c: the buddy allocator, called from the pcp code */

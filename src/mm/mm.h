@@ -33,15 +33,21 @@ static inline gfp_t migratetype_gfp(int mt)
 	       mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : GFP_KERNEL;
 }
 
-/* ---- the world (world.c) ---- */
+/* ---- the world (world.c, layers in their own files) ---- */
 
-/* Fill @cfg with the defaults; validate one: NULL or a message. */
-void mm_config_default(struct mm_config *cfg);
-const char *mm_config_check(const struct mm_config *cfg);
+/* The keys of the machine and of the page allocator (world.c, mm_init.c). */
+extern struct config_key ck_cpus, ck_zones, ck_max_order, ck_pageblock_order,
+	ck_zone_pages, ck_pcp_high, ck_pcp_batch, ck_stat_threshold, ck_variant;
+
+/* A world for @cfg (config_check must pass), in its boot state. */
 int world_create(const struct mm_config *cfg, struct world **out);
 void world_destroy(struct world *w);
 /* Back to the state right after boot, paying only for what was touched. */
 void world_reset(struct world *w);
+/* The end of a run, on the caller's task: every layer gives back what it
+ * caches (later layers first). */
+void world_drain(struct world *w);
+void *world_layer_state(struct world *w, const struct world_layer *l);
 
 /*
  * Worlds kept by configuration: a fuzzing campaign alternates between a few

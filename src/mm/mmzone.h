@@ -26,6 +26,8 @@
 #include "../kernel/compiler.h"
 #include "../kernel/list.h"
 #include "../kernel/spinlock.h"
+#include "config.h"
+#include "layer.h"
 
 #define MODEL_MAX_ORDER		10	/* largest max_order a world may use */
 #define NR_PAGE_ORDERS		(MODEL_MAX_ORDER + 1)
@@ -165,8 +167,12 @@ struct zone {
 	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
 } ____cacheline_aligned;
 
-/* The simulated machine's size: every array is allocated from these. */
-struct mm_config {
+/*
+ * The simulated machine's size, as the page allocator reads it: every array
+ * is allocated from these.  Filled from the config table's keys (the keys
+ * are in world.c and mm_init.c) when the world is created.
+ */
+struct machine_config {
 	int ncpus;			/* 1..MAX_CPUS */
 	int nzones;			/* 1..MODEL_MAX_ZONES */
 	unsigned long zone_pages;	/* pages per zone, multiple of 2^max_order */
@@ -187,7 +193,10 @@ enum pcp_bulk_variant {
 };
 
 struct world {
-	struct mm_config cfg;
+	struct mm_config config;	/* the keys it was built from */
+	struct machine_config cfg;
+	void *layer_state[MAX_LAYERS];	/* world_layer_state() */
+	int nr_layers_created;
 	int max_order;
 	int pb_order;
 	unsigned long pb_nr_pages;

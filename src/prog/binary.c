@@ -1,23 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * The binary form.  Every byte string decodes; missing bytes read as zero,
- * and the header is stored XORed with the default config so that zeros mean
- * the defaults.
+ * The binary form, version 2.  Every byte string decodes; missing bytes
+ * read as zero, and zero bytes mean the defaults.
  *
- *   0      cpus-1 (3 bits) | tasks-1 (3 bits) << 3 | zones-1 (1 bit) << 6
- *   1      max_order-1 (mod 10)
- *   2      pageblock_order-1 (mod max_order)
- *   3..4   zone size in max-order blocks - 1 (mod 64), little endian
- *   5      pcp_high (0..255)
- *   6      pcp_batch-1 (mod 64)
- *   7      stat_threshold-1 (mod 125)
- *   8      free_pcppages_bulk variant (mod 3)
- *   9..12  bug switches, a bitmask
- *  13..14  length of the program bytes
- *  15..18  task i starts on cpu (i + 3 bits at 3i) mod cpus
- *  19..    program bytes, then schedule bytes
+ *   0       version ^ 2: 0 is version 2 (any other value reads as 2 here)
+ *   1..2    length of the program bytes, little endian
+ *   3       (tasks - 1) ^ 1 (mod 8): zero is two tasks
+ *   4..6    task i starts on cpu (i + 3 bits at 3i) mod cpus
+ *   7       flags: bit 0 expect_tsan: race (what the text form says)
+ *   8..15   bug switches, a bitmask
+ *   16..63  the config block: each key at its fixed place (mm/config.h),
+ *           XORed with its default
+ *   64..    program bytes, then schedule bytes
  *
- * Program: per op, [opcode mod NR_OPS | task << 5] then its argument bytes.
+ * Program: per op, [code] [task | irq << 3] then each argument in its
+ * descriptor's width.  A code no descriptor has, or one outside the fuzz
+ * target, folds onto the target's fold list (ops.h): codes are fixed
+ * forever, so a new operation changes no file that did not use its code.
  * Schedule: [fallback depth mod 4][seed, 4 bytes] then decisions, each a
  * LEB128 count of steps to let pass and a target task byte.
  */
@@ -26,6 +25,19 @@
 #include <string.h>
 
 #include "../bugs/bugs.h"
+
+#define H_VERSION	0
+#define H_PLEN		1
+#define H_TASKS		3
+#define H_CPUS		4
+#define H_FLAGS		7
+#define H_BUGS		8
+#define H_CONFIG	16
+
+#define F_EXPECT_TSAN	0x01
+
+_Static_assert(H_CONFIG + CONFIG_BIN_BYTES == BIN_HEADER, "header layout");
+_Static_assert(NR_BUGS <= 64, "64 switches fit the header");
 
 struct reader {
 	const uint8_t *p;
@@ -37,163 +49,78 @@ static uint8_t rd8(struct reader *r)
 	return r->off < r->n ? r->p[r->off++] : (r->off++, 0);
 }
 
-static uint32_t rd16(struct reader *r)
-{
-	uint32_t v = rd8(r);
-
-	return v | (uint32_t)rd8(r) << 8;
-}
-
 static uint32_t rd32(struct reader *r)
 {
-	uint32_t v = rd16(r);
-
-	return v | rd16(r) << 16;
-}
-
-/* The header bytes of the default config (what zero bytes stand for). */
-static void default_header(uint8_t h[BIN_HEADER])
-{
-	struct prog d;
-
-	prog_init(&d);
-	memset(h, 0, BIN_HEADER);
-	h[0] = (uint8_t)((d.cfg.ncpus - 1) | (d.ntasks - 1) << 3 | (d.cfg.nzones - 1) << 6);
-	h[1] = (uint8_t)(d.cfg.max_order - 1);
-	h[2] = (uint8_t)(d.cfg.pb_order - 1);
-	h[3] = (uint8_t)((d.cfg.zone_pages >> d.cfg.max_order) - 1);
-	h[5] = (uint8_t)d.cfg.pcp_high;
-	h[6] = (uint8_t)(d.cfg.pcp_batch - 1);
-	h[7] = (uint8_t)(d.cfg.stat_threshold - 1);
-}
-
-static int op_arg_bytes(int kind)
-{
-	switch (kind) {
-	case OP_ALLOC_PAGES:
-	case OP_FREE_PAGES:
-	case OP_DRAIN_ALL:
-	case OP_ZONE_PCP_DISABLE:
-	case OP_ZONE_PCP_ENABLE:
-	case OP_MIGRATE:
-		return 1;
-	case OP_SET_PCP_HIGH_BATCH:
-		return 3;
-	default:
-		return 0;
-	}
-}
-
-static void decode_args(struct prog *p, struct op *op, const uint8_t *b)
-{
-	const struct mm_config *c = &p->cfg;
-
-	switch (op->kind) {
-	case OP_ALLOC_PAGES:
-		op->arg[0] = (short)((b[0] & 0x0f) % (c->max_order + 1));
-		op->arg[1] = (short)(((b[0] >> 4) & 3) % MIGRATE_PCPTYPES);
-		op->irq = (b[0] >> 6) & 1;
-		break;
-	case OP_FREE_PAGES:
-		op->arg[0] = (short)(b[0] & 0x7f);
-		op->irq = b[0] >> 7;
-		break;
-	case OP_DRAIN_ALL:
-		op->arg[0] = b[0] & 1;
-		op->arg[1] = (short)(((b[0] >> 1) % (c->nzones + 1)) - 1);
-		break;
-	case OP_ZONE_PCP_DISABLE:
-	case OP_ZONE_PCP_ENABLE:
-		op->arg[0] = (short)(b[0] % c->nzones);
-		break;
-	case OP_SET_PCP_HIGH_BATCH:
-		op->arg[0] = (short)(b[0] % c->nzones);
-		op->arg[1] = b[1];
-		op->arg[2] = (short)(1 + b[2] % 64);
-		break;
-	case OP_MIGRATE:
-		op->arg[0] = (short)(b[0] % c->ncpus);
-		break;
-	}
-}
-
-static int encode_args(const struct op *op, uint8_t *b)
-{
-	switch (op->kind) {
-	case OP_ALLOC_PAGES:
-		b[0] = (uint8_t)(op->arg[0] | op->arg[1] << 4 | op->irq << 6);
-		return 1;
-	case OP_FREE_PAGES:
-		b[0] = (uint8_t)(op->arg[0] | op->irq << 7);
-		return 1;
-	case OP_DRAIN_ALL:
-		b[0] = (uint8_t)(op->arg[0] | (op->arg[1] + 1) << 1);
-		return 1;
-	case OP_ZONE_PCP_DISABLE:
-	case OP_ZONE_PCP_ENABLE:
-	case OP_MIGRATE:
-		b[0] = (uint8_t)op->arg[0];
-		return 1;
-	case OP_SET_PCP_HIGH_BATCH:
-		b[0] = (uint8_t)op->arg[0];
-		b[1] = (uint8_t)op->arg[1];
-		b[2] = (uint8_t)(op->arg[2] - 1);
-		return 3;
-	}
-	return 0;
-}
-
-size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p)
-{
-	uint8_t def[BIN_HEADER], h[BIN_HEADER];
-	struct reader r = { data, size, 0 };
-	struct mm_config *c = &p->cfg;
-	uint32_t cpus_field, plen;
-	size_t pend;
+	uint32_t v = 0;
 	int i;
 
+	for (i = 0; i < 4; i++)
+		v |= (uint32_t)rd8(r) << (8 * i);
+	return v;
+}
+
+static int arg_width(const struct op_arg *a)
+{
+	return a->bin_bytes ? a->bin_bytes : 1;
+}
+
+static void decode_op(struct prog *p, struct reader *r, size_t pend, const struct fuzz_target *t)
+{
+	struct op *op = &p->ops[p->nops];
+	const struct op_desc *d;
+	uint8_t b;
+	int k;
+
+	memset(op, 0, sizeof(*op));
+	op->code = (unsigned char)target_fold(t, rd8(r));
+	d = op_desc_of(op);
+	b = r->off < pend ? rd8(r) : 0;
+	op->task = (unsigned char)((b & 7) % p->ntasks);
+	op->irq = d->irq_ok && (b >> 3 & 1);
+	for (k = 0; k < d->nargs; k++) {
+		unsigned raw = 0;
+		int i;
+
+		for (i = 0; i < arg_width(&d->args[k]); i++)
+			raw |= (unsigned)(r->off < pend ? rd8(r) : 0) << (8 * i);
+		op->arg[k] = arg_from_raw(&d->args[k], raw, &p->cfg);
+	}
+	p->nops++;
+}
+
+size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *p,
+				 const struct fuzz_target *t)
+{
+	struct reader r = { data, size, 0 };
+	uint8_t h[BIN_HEADER];
+	uint32_t cpus_field, plen;
+	size_t pend;
+	int i, ncpus;
+
 	prog_init(p);
-	default_header(def);
 	for (i = 0; i < BIN_HEADER; i++)
-		h[i] = rd8(&r) ^ def[i];
-	c->ncpus = 1 + (h[0] & 7);
-	p->ntasks = 1 + ((h[0] >> 3) & 7);
-	c->nzones = 1 + ((h[0] >> 6) & 1);
-	c->max_order = 1 + h[1] % 10;
-	c->pb_order = 1 + h[2] % c->max_order;
-	c->zone_pages = (unsigned long)(1 + ((h[3] | h[4] << 8) % PROG_MAX_BLOCKS)) << c->max_order;
-	c->pcp_high = h[5];
-	c->pcp_batch = 1 + h[6] % 64;
-	c->stat_threshold = 1 + h[7] % 125;
-	c->variant = h[8] % NR_PCP_BULK_VARIANTS;
-	p->bugs = (h[9] | h[10] << 8 | (uint32_t)h[11] << 16 | (uint32_t)h[12] << 24) &
-		  ((1u << NR_BUGS) - 1);
-	plen = (uint32_t)(h[13] | h[14] << 8);
-	cpus_field = h[15] | h[16] << 8 | (uint32_t)h[17] << 16 | (uint32_t)h[18] << 24;
+		h[i] = rd8(&r);
+	config_decode_block(h + H_CONFIG, &p->cfg);
+	ncpus = (int)config_get(&p->cfg, &ck_cpus);
+	p->ntasks = 1 + ((h[H_TASKS] ^ 1) & 7);
+	cpus_field = h[H_CPUS] | h[H_CPUS + 1] << 8 | (uint32_t)h[H_CPUS + 2] << 16;
 	for (i = 0; i < p->ntasks; i++)
-		p->task_cpu[i] = (int)((i + ((cpus_field >> (3 * i)) & 7)) % (uint32_t)c->ncpus);
+		p->task_cpu[i] = (int)((i + ((cpus_field >> (3 * i)) & 7)) % (uint32_t)ncpus);
+	p->expect_tsan_race = h[H_FLAGS] & F_EXPECT_TSAN;
+	p->bugs = 0;
+	for (i = 0; i < 8; i++)
+		p->bugs |= (uint64_t)h[H_BUGS + i] << (8 * i);
+	if (NR_BUGS < 64)
+		p->bugs &= (1ULL << NR_BUGS) - 1;
+	plen = (uint32_t)(h[H_PLEN] | h[H_PLEN + 1] << 8);
 
 	/* program */
 	pend = r.off + plen;
 	if (pend > size)
 		pend = size > r.off ? size : r.off;
 	p->nops = 0;
-	while (r.off < pend && p->nops < PROG_MAX_OPS) {
-		uint8_t b = rd8(&r), args[3] = { 0, 0, 0 };
-		struct op *op = &p->ops[p->nops];
-		int k, na;
-
-		memset(op, 0, sizeof(*op));
-		op->kind = (unsigned char)((b & 0x1f) % NR_OPS);
-		op->task = (unsigned char)((b >> 5) % p->ntasks);
-		na = op_arg_bytes(op->kind);
-		for (k = 0; k < na; k++)
-			args[k] = r.off < pend ? rd8(&r) : 0;
-		decode_args(p, op, args);
-		if (op->kind == OP_ALLOC_PAGES && prog_nallocs(p) >= PROG_MAX_ALLOCS)
-			continue;
-		p->nops++;
-	}
+	while (r.off < pend && p->nops < PROG_MAX_OPS)
+		decode_op(p, &r, pend, t);
 	prog_canonicalize(p);
 	r.off = pend;
 
@@ -224,49 +151,54 @@ size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p)
 	return r.off;
 }
 
+size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p)
+{
+	ops_init();
+	return prog_decode_binary_target(data, size, p, target_default());
+}
+
 long prog_encode_binary(const struct prog *p, uint8_t *out, size_t cap)
 {
-	uint8_t def[BIN_HEADER], h[BIN_HEADER];
-	const struct mm_config *c = &p->cfg;
+	int ncpus = (int)config_get(&p->cfg, &ck_cpus);
 	uint32_t cpus_field = 0;
 	size_t n = 0;
 	long plen;
-	int i;
+	int i, k;
 
 	if (p->keyed || cap < BIN_HEADER + 5)
 		return -1;
-	default_header(def);
-	memset(h, 0, sizeof(h));
-	h[0] = (uint8_t)((c->ncpus - 1) | (p->ntasks - 1) << 3 | (c->nzones - 1) << 6);
-	h[1] = (uint8_t)(c->max_order - 1);
-	h[2] = (uint8_t)(c->pb_order - 1);
-	h[3] = (uint8_t)(((c->zone_pages >> c->max_order) - 1) & 0xff);
-	h[4] = (uint8_t)(((c->zone_pages >> c->max_order) - 1) >> 8);
-	h[5] = (uint8_t)c->pcp_high;
-	h[6] = (uint8_t)(c->pcp_batch - 1);
-	h[7] = (uint8_t)(c->stat_threshold - 1);
-	h[8] = (uint8_t)c->variant;
-	for (i = 0; i < 4; i++)
-		h[9 + i] = (uint8_t)(p->bugs >> (8 * i));
+	memset(out, 0, BIN_HEADER);
+	out[H_TASKS] = (uint8_t)((p->ntasks - 1) ^ 1);
 	for (i = 0; i < p->ntasks; i++)
-		cpus_field |= (uint32_t)((p->task_cpu[i] - i % c->ncpus + c->ncpus) % c->ncpus)
-			      << (3 * i);
-	for (i = 0; i < 4; i++)
-		h[15 + i] = (uint8_t)(cpus_field >> (8 * i));
+		cpus_field |= (uint32_t)((p->task_cpu[i] - i % ncpus + ncpus) % ncpus) << (3 * i);
+	for (i = 0; i < 3; i++)
+		out[H_CPUS + i] = (uint8_t)(cpus_field >> (8 * i));
+	out[H_FLAGS] = p->expect_tsan_race ? F_EXPECT_TSAN : 0;
+	for (i = 0; i < 8; i++)
+		out[H_BUGS + i] = (uint8_t)(p->bugs >> (8 * i));
+	config_encode_block(&p->cfg, out + H_CONFIG);
 	n = BIN_HEADER;
 	for (i = 0; i < p->nops; i++) {
 		const struct op *op = &p->ops[i];
+		const struct op_desc *d = op_desc_of(op);
 
-		if (n + 4 > cap)
+		if (n + 2 + OP_MAX_ARGS * 2 > cap)
 			return -1;
-		out[n++] = (uint8_t)(op->kind | op->task << 5);
-		n += (size_t)encode_args(op, out + n);
+		out[n++] = op->code;
+		out[n++] = (uint8_t)(op->task | op->irq << 3);
+		for (k = 0; k < d->nargs; k++) {
+			unsigned raw = arg_to_raw(&d->args[k], op->arg[k]);
+			int b;
+
+			for (b = 0; b < arg_width(&d->args[k]); b++)
+				out[n++] = (uint8_t)(raw >> (8 * b));
+		}
 	}
 	plen = (long)(n - BIN_HEADER);
-	h[13] = (uint8_t)(plen & 0xff);
-	h[14] = (uint8_t)(plen >> 8);
-	for (i = 0; i < BIN_HEADER; i++)
-		out[i] = h[i] ^ def[i];
+	if (plen > 0xffff)
+		return -1;
+	out[H_PLEN] = (uint8_t)(plen & 0xff);
+	out[H_PLEN + 1] = (uint8_t)(plen >> 8);
 
 	if (n + 5 > cap)
 		return -1;

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Running a program: each task is a fiber running its operations; after
- * each operation the per-op checks run, and whenever no operation is in
- * flight the quiescent checks run.  At the end the executor frees what the
- * program still holds, drains every pcp and folds every CPU's vmstat, then
- * checks the exact end state.
+ * Running a program: each task is a fiber running its operations through
+ * their descriptors (ops.h); after each operation the per-op checks run,
+ * and whenever no operation is in flight the quiescent checks run.  At the
+ * end the executor releases every handle the program still holds, lets
+ * every layer drain (world_drain), then checks the exact end state.
  *
- * Every page the program holds carries an owner cookie in its memory,
- * checked when it is freed; the executor also knows which handle owns each
- * pfn, so a page handed out twice is caught on the second allocation.
+ * The executor keeps no checker state: what the program holds is the
+ * shadow's (check/shadow.c), the excuses are the checkers'.
  */
 #include "exec.h"
 
@@ -19,68 +18,59 @@
 #include "../check/check.h"
 #include "../kernel/percpu.h"
 
-#define COOKIE_MAGIC 0x6d6d667aU	/* "mmfz" */
-
-struct cookie {
-	uint32_t magic;
-	uint32_t handle;
-	uint64_t run;
-};
-
-struct handle {
-	struct page *page;
-	unsigned int order;
-	bool live;
-};
-
 struct exec {
 	struct fsched *fs;
 	struct world *w;		/* the current run's, from worlds */
 	struct world_cache worlds;
-	unsigned long owner_cap;
 	const struct prog *p;
 	int task_first[PROG_MAX_TASKS], task_n[PROG_MAX_TASKS];
-	int alloc_of_op[PROG_MAX_OPS];
-	struct handle h[PROG_MAX_ALLOCS];
-	int *owner;			/* handle+1 owning each pfn, 0: none */
+	/* the defining op of each handle argument; each op's N of hN */
+	short use_op[PROG_MAX_OPS][OP_MAX_ARGS];
+	short handle_name[PROG_MAX_OPS];
+	void *lstate[MAX_OP_LAYERS];	/* each operation layer's per-run state */
 	bool in_op[PROG_MAX_TASKS];
-	int pcp_disabled_zone[PROG_MAX_TASKS];	/* zone+1 this task disabled */
-	/* I-PCP-2 holds for a zone unless its current disable raced an
-	 * allocation: then the task + 1 that disabled it, else 0 */
-	int pcp2_raced_by[MODEL_MAX_ZONES];
-	bool in_alloc[PROG_MAX_TASKS];
-	unsigned long allocs_started;
-	unsigned long disable_allocs[PROG_MAX_TASKS];	/* allocs_started at its disable */
-	bool disable_inflight[PROG_MAX_TASKS];		/* an alloc was in flight then */
 	int ops_run;
 	uint64_t run_no;
 	struct task main_task;		/* the scheduler's side: end of run, sequential */
 	jmp_buf jb;
 	bool no_quiescent;
-	unsigned long counters[PROG_MAX_TASKS][4];	/* each task's last read_counters */
 };
 
 struct exec *exec_create(void)
 {
 	struct exec *e = calloc(1, sizeof(*e));
+	int i;
 
 	if (!e)
 		return NULL;
+	ops_init();
 	e->fs = fsched_create(PROG_MAX_TASKS);
-	if (!e->fs) {
-		free(e);
-		return NULL;
+	if (!e->fs)
+		goto out_free;
+	for (i = 0; i < op_layers_count(); i++) {
+		size_t n = op_layer_by_index(i)->state_size;
+
+		e->lstate[i] = calloc(1, n ? n : 1);
+		if (!e->lstate[i])
+			goto out_free;
 	}
 	return e;
+
+out_free:
+	exec_destroy(e);
+	return NULL;
 }
 
 void exec_destroy(struct exec *e)
 {
+	int i;
+
 	if (!e)
 		return;
 	fsched_destroy(e->fs);
 	world_cache_destroy(&e->worlds);
-	free(e->owner);
+	for (i = 0; i < MAX_OP_LAYERS; i++)
+		free(e->lstate[i]);
 	free(e);
 }
 
@@ -89,211 +79,35 @@ const struct fsched *exec_sched(const struct exec *e)
 	return e->fs;
 }
 
-static const struct yield_site *op_site(int kind)
+/* ---- what an operation's execute function may use ---- */
+
+int op_handle_arg(struct op_ctx *c, int i)
 {
-	switch (kind) {
-	case OP_ALLOC_PAGES:
-		return YIELD_SITE(YP_OP, "alloc_pages");
-	case OP_FREE_PAGES:
-		return YIELD_SITE(YP_OP, "free_pages");
-	case OP_DRAIN_LOCAL:
-		return YIELD_SITE(YP_OP, "drain_local");
-	case OP_DRAIN_ALL:
-		return YIELD_SITE(YP_OP, "drain_all");
-	case OP_ZONE_PCP_DISABLE:
-		return YIELD_SITE(YP_OP, "zone_pcp_disable");
-	case OP_ZONE_PCP_ENABLE:
-		return YIELD_SITE(YP_OP, "zone_pcp_enable");
-	case OP_SET_PCP_HIGH_BATCH:
-		return YIELD_SITE(YP_OP, "set_pcp_high_batch");
-	case OP_MIGRATE:
-		return YIELD_SITE(YP_OP, "migrate");
-	case OP_READ_COUNTERS:
-		return YIELD_SITE(YP_OP, "read_counters");
-	default:
-		return YIELD_SITE(YP_OP, "vmstat_refresh");
-	}
+	return c->e->use_op[c->idx][i];
 }
 
-/* ---- the program's pages ---- */
-
-/* The executor's bookkeeping is shared by every task fiber: hidden from TSan
- * (tsan_ignore) or relaxed atomics, it is not the model under test. */
-static int collect_allocs(struct exec *e, struct check_alloc *a)
+int op_handle_self(struct op_ctx *c)
 {
-	int i, n = 0;
-
-	for (i = 0; i < PROG_MAX_ALLOCS; i++)
-		if (__atomic_load_n(&e->h[i].live, __ATOMIC_RELAXED)) {
-			a[n].pfn = page_to_pfn(e->h[i].page);
-			a[n].order = e->h[i].order;
-			a[n].handle = i;
-			n++;
-		}
-	return n;
+	return c->idx;
 }
 
-static void take_handle(struct exec *e, int hidx, struct page *page, unsigned int order)
+int op_handle_name(struct op_ctx *c)
 {
-	unsigned long pfn = page_to_pfn(page), i, nr = 1UL << order;
-	struct cookie *c = page_address(page);
-
-	for (i = 0; i < nr; i++) {
-		int o = __atomic_load_n(&e->owner[pfn + i], __ATOMIC_RELAXED);
-
-		if (o)
-			sched_violation("I-CONS", "alloc_pages",
-					"pfn %lu handed to h%d while h%d holds it", pfn + i, hidx, o - 1);
-	}
-	for (i = 0; i < nr; i++)
-		__atomic_store_n(&e->owner[pfn + i], hidx + 1, __ATOMIC_RELAXED);
-	c->magic = COOKIE_MAGIC;
-	c->handle = (uint32_t)hidx;
-	c->run = e->run_no;
-	e->h[hidx].page = page;
-	e->h[hidx].order = order;
-	__atomic_store_n(&e->h[hidx].live, true, __ATOMIC_RELAXED);
-#if MMFUZZ_TSAN
-	/* the program passes the page to whoever frees it: a hand-off with
-	 * happens-before, as a real caller's queue or lock would give */
-	__tsan_release(&e->h[hidx]);
-#endif
+	return c->e->handle_name[c->idx];
 }
 
-static void drop_handle(struct exec *e, int hidx)
+void *op_layer_state(struct op_ctx *c, const struct op_layer *l)
 {
-	struct handle *h = &e->h[hidx];
-	unsigned long pfn, i, nr;
-	const struct cookie *c;
-
-#if MMFUZZ_TSAN
-	__tsan_acquire(h);
-#endif
-	pfn = page_to_pfn(h->page);
-	nr = 1UL << h->order;
-	c = page_address(h->page);
-
-	if (c->magic != COOKIE_MAGIC || c->handle != (uint32_t)hidx || c->run != e->run_no)
-		sched_violation("owner-cookie", "free_pages",
-				"pfn %lu (h%d) carries cookie %08x/h%u: someone else wrote it",
-				pfn, hidx, c->magic, c->handle);
-	for (i = 0; i < nr; i++)
-		__atomic_store_n(&e->owner[pfn + i], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&h->live, false, __ATOMIC_RELAXED);
-	__free_pages(h->page, h->order);
+	return c->e->lstate[l->id];
 }
 
 /* ---- operations ---- */
 
-static bool alloc_in_flight(const struct exec *e, int self)
-{
-	int i;
-
-	for (i = 0; i < e->p->ntasks; i++)
-		if (i != self && __atomic_load_n(&e->in_alloc[i], __ATOMIC_RELAXED))
-			return true;
-	return false;
-}
-
-/* An alloc overlapping a zone_pcp_disable may refill with the old batch. */
-static void note_op_start(struct exec *e, struct task *t, const struct op *op)
-{
-	if (op->kind == OP_ALLOC_PAGES) {
-		__atomic_store_n(&e->in_alloc[t->id], true, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&e->allocs_started, 1, __ATOMIC_RELAXED);
-	} else if (op->kind == OP_ZONE_PCP_DISABLE && !e->pcp_disabled_zone[t->id]) {
-		e->disable_allocs[t->id] = __atomic_load_n(&e->allocs_started, __ATOMIC_RELAXED);
-		e->disable_inflight[t->id] = alloc_in_flight(e, t->id);
-	}
-}
-
-/* Did an allocation overlap this task's zone_pcp_disable() that just ended? */
-static bool disable_raced(struct exec *e, struct task *t)
-{
-	return e->disable_inflight[t->id] || alloc_in_flight(e, t->id) ||
-	       __atomic_load_n(&e->allocs_started, __ATOMIC_RELAXED) != e->disable_allocs[t->id];
-}
-
-/*
- * zone_pcp_enable() of this task's disable.  Its mutex_unlock may let the
- * next disabler of the zone in and run it to the end before this returns:
- * the race excuse goes only with the disable that earned it, never the
- * next one's.
- */
-static void pcp_enable(struct exec *e, struct task *t, int z)
-{
-	zone_pcp_enable(&e->w->zones[z]);
-	e->pcp_disabled_zone[t->id] = 0;
-	/* the harness's bookkeeping, shared by the fibers: relaxed atomics */
-	if (__atomic_load_n(&e->pcp2_raced_by[z], __ATOMIC_RELAXED) == t->id + 1)
-		__atomic_store_n(&e->pcp2_raced_by[z], 0, __ATOMIC_RELAXED);
-}
-
 static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx)
 {
-	struct world *w = e->w;
+	struct op_ctx c = { e, t, e->w, op, op_desc_of(op), idx };
 
-	note_op_start(e, t, op);
-	switch (op->kind) {
-	case OP_ALLOC_PAGES: {
-		gfp_t gfp = migratetype_gfp(op->arg[1]) | (op->irq ? GFP_ATOMIC : 0);
-		struct page *page = alloc_pages(gfp, (unsigned int)op->arg[0]);
-
-		if (page)
-			take_handle(e, e->alloc_of_op[idx], page, (unsigned int)op->arg[0]);
-		__atomic_store_n(&e->in_alloc[t->id], false, __ATOMIC_RELAXED);
-		break;
-	}
-	case OP_FREE_PAGES:
-		if (__atomic_load_n(&e->h[op->arg[0]].live, __ATOMIC_RELAXED))
-			drop_handle(e, op->arg[0]);
-		break;
-	case OP_DRAIN_LOCAL:
-		preempt_disable();
-		drain_local_pages(NULL);
-		preempt_enable();
-		break;
-	case OP_DRAIN_ALL:
-		__drain_all_pages(op->arg[1] < 0 ? NULL : &w->zones[op->arg[1]], op->arg[0]);
-		break;
-	case OP_ZONE_PCP_DISABLE:
-		/* one disable at a time per task: a second would self-deadlock */
-		if (e->pcp_disabled_zone[t->id])
-			break;
-		zone_pcp_disable(&w->zones[op->arg[0]]);
-		e->pcp_disabled_zone[t->id] = op->arg[0] + 1;
-		if (disable_raced(e, t))
-			__atomic_store_n(&e->pcp2_raced_by[op->arg[0]], t->id + 1, __ATOMIC_RELAXED);
-		else
-			check_pcp_disabled(w, &w->zones[op->arg[0]]);
-		break;
-	case OP_ZONE_PCP_ENABLE:
-		if (e->pcp_disabled_zone[t->id] != op->arg[0] + 1)
-			break;
-		pcp_enable(e, t, op->arg[0]);
-		break;
-	case OP_SET_PCP_HIGH_BATCH:
-		/* while this task holds pcp_batch_high_lock, nothing to do */
-		if (e->pcp_disabled_zone[t->id])
-			break;
-		zone_pcp_set_high_batch(&w->zones[op->arg[0]], op->arg[1], op->arg[2]);
-		break;
-	case OP_MIGRATE:
-		sched_migrate(t, op->arg[0], YIELD_SITE(YP_POINT, "migrate"));
-		break;
-	case OP_READ_COUNTERS: {
-		struct zone *zone = &w->zones[0];
-
-		e->counters[t->id][0] = zone_page_state(zone, NR_FREE_PAGES);
-		e->counters[t->id][1] = zone_page_state_snapshot(zone, NR_FREE_PAGES);
-		e->counters[t->id][2] = sum_vm_event(PGALLOC);
-		e->counters[t->id][3] = sum_vm_event(PGFREE);
-		break;
-	}
-	case OP_VMSTAT_REFRESH:
-		refresh_cpu_vm_stats(true);
-		break;
-	}
+	c.d->exec(&c);
 }
 
 static bool quiescent(const struct exec *e, int self)
@@ -306,40 +120,23 @@ static bool quiescent(const struct exec *e, int self)
 	return true;
 }
 
-/* The zones where I-PCP-2 must hold: every one whose disable did not race. */
-static unsigned int pcp2_zones(struct exec *e)
-{
-	unsigned int mask = ~0u;
-	int z;
-
-	for (z = 0; z < MODEL_MAX_ZONES; z++)
-		if (__atomic_load_n(&e->pcp2_raced_by[z], __ATOMIC_RELAXED))
-			mask &= ~(1u << z);
-	return mask;
-}
-
 static void after_op(struct exec *e, struct task *t)
 {
 	__atomic_fetch_add(&e->ops_run, 1, __ATOMIC_RELAXED);
 	check_after_op(e->w, t->cpu);
-	if (!e->no_quiescent && quiescent(e, t->id)) {
-		struct check_alloc a[PROG_MAX_ALLOCS];
-		int n;
-
-		tsan_ignore_begin();
-		n = collect_allocs(e, a);
-		tsan_ignore_end();
-		check_quiescent(e->w, a, n, "quiescence", pcp2_zones(e));
-	}
+	if (!e->no_quiescent && quiescent(e, t->id))
+		check_quiescent(e->w, "quiescence");
 }
 
-/* A task that ends with the pcps disabled gives them back. */
+/* A task that ends holding something (a disabled zone) gives it back. */
 static void task_cleanup(struct exec *e, struct task *t)
 {
-	int z = e->pcp_disabled_zone[t->id];
+	struct op_ctx c = { e, t, e->w, NULL, NULL, -1 };
+	int i;
 
-	if (z)
-		pcp_enable(e, t, z - 1);
+	for (i = 0; i < op_layers_count(); i++)
+		if (op_layer_by_index(i)->task_exit)
+			op_layer_by_index(i)->task_exit(&c);
 }
 
 static void task_body(struct task *t, void *arg)
@@ -351,7 +148,7 @@ static void task_body(struct task *t, void *arg)
 		const struct op *op = &e->p->ops[first + k];
 
 		t->irq_ctx = op->irq;
-		sched_op_begin(t, k, op_site(op->kind));
+		sched_op_begin(t, k, &op_desc_of(op)->site);
 		__atomic_store_n(&e->in_op[t->id], true, __ATOMIC_RELAXED);
 		if (op->irq)
 			fsched_irq_enter(t, NULL);
@@ -373,16 +170,7 @@ static int world_for(struct exec *e, const struct mm_config *cfg)
 {
 	if (world_get(&e->worlds, cfg, &e->w))
 		return -1;
-	if (e->w->nr_pages > e->owner_cap) {
-		free(e->owner);
-		e->owner = calloc(e->w->nr_pages, sizeof(*e->owner));
-		if (!e->owner)
-			return -1;
-		e->owner_cap = e->w->nr_pages;
-	}
-	memset(e->owner, 0, e->w->nr_pages * sizeof(*e->owner));
 	mm_world = e->w;
-	check_attach(e->w);
 	return 0;
 }
 
@@ -416,22 +204,22 @@ static void build_policy(const struct exec *e, const struct prog *p, const struc
 	(void)e;
 }
 
-/* Free what the program still holds, drain every pcp, fold every CPU. */
+/* Give back what the program still holds, let every layer drain, check. */
 static void finish(struct exec *e)
 {
 	struct task *m = &e->main_task;
-	int i, cpu;
+	int i;
 
-	for (i = 0; i < PROG_MAX_ALLOCS; i++)
-		if (e->h[i].live)
-			drop_handle(e, i);
-	__drain_all_pages(NULL, true);
-	for (cpu = 0; cpu < e->w->cfg.ncpus; cpu++) {
-		m->cpu = cpu;
-		refresh_cpu_vm_stats(false);
+	for (i = 0; i < e->p->nops; i++) {
+		const struct op_desc *d = op_desc_of(&e->p->ops[i]);
+		struct op_ctx c = { e, m, e->w, &e->p->ops[i], d, i };
+
+		if (d->defines)
+			d->defines->release(&c, i);
 	}
+	world_drain(e->w);
 	m->cpu = 0;
-	check_final(e->w, NULL, 0);
+	check_final(e->w);
 }
 
 static void run_sequential(struct exec *e)
@@ -459,12 +247,27 @@ static void run_sequential(struct exec *e)
 	m->id = 0;
 }
 
+/* Which op defines the handle each argument names; each handle's N. */
+static void bind_handles(struct exec *e, const struct prog *p)
+{
+	int i, k;
+
+	for (i = 0; i < p->nops; i++) {
+		const struct op_desc *d = op_desc_of(&p->ops[i]);
+
+		e->handle_name[i] = (short)prog_handle_index(p, i);
+		for (k = 0; k < d->nargs; k++)
+			if (d->args[k].kind == ARG_HANDLE)
+				e->use_op[i][k] = (short)prog_handle_op(p, d->args[k].hk, p->ops[i].arg[k]);
+	}
+}
+
 static int run_once(struct exec *e, const struct prog *p, const struct run_opts *o,
 		    struct run_result *r, bool ring)
 {
 	struct task_init init[PROG_MAX_TASKS];
 	struct sched_policy pol;
-	int t, i, na = 0;
+	int t, i;
 	volatile int rc = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -475,14 +278,12 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	e->run_no++;
 	e->ops_run = 0;
 	e->no_quiescent = o->no_quiescent;
-	memset(e->h, 0, sizeof(e->h));
 	memset(e->in_op, 0, sizeof(e->in_op));
-	memset(e->pcp_disabled_zone, 0, sizeof(e->pcp_disabled_zone));
-	memset(e->in_alloc, 0, sizeof(e->in_alloc));
-	memset(e->pcp2_raced_by, 0, sizeof(e->pcp2_raced_by));
-	e->allocs_started = 0;
-	for (i = 0; i < p->nops; i++)
-		e->alloc_of_op[i] = p->ops[i].kind == OP_ALLOC_PAGES ? na++ : -1;
+	for (i = 0; i < op_layers_count(); i++)
+		memset(e->lstate[i], 0, op_layer_by_index(i)->state_size);
+	bind_handles(e, p);
+	shadow_run_begin(e->w, e->run_no);
+	check_run_begin(e->w);
 	for (t = 0; t < p->ntasks; t++) {
 		e->task_n[t] = prog_task_ops(p, t, &e->task_first[t]);
 		init[t].cpu = p->task_cpu[t];
@@ -507,7 +308,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 		e->fs->trace = o->trace;
 		e->fs->ring = ring;
 		fsched_set_record(e->fs, o->rec);
-		rc = fsched_run(e->fs, p->ntasks, p->cfg.ncpus, init, &pol, task_body, e);
+		rc = fsched_run(e->fs, p->ntasks, (int)config_get(&p->cfg, &ck_cpus), init, &pol, task_body, e);
 		r->trace_hash = e->fs->hash;
 		r->steps = e->fs->step;
 		r->switches = e->fs->switches;

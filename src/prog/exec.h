@@ -21,7 +21,7 @@ struct run_opts {
 	enum sched_override sched;
 	int depth;			/* PCT depth for SCHED_PCT */
 	uint64_t seed;			/* SCHED_PCT / SCHED_RANDOM */
-	uint32_t inject;		/* bug switches on top of the program's */
+	uint64_t inject;		/* bug switches on top of the program's */
 	uint64_t max_steps;		/* livelock bound; 0: the default */
 	enum sched_record rec;
 	trace_fn trace;

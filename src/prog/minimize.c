@@ -30,39 +30,63 @@ static bool still_fails(struct minimizer *m, const struct prog *cand)
 	return r.outcome == RUN_VIOLATION && !strcmp(r.v.signature, m->sig);
 }
 
-/* Delete the ops marked in @del (and the frees of deleted allocs). */
+/* Delete the ops marked in @del, and the uses of handles they defined
+ * (and, in turn, the uses of what those defined). */
 static void remove_ops(struct prog *p, bool *del)
 {
-	int new_alloc[PROG_MAX_OPS], map[PROG_MAX_TASKS][PROG_MAX_OPS + 1];
+	int map[PROG_MAX_TASKS][PROG_MAX_OPS + 1], def_op[PROG_MAX_OPS];
 	int nold[PROG_MAX_TASKS] = { 0 }, nnew[PROG_MAX_TASKS] = { 0 };
-	int i, n = 0, na = 0, nd = 0, a_of_op[PROG_MAX_OPS], alloc_op[PROG_MAX_ALLOCS];
+	int i, k, n = 0, nd = 0;
+	bool changed = true;
 
-	for (i = 0; i < p->nops; i++) {
-		a_of_op[i] = p->ops[i].kind == OP_ALLOC_PAGES ? na++ : -1;
-		if (a_of_op[i] >= 0)
-			alloc_op[a_of_op[i]] = i;
-	}
 	for (i = 0; i < p->nops; i++)
-		if (p->ops[i].kind == OP_FREE_PAGES && del[alloc_op[p->ops[i].arg[0]]])
-			del[i] = true;
-	na = 0;
-	for (i = 0; i < p->nops; i++)
-		new_alloc[i] = a_of_op[i] >= 0 && !del[i] ? na++ : -1;
-	for (i = 0; i < p->nops; i++) {
-		int t = p->ops[i].task;
+		def_op[i] = -1;
+	while (changed) {
+		changed = false;
+		for (i = 0; i < p->nops; i++) {
+			const struct op_desc *d = op_desc_of(&p->ops[i]);
 
-		map[t][nold[t]++] = del[i] ? -1 : nnew[t]++;
+			for (k = 0; k < d->nargs && !del[i]; k++)
+				if (d->args[k].kind == ARG_HANDLE &&
+				    (prog_handle_op(p, d->args[k].hk, p->ops[i].arg[k]) < 0 ||
+				     del[prog_handle_op(p, d->args[k].hk, p->ops[i].arg[k])])) {
+					del[i] = true;
+					changed = true;
+				}
+		}
 	}
-	for (i = 0; i < PROG_MAX_TASKS; i++)
-		map[i][nold[i]] = nnew[i];	/* the exit */
-	for (i = 0; i < p->nops; i++) {
-		struct op op = p->ops[i];
+	/* each handle use, as the op defining it */
+	{
+		static short use[PROG_MAX_OPS][OP_MAX_ARGS];
+		int newnum[PROG_MAX_OPS], cnt[16] = { 0 };
 
-		if (del[i])
-			continue;
-		if (op.kind == OP_FREE_PAGES)
-			op.arg[0] = (short)new_alloc[alloc_op[op.arg[0]]];
-		p->ops[n++] = op;
+		for (i = 0; i < p->nops; i++) {
+			const struct op_desc *d = op_desc_of(&p->ops[i]);
+
+			for (k = 0; k < d->nargs; k++)
+				if (d->args[k].kind == ARG_HANDLE)
+					use[i][k] = (short)prog_handle_op(p, d->args[k].hk, p->ops[i].arg[k]);
+			newnum[i] = d->defines && !del[i] ? cnt[handle_kind_index(d->defines)]++ : -1;
+			def_op[i] = newnum[i];
+		}
+		for (i = 0; i < p->nops; i++) {
+			int t = p->ops[i].task;
+
+			map[t][nold[t]++] = del[i] ? -1 : nnew[t]++;
+		}
+		for (i = 0; i < PROG_MAX_TASKS; i++)
+			map[i][nold[i]] = nnew[i];	/* the exit */
+		for (i = 0; i < p->nops; i++) {
+			struct op op = p->ops[i];
+			const struct op_desc *d = op_desc_of(&op);
+
+			if (del[i])
+				continue;
+			for (k = 0; k < d->nargs; k++)
+				if (d->args[k].kind == ARG_HANDLE)
+					op.arg[k] = def_op[use[i][k]];
+			p->ops[n++] = op;
+		}
 	}
 	p->nops = n;
 	for (i = 0; i < p->ndec; i++) {
@@ -161,104 +185,85 @@ static bool pass_decisions(struct minimizer *m, struct prog *p, struct prog *c)
 	return changed;
 }
 
-/* Smaller arguments: order 0, no irq, smaller high/batch, plain drains. */
+/* The next smaller value to try for an argument, or @v itself. */
+static int smaller_arg(const struct op_arg *a, int v, int round)
+{
+	switch (a->kind) {
+	case ARG_INT:
+		if (v <= a->lo)
+			return v;
+		return round == 0 ? a->lo : round == 1 ? a->lo + (v - a->lo) / 2 : v - 1;
+	case ARG_ZONE:
+	case ARG_CPU:
+		return v > 0 ? 0 : v;
+	case ARG_FLAGS:
+		return a->has_def ? a->def : 0;
+	default:
+		return v;
+	}
+}
+
+/* Smaller arguments: no irq, each argument toward its smallest value. */
 static bool pass_args(struct minimizer *m, struct prog *p, struct prog *c)
 {
 	bool changed = false;
-	int i;
+	int i, k, round;
 
 	for (i = 0; i < p->nops; i++) {
-		struct op *op;
+		const struct op_desc *d = op_desc_of(&p->ops[i]);
 
-		*c = *p;
-		op = &c->ops[i];
-		if (op->irq) {
-			op->irq = false;
-			if (try_candidate(m, p, c)) {
-				changed = true;
-				continue;
-			}
+		if (p->ops[i].irq) {
 			*c = *p;
-			op = &c->ops[i];
+			c->ops[i].irq = false;
+			changed |= try_candidate(m, p, c);
 		}
-		switch (op->kind) {
-		case OP_ALLOC_PAGES:
-			if (op->arg[0] > 0) {
-				op->arg[0] = 0;
-				if (!try_candidate(m, p, c) && p->ops[i].arg[0] > 1) {
-					*c = *p;
-					c->ops[i].arg[0]--;
-					changed |= try_candidate(m, p, c);
-				} else {
+		for (k = 0; k < d->nargs; k++)
+			for (round = 0; round < 3; round++) {
+				int v = smaller_arg(&d->args[k], p->ops[i].arg[k], round);
+
+				if (v == p->ops[i].arg[k])
+					continue;
+				*c = *p;
+				c->ops[i].arg[k] = v;
+				if (try_candidate(m, p, c)) {
 					changed = true;
+					break;
 				}
 			}
-			break;
-		case OP_DRAIN_ALL:
-			if (op->arg[0]) {
-				op->arg[0] = 0;
-				changed |= try_candidate(m, p, c);
-			}
-			break;
-		case OP_SET_PCP_HIGH_BATCH:
-			if (op->arg[1] > 0) {
-				op->arg[1] /= 2;
-				changed |= try_candidate(m, p, c);
-			}
-			*c = *p;
-			if (c->ops[i].arg[2] > 1) {
-				c->ops[i].arg[2] /= 2;
-				if (!c->ops[i].arg[2])
-					c->ops[i].arg[2] = 1;
-				changed |= try_candidate(m, p, c);
-			}
-			break;
-		}
 	}
 	return changed;
 }
 
-/* A smaller machine: fewer CPUs, fewer max-order blocks, one zone. */
+/* A smaller machine: each key the table marks shrinkable, toward its
+ * smallest value, as long as the program still fits. */
 static bool pass_config(struct minimizer *m, struct prog *p, struct prog *c)
 {
 	bool changed = false;
-	unsigned long blocks = p->cfg.zone_pages >> p->cfg.max_order;
-	int i, need_cpus = 1, need_zones = 1;
+	char buf[160];
+	int i, round;
 
-	for (i = 0; i < p->ntasks; i++)
-		if (p->task_cpu[i] + 1 > need_cpus)
-			need_cpus = p->task_cpu[i] + 1;
-	for (i = 0; i < p->nops; i++) {
-		const struct op *op = &p->ops[i];
+	for (i = 0; i < config_nkeys(); i++) {
+		const struct config_key *k = config_key_by_id(i);
 
-		if (op->kind == OP_MIGRATE && op->arg[0] + 1 > need_cpus)
-			need_cpus = op->arg[0] + 1;
-		if ((op->kind == OP_ZONE_PCP_DISABLE || op->kind == OP_ZONE_PCP_ENABLE ||
-		     op->kind == OP_SET_PCP_HIGH_BATCH) && op->arg[0] > 0)
-			need_zones = 2;
-		if (op->kind == OP_DRAIN_ALL && op->arg[1] > 0)
-			need_zones = 2;
-	}
-	if (p->cfg.ncpus > need_cpus) {
-		*c = *p;
-		c->cfg.ncpus = need_cpus;
-		changed |= try_candidate(m, p, c);
-	}
-	if (p->cfg.nzones > need_zones) {
-		*c = *p;
-		c->cfg.nzones = need_zones;
-		changed |= try_candidate(m, p, c);
-	}
-	if (blocks > 1) {
-		*c = *p;
-		c->cfg.zone_pages = (blocks / 2) << p->cfg.max_order;
-		changed |= try_candidate(m, p, c);
-	}
-	/* a lower vmstat threshold folds sooner: fewer ops reach a fold */
-	if (p->cfg.stat_threshold > 1) {
-		*c = *p;
-		c->cfg.stat_threshold = 1;
-		changed |= try_candidate(m, p, c);
+		if (!k->shrink)
+			continue;
+		for (round = 0; round < 2; round++) {
+			long lo, hi, unit, v = config_get(&p->cfg, k), nv;
+
+			config_range(&p->cfg, k, &lo, &hi, &unit);
+			nv = round == 0 ? lo : lo + (v - lo) / unit / 2 * unit;
+			if (nv >= v)
+				continue;
+			*c = *p;
+			config_set(&c->cfg, k, nv);
+			if (config_check(&c->cfg, NULL, buf, sizeof(buf)) ||
+			    prog_fits_config(c, &c->cfg, buf, sizeof(buf)))
+				continue;
+			if (try_candidate(m, p, c)) {
+				changed = true;
+				break;
+			}
+		}
 	}
 	return changed;
 }

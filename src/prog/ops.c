@@ -1,72 +1,281 @@
 // SPDX-License-Identifier: MIT
-/* The operation table and the canonical form of a program. */
+/*
+ * The registries of operation descriptors, handle kinds, operation layers
+ * and fuzz targets, and the canonical form of a program.
+ */
 #include "prog.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
-const char *const prog_mt_names[MIGRATE_PCPTYPES] = { "unmovable", "movable", "reclaimable" };
+extern struct op_desc *__start_mmfuzz_ops[];
+extern struct op_desc *__stop_mmfuzz_ops[];
+extern struct op_layer *__start_mmfuzz_oplayers[];
+extern struct op_layer *__stop_mmfuzz_oplayers[];
+extern const struct fuzz_target *__start_mmfuzz_targets[];
+extern const struct fuzz_target *__stop_mmfuzz_targets[];
 
-const struct op_info op_table[NR_OPS] = {
-	[OP_ALLOC_PAGES] = { "alloc_pages", 2, { "order", "mt" }, true,
-			     "alloc_pages(gfp of the migratetype, order); the result is a handle" },
-	[OP_FREE_PAGES] = { "free_pages", 1, { "h" }, true,
-			    "__free_pages() of an earlier alloc's handle (nothing if not live)" },
-	[OP_DRAIN_LOCAL] = { "drain_local", 0, { 0 }, false,
-			     "drain_local_pages(NULL) on the task's CPU" },
-	[OP_DRAIN_ALL] = { "drain_all", 2, { "force", "zone" }, false,
-			   "__drain_all_pages(zone or all, force_all_cpus)" },
-	[OP_ZONE_PCP_DISABLE] = { "zone_pcp_disable", 1, { "zone" }, false,
-				  "zone_pcp_disable(): high 0, drain, hold pcp_batch_high_lock" },
-	[OP_ZONE_PCP_ENABLE] = { "zone_pcp_enable", 1, { "zone" }, false,
-				 "zone_pcp_enable() after this task's disable (else nothing)" },
-	[OP_SET_PCP_HIGH_BATCH] = { "set_pcp_high_batch", 3, { "zone", "high", "batch" }, false,
-				    "new pcp high and batch for every CPU, under pcp_batch_high_lock" },
-	[OP_MIGRATE] = { "migrate", 1, { "cpu" }, false,
-			 "move the task to another CPU (between operations)" },
-	[OP_READ_COUNTERS] = { "read_counters", 0, { 0 }, false,
-			       "read NR_FREE_PAGES, its snapshot and the events, as /proc/vmstat" },
-	[OP_VMSTAT_REFRESH] = { "vmstat_refresh", 0, { 0 }, false,
-				"refresh_cpu_vm_stats() on the task's CPU (the vmstat worker)" },
+const struct op_desc *op_table[OP_CODES];
+static const struct op_desc *by_index[OP_CODES];
+static int nops_total;
+static const struct handle_kind *hkinds[16];
+static int nhkinds;
+static struct op_layer *oplayers[MAX_OP_LAYERS];
+static int noplayers;
+static const struct fuzz_target *targets[16];
+static int ntargets;
+static pthread_once_t ops_once = PTHREAD_ONCE_INIT;
+
+/* "mm": every operation; codes nobody has fold onto the page allocator's
+ * first ten, the operations every program had when the codes were fixed. */
+static const unsigned char mm_fold[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+static const struct fuzz_target mm_target = {
+	.name = "mm", .desc = "every operation the model has",
+	.layers = NULL, .fold = mm_fold, .nfold = (int)sizeof(mm_fold),
 };
+FUZZ_TARGET(mm_target);
 
-int op_lookup(const char *name)
+static __attribute__((noreturn)) void ops_bad(const char *what, const char *name)
+{
+	fprintf(stderr, "mmfuzz: operation table: %s: %s\n", what, name);
+	abort();
+}
+
+static void add_hkind(const struct handle_kind *hk)
 {
 	int i;
 
-	for (i = 0; i < NR_OPS; i++)
-		if (!strcmp(op_table[i].name, name))
+	for (i = 0; i < nhkinds; i++)
+		if (hkinds[i] == hk)
+			return;
+	if (nhkinds == (int)(sizeof(hkinds) / sizeof(hkinds[0])))
+		ops_bad("too many handle kinds", hk->name);
+	hkinds[nhkinds++] = hk;
+}
+
+static int cmp_hkind(const void *a, const void *b)
+{
+	return strcmp((*(const struct handle_kind *const *)a)->name,
+		      (*(const struct handle_kind *const *)b)->name);
+}
+
+static int cmp_oplayer(const void *a, const void *b)
+{
+	return strcmp((*(struct op_layer *const *)a)->name, (*(struct op_layer *const *)b)->name);
+}
+
+static int cmp_target(const void *a, const void *b)
+{
+	return strcmp((*(const struct fuzz_target *const *)a)->name,
+		      (*(const struct fuzz_target *const *)b)->name);
+}
+
+static void ops_build(void)
+{
+	size_t n = (size_t)(__stop_mmfuzz_ops - __start_mmfuzz_ops), i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		struct op_desc *d = __start_mmfuzz_ops[i];
+
+		if (op_table[d->code])
+			ops_bad("code given twice", d->name);
+		if (d->nargs > OP_MAX_ARGS)
+			ops_bad("too many arguments", d->name);
+		op_table[d->code] = d;
+		if (d->defines)
+			add_hkind(d->defines);
+		for (k = 0; k < d->nargs; k++)
+			if (d->args[k].kind == ARG_HANDLE) {
+				if (!d->args[k].hk)
+					ops_bad("handle argument without a kind", d->name);
+				add_hkind(d->args[k].hk);
+			}
+	}
+	for (i = 0; i < OP_CODES; i++)
+		if (op_table[i])
+			by_index[nops_total++] = op_table[i];
+	qsort(hkinds, (size_t)nhkinds, sizeof(hkinds[0]), cmp_hkind);
+
+	n = (size_t)(__stop_mmfuzz_oplayers - __start_mmfuzz_oplayers);
+	if (n > MAX_OP_LAYERS)
+		ops_bad("too many operation layers", "");
+	for (i = 0; i < n; i++)
+		oplayers[i] = __start_mmfuzz_oplayers[i];
+	qsort(oplayers, n, sizeof(oplayers[0]), cmp_oplayer);
+	for (i = 0; i < n; i++)
+		oplayers[i]->id = (int)i;
+	noplayers = (int)n;
+
+	n = (size_t)(__stop_mmfuzz_targets - __start_mmfuzz_targets);
+	if (n > sizeof(targets) / sizeof(targets[0]))
+		ops_bad("too many fuzz targets", "");
+	for (i = 0; i < n; i++)
+		targets[i] = __start_mmfuzz_targets[i];
+	qsort(targets, n, sizeof(targets[0]), cmp_target);
+	ntargets = (int)n;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < targets[i]->nfold; k++)
+			if (!op_table[targets[i]->fold[k]] ||
+			    !target_has(targets[i], op_table[targets[i]->fold[k]]))
+				ops_bad("a fold code outside its target", targets[i]->name);
+}
+
+void ops_init(void)
+{
+	sites_init();
+	pthread_once(&ops_once, ops_build);
+}
+
+const struct op_desc *op_lookup(const char *name)
+{
+	int i;
+
+	ops_init();
+	for (i = 0; i < nops_total; i++)
+		if (!strcmp(by_index[i]->name, name))
+			return by_index[i];
+	return NULL;
+}
+
+int ops_count(void)
+{
+	ops_init();
+	return nops_total;
+}
+
+const struct op_desc *op_by_index(int i)
+{
+	ops_init();
+	return i >= 0 && i < nops_total ? by_index[i] : NULL;
+}
+
+int handle_kinds_count(void)
+{
+	ops_init();
+	return nhkinds;
+}
+
+const struct handle_kind *handle_kind_by_index(int i)
+{
+	return i >= 0 && i < nhkinds ? hkinds[i] : NULL;
+}
+
+int handle_kind_index(const struct handle_kind *hk)
+{
+	int i;
+
+	for (i = 0; i < nhkinds; i++)
+		if (hkinds[i] == hk)
 			return i;
 	return -1;
 }
 
+int op_layers_count(void)
+{
+	ops_init();
+	return noplayers;
+}
+
+struct op_layer *op_layer_by_index(int i)
+{
+	return i >= 0 && i < noplayers ? oplayers[i] : NULL;
+}
+
+/* ---- targets ---- */
+
+const struct fuzz_target *target_lookup(const char *name)
+{
+	int i;
+
+	ops_init();
+	for (i = 0; i < ntargets; i++)
+		if (!strcmp(targets[i]->name, name))
+			return targets[i];
+	return NULL;
+}
+
+const struct fuzz_target *target_default(void)
+{
+	return &mm_target;
+}
+
+int targets_count(void)
+{
+	ops_init();
+	return ntargets;
+}
+
+const struct fuzz_target *target_by_index(int i)
+{
+	ops_init();
+	return i >= 0 && i < ntargets ? targets[i] : NULL;
+}
+
+bool target_has(const struct fuzz_target *t, const struct op_desc *d)
+{
+	const char *const *l;
+
+	if (!t->layers)
+		return true;
+	for (l = t->layers; *l; l++)
+		if (!strcmp(*l, d->layer))
+			return true;
+	return false;
+}
+
+unsigned target_fold(const struct fuzz_target *t, unsigned code)
+{
+	const struct op_desc *d = op_by_code(code);
+
+	if (d && target_has(t, d))
+		return code;
+	return t->fold[code % (unsigned)t->nfold];
+}
+
+/* ---- programs ---- */
+
 void prog_init(struct prog *p)
 {
+	ops_init();
 	memset(p, 0, sizeof(*p));
-	mm_config_default(&p->cfg);
+	config_default(&p->cfg);
 	p->ntasks = 2;
 	p->task_cpu[0] = 0;
 	p->task_cpu[1] = 1;
 	p->fallback_depth = 0;
 }
 
-int prog_alloc_index(const struct prog *p, int i)
+int prog_handle_index(const struct prog *p, int i)
 {
+	const struct handle_kind *hk = op_desc_of(&p->ops[i])->defines;
 	int j, n = 0;
 
-	if (p->ops[i].kind != OP_ALLOC_PAGES)
+	if (!hk)
 		return -1;
 	for (j = 0; j < i; j++)
-		n += p->ops[j].kind == OP_ALLOC_PAGES;
+		n += op_desc_of(&p->ops[j])->defines == hk;
 	return n;
 }
 
-int prog_nallocs(const struct prog *p)
+int prog_nhandles(const struct prog *p, const struct handle_kind *hk)
 {
 	int i, n = 0;
 
 	for (i = 0; i < p->nops; i++)
-		n += p->ops[i].kind == OP_ALLOC_PAGES;
+		n += op_desc_of(&p->ops[i])->defines == hk;
 	return n;
+}
+
+int prog_handle_op(const struct prog *p, const struct handle_kind *hk, int h)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->nops; i++)
+		if (op_desc_of(&p->ops[i])->defines == hk && n++ == h)
+			return i;
+	return -1;
 }
 
 int prog_task_ops(const struct prog *p, int t, int *first)
@@ -83,47 +292,85 @@ int prog_task_ops(const struct prog *p, int t, int *first)
 	return n;
 }
 
+/* Drop the ops that use a handle of a kind the program never defines
+ * (binary: any byte is a use of something); dropping one may leave a kind
+ * undefined in turn, so until nothing changes. */
+static void drop_undefined_uses(struct prog *p)
+{
+	bool changed = true;
+
+	while (changed) {
+		int ndefs[16] = { 0 }, i, k, n = 0;
+
+		changed = false;
+		for (i = 0; i < p->nops; i++)
+			if (op_desc_of(&p->ops[i])->defines)
+				ndefs[handle_kind_index(op_desc_of(&p->ops[i])->defines)]++;
+		for (i = 0; i < p->nops; i++) {
+			const struct op_desc *d = op_desc_of(&p->ops[i]);
+			bool drop = false;
+
+			for (k = 0; k < d->nargs; k++)
+				if (d->args[k].kind == ARG_HANDLE &&
+				    !ndefs[handle_kind_index(d->args[k].hk)])
+					drop = true;
+			if (drop)
+				changed = true;
+			else
+				p->ops[n++] = p->ops[i];
+		}
+		p->nops = n;
+	}
+}
+
 /*
- * Group the ops by task, keeping each task's order; a free keeps naming the
- * same alloc (by identity), renumbered to the alloc's new index.  Frees of
- * nothing (no alloc in the program) are dropped.
+ * Group the ops by task, keeping each task's order; a handle use keeps
+ * naming the same defining op (by identity: use value v names the
+ * (v mod count)-th definer of its kind in the order given), renumbered to
+ * that op's index among its kind in the new order.
  */
 void prog_canonicalize(struct prog *p)
 {
 	struct op out[PROG_MAX_OPS];
-	int alloc_old_pos[PROG_MAX_ALLOCS], new_idx_of_old[PROG_MAX_OPS];
-	int i, t, n = 0, na = 0, nallocs;
+	int new_pos[PROG_MAX_OPS], defs[16][PROG_MAX_OPS], ndefs[16] = { 0 };
+	int newnum[PROG_MAX_OPS], cnt[16] = { 0 };
+	int i, t, k, n = 0;
 
-	for (i = 0; i < p->nops; i++)
-		if (p->ops[i].kind == OP_ALLOC_PAGES && na < PROG_MAX_ALLOCS)
-			alloc_old_pos[na++] = i;
+	drop_undefined_uses(p);
+	for (i = 0; i < p->nops; i++) {
+		const struct handle_kind *hk = op_desc_of(&p->ops[i])->defines;
+
+		if (hk) {
+			k = handle_kind_index(hk);
+			defs[k][ndefs[k]++] = i;
+		}
+	}
 	for (t = 0; t < p->ntasks; t++)
 		for (i = 0; i < p->nops; i++)
 			if (p->ops[i].task == t) {
-				new_idx_of_old[i] = n;
+				new_pos[i] = n;
 				out[n++] = p->ops[i];
 			}
-	/* new alloc numbering: position of each alloc in the new order */
-	nallocs = 0;
-	{
-		int new_alloc_num[PROG_MAX_OPS];
+	for (i = 0; i < n; i++) {
+		const struct handle_kind *hk = op_desc_of(&out[i])->defines;
 
-		for (i = 0; i < n; i++)
-			new_alloc_num[i] = out[i].kind == OP_ALLOC_PAGES ? nallocs++ : -1;
-		for (i = 0; i < n; i++) {
-			if (out[i].kind != OP_FREE_PAGES)
+		newnum[i] = hk ? cnt[handle_kind_index(hk)]++ : -1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct op_desc *d = op_desc_of(&out[i]);
+
+		for (k = 0; k < d->nargs; k++) {
+			int kind;
+
+			if (d->args[k].kind != ARG_HANDLE)
 				continue;
-			if (!na) {
-				out[i].kind = 0xff;	/* drop below */
-				continue;
-			}
-			out[i].arg[0] = (short)new_alloc_num[new_idx_of_old[alloc_old_pos[out[i].arg[0] % na]]];
+			kind = handle_kind_index(d->args[k].hk);
+			out[i].arg[k] = newnum[new_pos[defs[kind][(unsigned)out[i].arg[k] %
+							    (unsigned)ndefs[kind]]]];
 		}
 	}
-	p->nops = 0;
-	for (i = 0; i < n; i++)
-		if (out[i].kind != 0xff)
-			p->ops[p->nops++] = out[i];
+	p->nops = n;
+	memcpy(p->ops, out, (size_t)n * sizeof(out[0]));
 }
 
 const char *prog_op_name(int task, int op, void *arg)
@@ -136,5 +383,28 @@ const char *prog_op_name(int task, int op, void *arg)
 	n = prog_task_ops(p, task, &first);
 	if (op >= n)
 		return "exit";
-	return op_table[p->ops[first + op].kind].name;
+	return op_desc_of(&p->ops[first + op])->name;
+}
+
+const char *prog_fits_config(const struct prog *p, const struct mm_config *c, char *buf,
+			     size_t n)
+{
+	int i, k, ncpus = (int)config_get(c, &ck_cpus);
+
+	for (i = 0; i < p->ntasks; i++)
+		if (p->task_cpu[i] >= ncpus) {
+			snprintf(buf, n, "T%d starts on cpu%d of %d", i, p->task_cpu[i], ncpus);
+			return buf;
+		}
+	for (i = 0; i < p->nops; i++) {
+		const struct op_desc *d = op_desc_of(&p->ops[i]);
+
+		for (k = 0; k < d->nargs; k++)
+			if (d->args[k].kind != ARG_HANDLE && !arg_valid(&d->args[k], p->ops[i].arg[k], c)) {
+				snprintf(buf, n, "%s %s=%d is out of range", d->name, d->args[k].name,
+					 p->ops[i].arg[k]);
+				return buf;
+			}
+	}
+	return NULL;
 }

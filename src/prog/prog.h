@@ -12,9 +12,10 @@
  *    yield points.
  *
  * The program in memory is canonical: operations grouped by task in task
- * order, a free names the alloc it frees by its index among the program's
- * allocs.  decode(encode(text)) == text for text that decode printed;
- * decode(encode(decode(bytes))) == decode(bytes) for any bytes.
+ * order, a handle use names the handle by its index among the program's
+ * handles of that kind.  decode(encode(text)) == text for text that decode
+ * printed; decode(encode(decode(bytes))) == decode(bytes) for any bytes.
+ * Operations are described by descriptors (ops.h).
  */
 #ifndef MMFUZZ_PROG_PROG_H
 #define MMFUZZ_PROG_PROG_H
@@ -26,53 +27,30 @@
 
 #include "../mm/mm.h"
 #include "../sched/sched.h"
+#include "ops.h"
 
 #define PROG_MAX_OPS	256
-#define PROG_MAX_ALLOCS	128
 #define PROG_MAX_DEC	1024
-#define PROG_MAX_CPUS	8
+#define PROG_MAX_CPUS	MAX_CPUS
 #define PROG_MAX_TASKS	8
-#define PROG_MAX_BLOCKS	64	/* max-order blocks per zone */
-
-enum op_kind {
-	OP_ALLOC_PAGES,		/* order, mt */
-	OP_FREE_PAGES,		/* handle */
-	OP_DRAIN_LOCAL,
-	OP_DRAIN_ALL,		/* force, zone (-1: all) */
-	OP_ZONE_PCP_DISABLE,	/* zone */
-	OP_ZONE_PCP_ENABLE,	/* zone */
-	OP_SET_PCP_HIGH_BATCH,	/* zone, high, batch */
-	OP_MIGRATE,		/* cpu */
-	OP_READ_COUNTERS,
-	OP_VMSTAT_REFRESH,
-	NR_OPS
-};
-
-struct op_info {
-	const char *name;
-	int nargs;
-	const char *args[3];		/* argument names, in binary order */
-	bool irq_ok;			/* may run in interrupt context */
-	const char *desc;
-};
-
-extern const struct op_info op_table[NR_OPS];
-/* The text form's names of the pcp migratetypes (mt=). */
-extern const char *const prog_mt_names[MIGRATE_PCPTYPES];
-int op_lookup(const char *name);
 
 struct op {
-	unsigned char kind;
+	unsigned char code;		/* the descriptor's binary code */
 	unsigned char task;
 	bool irq;
-	short arg[3];
+	int arg[OP_MAX_ARGS];
 };
+
+static inline const struct op_desc *op_desc_of(const struct op *op)
+{
+	return op_table[op->code];
+}
 
 enum expect_kind { EXPECT_NONE, EXPECT_CLEAN, EXPECT_VIOLATION };
 
 struct prog {
 	struct mm_config cfg;
-	uint32_t bugs;
+	uint64_t bugs;
 	int ntasks;
 	int task_cpu[PROG_MAX_TASKS];
 	int nops;
@@ -92,19 +70,36 @@ struct prog {
 };
 
 void prog_init(struct prog *p);
-/* Sort the ops by task (stable), renumber frees; drop frees of nothing. */
+/*
+ * Sort the ops by task (stable), renumber handle uses to follow the
+ * handles they named; drop uses of a kind the program never defines.
+ */
 void prog_canonicalize(struct prog *p);
-/* Index of op @i among the program's allocs, or -1. */
-int prog_alloc_index(const struct prog *p, int i);
-int prog_nallocs(const struct prog *p);
+/* The index of op @i's handle among the program's handles of its kind,
+ * or -1 if it defines none. */
+int prog_handle_index(const struct prog *p, int i);
+/* How many handles of kind @hk the program defines. */
+int prog_nhandles(const struct prog *p, const struct handle_kind *hk);
+/* The op that defines handle @h of kind @hk, or -1. */
+int prog_handle_op(const struct prog *p, const struct handle_kind *hk, int h);
 /* The name of task @task's op @op in the program @prog (for reports). */
 const char *prog_op_name(int task, int op, void *prog);
 /* First op of task @t and how many it has. */
 int prog_task_ops(const struct prog *p, int t, int *first);
+/*
+ * Do the program's operations and tasks fit its config (CPUs, zones,
+ * argument ranges)?  NULL, or what does not.
+ */
+const char *prog_fits_config(const struct prog *p, const struct mm_config *c, char *buf,
+			     size_t n);
 
 /* ---- binary.c ---- */
-#define BIN_HEADER	19
+#define BIN_VERSION	2
+#define BIN_HEADER	64
 size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p);
+/* As the fuzz target @t means the bytes (prog_decode_binary: "mm"). */
+size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *p,
+				 const struct fuzz_target *t);
 /* Needs step decisions (p->keyed false); returns bytes written or -1. */
 long prog_encode_binary(const struct prog *p, uint8_t *out, size_t cap);
 
@@ -112,8 +107,13 @@ long prog_encode_binary(const struct prog *p, uint8_t *out, size_t cap);
 #define TEXT_MAGIC "mmfuzz 1"
 /* 0, or -1 with "FILE:LINE:COL: message" in err. */
 int prog_parse_text(const char *text, const char *file, struct prog *p, char *err, size_t errlen);
-/* The canonical text; the caller frees it. */
+/* The same for @size bytes that may hold a NUL (an error at its line). */
+int prog_parse_text_n(const char *text, size_t size, const char *file, struct prog *p,
+		      char *err, size_t errlen);
+/* The canonical text; the caller frees it.  With @notes (one per op, or
+ * NULL), each op's non-NULL note follows it as a comment. */
 char *prog_print_text(const struct prog *p);
+char *prog_print_text_notes(const struct prog *p, const char *const *notes);
 bool prog_is_text(const uint8_t *data, size_t size);
 
 #endif /* MMFUZZ_PROG_PROG_H */

@@ -2,9 +2,9 @@
 /*
  * The text form, parsed (with FILE:LINE:COL errors); text_print.c prints it.
  *
- *   mmfuzz 1                          first line: marks the text form
- *   cpus: 2                           header: config, switches, outcome
- *   bugs: pcp_free_nolock
+ *   mmfuzz 1                          marks the text form
+ *   cpus: 2                           header: config keys (mm/config.h),
+ *   bugs: pcp_free_nolock             switches, outcome
  *   expect: violation I-PCP-1@drain_pages_zone
  *
  *   task T0 cpu=0                     a task and the CPU it starts on
@@ -17,9 +17,13 @@
  *     at start -> T1                  who runs first
  *     at T0.1 free_unref_page:spin_trylock(pcp->lock) #1 -> T1
  *
- * "at T0.1 SITE #N -> T1": when T0, in its op 1 (from 0), reaches yield site
- * SITE for the N-th time in that op, switch to T1.  '#' starts a comment
- * (except "#N" after a site); blank lines and spacing are free.
+ * Operations and their arguments come from the descriptors (ops.h): handle
+ * arguments are positional, the others name=value in any order, those with
+ * a default may be left out.  "at T0.1 SITE #N -> T1": when T0, in its op 1
+ * (from 0), reaches yield site SITE for the N-th time in that op, switch to
+ * T1.  '#' starts a comment (in a decision, "#N" is the occurrence); blank
+ * lines, comments and a UTF-8 byte order mark may come before the magic
+ * line; numbers are decimal or 0x hexadecimal.
  */
 #include "prog.h"
 
@@ -31,9 +35,39 @@
 
 #include "../bugs/bugs.h"
 
+/* Skip a UTF-8 byte order mark, blank lines and comment lines. */
+static const char *skip_preamble(const char *s, const char *end, int *lines)
+{
+	const char *line = s;
+
+	if (end - s >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+		line = s + 3;
+	for (;;) {
+		const char *p = line;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p < end && *p == '#')
+			while (p < end && *p != '\n')
+				p++;
+		if (p < end && *p == '\n') {
+			line = p + 1;
+			(*lines)++;
+			continue;
+		}
+		return line;
+	}
+}
+
 bool prog_is_text(const uint8_t *data, size_t size)
 {
-	return size >= 7 && !memcmp(data, "mmfuzz ", 7);
+	const char *s = (const char *)data, *end = s + size;
+	int lines = 0;
+
+	s = skip_preamble(s, end, &lines);
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return (size_t)(end - s) >= 7 && !memcmp(s, "mmfuzz ", 7);
 }
 
 /* ------------------------------------------------------------------ */
@@ -96,19 +130,24 @@ static bool tok_is(const char *s, size_t n, const char *word)
 	return strlen(word) == n && !strncmp(s, word, n);
 }
 
+/* A decimal or 0x hexadecimal number: "010" is ten, not eight. */
 static int parse_num(struct parser *ps, const char *s, size_t n, long lo, long hi, long *out,
 		     const char *what)
 {
 	char buf[32], *end;
+	int base = 10;
 	long v;
 
 	if (!n || n >= sizeof(buf))
 		return perr(ps, s, "expected a number for %s", what);
 	memcpy(buf, s, n);
 	buf[n] = 0;
+	if (n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+		base = 16;
 	errno = 0;
-	v = strtol(buf, &end, 0);
-	if (*end || errno)
+	v = strtol(buf, &end, base);
+	if (*end || errno || end == buf || buf[0] == '+' || (base == 16 && end == buf + 2) ||
+	    isspace((unsigned char)buf[0]))
 		return perr(ps, s, "'%s' is not a number (%s)", buf, what);
 	if (v < lo || v > hi)
 		return perr(ps, s, "%s must be between %ld and %ld, not %ld", what, lo, hi, v);
@@ -116,25 +155,37 @@ static int parse_num(struct parser *ps, const char *s, size_t n, long lo, long h
 	return 0;
 }
 
-/* "name=value": returns the value's start and length. */
-static int parse_kv(struct parser *ps, const char *name, const char **val, size_t *vlen)
+/* "name=value": the name's start and length, the value's. */
+static int parse_kv_any(struct parser *ps, const char **key, size_t *kn, const char **val,
+			size_t *vlen)
 {
-	const char *k;
-	size_t n = token(ps, &k);
-
-	if (!n)
-		return perr(ps, ps->pos, "expected %s=", name);
-	if (!tok_is(k, n, name))
-		return perr(ps, k, "expected %s=, found '%.*s'", name, (int)n, k);
+	*kn = token(ps, key);
+	if (!*kn)
+		return perr(ps, ps->pos, "expected name=value");
 	if (*ps->pos != '=')
-		return perr(ps, ps->pos, "expected '=' after %s", name);
+		return perr(ps, ps->pos, "expected '=' after %.*s", (int)*kn, *key);
 	ps->pos++;
 	*val = ps->pos;
 	while (*ps->pos && !isspace((unsigned char)*ps->pos))
 		ps->pos++;
 	*vlen = (size_t)(ps->pos - *val);
 	if (!*vlen)
-		return perr(ps, *val, "expected a value for %s", name);
+		return perr(ps, *val, "expected a value for %.*s", (int)*kn, *key);
+	return 0;
+}
+
+static int parse_kv(struct parser *ps, const char *name, const char **val, size_t *vlen)
+{
+	const char *k;
+	size_t n;
+
+	skip_ws(ps);
+	if (!*ps->pos)
+		return perr(ps, ps->pos, "expected %s=", name);
+	if (parse_kv_any(ps, &k, &n, val, vlen))
+		return -1;
+	if (!tok_is(k, n, name))
+		return perr(ps, k, "expected %s=, found '%.*s'", name, (int)n, k);
 	return 0;
 }
 
@@ -164,72 +215,66 @@ static int parse_task_ref(struct parser *ps, const char *s, size_t n, int ntasks
 struct label {
 	char name[32];
 	int op;
+	const struct handle_kind *hk;
+};
+
+struct ref {
+	char name[32];
+	int col, line, op, arg;
+	char *linecopy;
+};
+
+struct keypos {
+	int line, col;
+	char *linecopy;
 };
 
 struct pstate {
 	struct prog *p;
-	struct label labels[PROG_MAX_ALLOCS];
+	struct label labels[PROG_MAX_OPS];
 	int nlabels;
-	struct {
-		char name[32];
-		int col;
-		int line;
-		int op;
-		char *linecopy;
-	} refs[PROG_MAX_OPS];
+	struct ref refs[PROG_MAX_OPS * OP_MAX_ARGS];
 	int nrefs;
 	int cur_task;
-	bool seen[16];
+	struct keypos key_at[MM_CONFIG_MAX];	/* where each config key was given */
+	bool seen_bugs, seen_expect, seen_tsan;
 	bool in_schedule;
 	int ntask_ops[PROG_MAX_TASKS];
-};
-
-enum hkey { HK_CPUS, HK_ZONES, HK_ZONE_PAGES, HK_MAX_ORDER, HK_PAGEBLOCK, HK_HIGH, HK_BATCH,
-	    HK_THRESH, HK_VARIANT, HK_BUGS, HK_EXPECT, HK_EXPECT_TSAN, NR_HKEYS };
-static const char *const hkeys[NR_HKEYS] = {
-	"cpus", "zones", "zone_pages", "max_order", "pageblock_order", "pcp_high", "pcp_batch",
-	"stat_threshold", "variant", "bugs", "expect", "expect_tsan",
 };
 
 static int parse_header(struct parser *ps, struct pstate *st, const char *k, size_t kn)
 {
 	struct prog *p = st->p;
-	struct mm_config *c = &p->cfg;
-	long x;
-	int key;
+	const struct config_key *key;
+	char name[40];
+	const char *w;
+	size_t wn;
 
-	for (key = 0; key < NR_HKEYS; key++)
-		if (tok_is(k, kn, hkeys[key]))
-			break;
-	if (key == NR_HKEYS)
-		return perr(ps, k, "unknown header key '%.*s'", (int)kn, k);
-	if (st->seen[key])
-		return perr(ps, k, "'%s' given twice", hkeys[key]);
-	st->seen[key] = true;
+	snprintf(name, sizeof(name), "%.*s", (int)kn, k);
 	if (*ps->pos != ':')
-		return perr(ps, ps->pos, "expected ':' after '%s'", hkeys[key]);
+		return perr(ps, ps->pos, "expected ':' after '%s'", name);
 	ps->pos++;
 	skip_ws(ps);
-	switch (key) {
-	case HK_BUGS: {
-		const char *w;
-		size_t wn = token(ps, &w);
-
+	if (!strcmp(name, "bugs")) {
+		if (st->seen_bugs)
+			return perr(ps, k, "'bugs' given twice");
+		st->seen_bugs = true;
+		wn = token(ps, &w);
 		if (tok_is(w, wn, "none"))
-			break;
+			goto eol;
 		ps->pos = w;
 		while (*ps->pos) {
 			const char *b = ps->pos;
-			char name[64];
+			char bname[64];
 			int id;
 
 			while (*ps->pos && *ps->pos != ',' && !isspace((unsigned char)*ps->pos))
 				ps->pos++;
-			snprintf(name, sizeof(name), "%.*s", (int)(ps->pos - b), b);
-			id = bug_lookup(name);
+			snprintf(bname, sizeof(bname), "%.*s", (int)(ps->pos - b), b);
+			id = bug_lookup(bname);
 			if (id < 0)
-				return perr(ps, b, "unknown bug switch '%s' (see mmfuzz bugs)", name);
-			p->bugs |= 1u << id;
+				return perr(ps, b, "unknown bug switch '%s' (see mmfuzz bugs)", bname);
+			p->bugs |= 1ULL << id;
 			skip_ws(ps);
 			if (*ps->pos == ',')
 				ps->pos++;
@@ -237,10 +282,11 @@ static int parse_header(struct parser *ps, struct pstate *st, const char *k, siz
 		}
 		return 0;
 	}
-	case HK_EXPECT: {
-		const char *w;
-		size_t wn = token(ps, &w);
-
+	if (!strcmp(name, "expect")) {
+		if (st->seen_expect)
+			return perr(ps, k, "'expect' given twice");
+		st->seen_expect = true;
+		wn = token(ps, &w);
 		if (tok_is(w, wn, "clean")) {
 			p->expect = EXPECT_CLEAN;
 		} else if (tok_is(w, wn, "violation")) {
@@ -257,79 +303,101 @@ static int parse_header(struct parser *ps, struct pstate *st, const char *k, siz
 		} else {
 			return perr(ps, w, "expect: clean, or violation CHECKER@SITE");
 		}
-		break;
+		goto eol;
 	}
-	case HK_EXPECT_TSAN: {
-		const char *w;
-		size_t wn = token(ps, &w);
-
+	if (!strcmp(name, "expect_tsan")) {
+		if (st->seen_tsan)
+			return perr(ps, k, "'expect_tsan' given twice");
+		st->seen_tsan = true;
+		wn = token(ps, &w);
 		if (!tok_is(w, wn, "race"))
 			return perr(ps, w, "expect_tsan: race is the only value");
 		p->expect_tsan_race = true;
-		break;
+		goto eol;
 	}
-	case HK_VARIANT: {
-		const char *w;
-		size_t wn = token(ps, &w);
-		char name[32];
+	key = config_key_lookup(name);
+	if (!key)
+		return perr(ps, k, "unknown header key '%s'", name);
+	if (st->key_at[key->id].line)
+		return perr(ps, k, "'%s' given twice", name);
+	wn = token(ps, &w);
+	if (key->names) {
+		char v[40];
+		long x;
 
-		snprintf(name, sizeof(name), "%.*s", (int)wn, w);
-		c->variant = pcp_bulk_variant_lookup(name);
-		if (c->variant < 0)
-			return perr(ps, w, "unknown variant '%s' (single_pass, pick_outside, locked_rr)",
-				    name);
-		break;
-	}
-	default: {
-		static const long lo[] = { 1, 1, 1, 1, 1, 0, 1, 1 };
-		static const long hi[] = { PROG_MAX_CPUS, MODEL_MAX_ZONES, 65536, MODEL_MAX_ORDER,
-					   MODEL_MAX_ORDER, 255, 64, 125 };
-		const char *w;
-		size_t wn = token(ps, &w);
+		snprintf(v, sizeof(v), "%.*s", (int)wn, w);
+		x = config_enum_lookup(key, v);
+		if (x < 0) {
+			char msg[200];
+			size_t len = (size_t)snprintf(msg, sizeof(msg), "unknown %s '%s' (", name, v);
+			long i;
 
-		if (parse_num(ps, w, wn, lo[key], hi[key], &x, hkeys[key]))
-			return -1;
-		switch (key) {
-		case HK_CPUS: c->ncpus = (int)x; break;
-		case HK_ZONES: c->nzones = (int)x; break;
-		case HK_ZONE_PAGES: c->zone_pages = (unsigned long)x; break;
-		case HK_MAX_ORDER: c->max_order = (int)x; break;
-		case HK_PAGEBLOCK: c->pb_order = (int)x; break;
-		case HK_HIGH: c->pcp_high = (int)x; break;
-		case HK_BATCH: c->pcp_batch = (int)x; break;
-		case HK_THRESH: c->stat_threshold = (int)x; break;
+			for (i = key->lo; i <= key->hi && len < sizeof(msg); i++)
+				len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",
+							i > key->lo ? ", " : "", key->names[i]);
+			return perr(ps, w, "%s)", msg);
 		}
+		config_set(&p->cfg, key, x);
+	} else {
+		long x;
+
+		if (parse_num(ps, w, wn, key->lo, key->hi, &x, name))
+			return -1;
+		config_set(&p->cfg, key, x);
 	}
-	}
+	st->key_at[key->id].line = ps->lineno;
+	st->key_at[key->id].col = (int)(w - ps->line);
+	st->key_at[key->id].linecopy = strdup(ps->line);
+eol:
 	if (!at_eol(ps))
-		return perr(ps, ps->pos, "unexpected text after the value of '%s'", hkeys[key]);
+		return perr(ps, ps->pos, "unexpected text after the value of '%s'", name);
 	return 0;
 }
 
-/* The config as a whole, checked once the header is over. */
-static int check_config(struct parser *ps, struct prog *p)
+/* The config as a whole, checked once the header is over: an error points
+ * at the line of the key that is out of its range. */
+static int check_config(struct parser *ps, struct pstate *st)
 {
-	const struct mm_config *c = &p->cfg;
+	const struct config_key *bad = NULL;
+	char msg[200];
 
-	if (c->pb_order > c->max_order)
-		return perr(ps, NULL, "pageblock_order (%d) must not exceed max_order (%d)",
-			    c->pb_order, c->max_order);
-	if (c->zone_pages % (1UL << c->max_order) ||
-	    c->zone_pages > (unsigned long)PROG_MAX_BLOCKS << c->max_order)
-		return perr(ps, NULL,
-			    "zone_pages (%lu) must be a multiple of 2^max_order (%lu), at most %d of them",
-			    c->zone_pages, 1UL << c->max_order, PROG_MAX_BLOCKS);
+	if (!config_check(&st->p->cfg, &bad, msg, sizeof(msg)))
+		return 0;
+	if (bad && st->key_at[bad->id].line) {
+		ps->lineno = st->key_at[bad->id].line;
+		ps->line = st->key_at[bad->id].linecopy;
+		return perr(ps, ps->line + st->key_at[bad->id].col, "%s", msg);
+	}
+	return perr(ps, NULL, "%s (its default, with the keys given)", msg);
+}
+
+static int define_label(struct parser *ps, struct pstate *st, const char *label, size_t labeln,
+			const struct op_desc *d)
+{
+	int i;
+
+	if (labeln >= sizeof(st->labels[0].name))
+		return perr(ps, label, "handle name too long");
+	for (i = 0; i < st->nlabels; i++)
+		if (tok_is(label, labeln, st->labels[i].name))
+			return perr(ps, label, "handle '%.*s' defined twice", (int)labeln, label);
+	memcpy(st->labels[st->nlabels].name, label, labeln);
+	st->labels[st->nlabels].name[labeln] = 0;
+	st->labels[st->nlabels].op = st->p->nops;
+	st->labels[st->nlabels].hk = d->defines;
+	st->nlabels++;
 	return 0;
 }
 
 static int parse_op(struct parser *ps, struct pstate *st)
 {
 	struct prog *p = st->p;
-	const char *w, *label = NULL, *v;
-	size_t wn = token(ps, &w), labeln = 0, vn;
+	const char *w, *label = NULL;
+	size_t wn = token(ps, &w), labeln = 0;
+	bool given[OP_MAX_ARGS] = { false };
+	const struct op_desc *d;
 	struct op *op;
-	long x;
-	int kind;
+	int k;
 
 	if (p->nops >= PROG_MAX_OPS)
 		return perr(ps, w, "more than %d operations", PROG_MAX_OPS);
@@ -351,105 +419,76 @@ static int parse_op(struct parser *ps, struct pstate *st)
 		char name[40];
 
 		snprintf(name, sizeof(name), "%.*s", (int)wn, w);
-		kind = op_lookup(name);
-		if (kind < 0)
+		d = op_lookup(name);
+		if (!d)
 			return perr(ps, w, "unknown operation '%s'", name);
 	}
-	op->kind = (unsigned char)kind;
-	if (op->irq && !op_table[kind].irq_ok)
-		return perr(ps, w, "%s cannot run in interrupt context", op_table[kind].name);
-	if (label && kind != OP_ALLOC_PAGES)
-		return perr(ps, label, "only alloc_pages gives a handle");
-	if (!label && kind == OP_ALLOC_PAGES)
-		return perr(ps, w, "alloc_pages needs a handle: h0 = alloc_pages ...");
-	if (label) {
-		int i;
+	op->code = d->code;
+	if (op->irq && !d->irq_ok)
+		return perr(ps, w, "%s cannot run in interrupt context", d->name);
+	if (label && !d->defines)
+		return perr(ps, label, "%s gives no handle", d->name);
+	if (!label && d->defines)
+		return perr(ps, w, "%s needs a handle: %s0 = %s ...", d->name, d->defines->prefix,
+			    d->name);
+	if (label && define_label(ps, st, label, labeln, d))
+		return -1;
+	while (!at_eol(ps)) {
+		const char *s = ps->pos, *key, *val;
+		size_t kn, vn;
+		char err[200];
+		int v;
 
-		if (labeln >= sizeof(st->labels[0].name))
-			return perr(ps, label, "handle name too long");
-		for (i = 0; i < st->nlabels; i++)
-			if (strlen(st->labels[i].name) == labeln &&
-			    !strncmp(st->labels[i].name, label, labeln))
-				return perr(ps, label, "handle '%.*s' defined twice", (int)labeln, label);
-		if (st->nlabels >= PROG_MAX_ALLOCS)
-			return perr(ps, label, "more than %d allocations", PROG_MAX_ALLOCS);
-		memcpy(st->labels[st->nlabels].name, label, labeln);
-		st->labels[st->nlabels].name[labeln] = 0;
-		st->labels[st->nlabels].op = p->nops;
-		st->nlabels++;
-	}
-	switch (kind) {
-	case OP_ALLOC_PAGES: {
-		int mt;
+		while (*s && !isspace((unsigned char)*s) && *s != '=')
+			s++;
+		if (*s != '=') {
+			/* a positional argument: the next handle */
+			const char *h;
+			size_t hn = token(ps, &h);
 
-		if (parse_kv_num(ps, "order", 0, p->cfg.max_order, &x))
+			for (k = 0; k < d->nargs; k++)
+				if (d->args[k].kind == ARG_HANDLE && !given[k])
+					break;
+			if (k == d->nargs)
+				return perr(ps, h, "unexpected '%.*s' after %s", (int)hn, h, d->name);
+			if (hn >= sizeof(st->refs[0].name))
+				return perr(ps, h, "handle name too long");
+			memcpy(st->refs[st->nrefs].name, h, hn);
+			st->refs[st->nrefs].name[hn] = 0;
+			st->refs[st->nrefs].col = (int)(h - ps->line);
+			st->refs[st->nrefs].line = ps->lineno;
+			st->refs[st->nrefs].op = p->nops;
+			st->refs[st->nrefs].arg = k;
+			st->refs[st->nrefs].linecopy = strdup(ps->line);
+			st->nrefs++;
+			given[k] = true;
+			continue;
+		}
+		if (parse_kv_any(ps, &key, &kn, &val, &vn))
 			return -1;
-		op->arg[0] = (short)x;
-		if (parse_kv(ps, "mt", &v, &vn))
-			return -1;
-		for (mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (tok_is(v, vn, prog_mt_names[mt]))
+		for (k = 0; k < d->nargs; k++)
+			if (d->args[k].kind != ARG_HANDLE && tok_is(key, kn, d->args[k].name))
 				break;
-		if (mt == MIGRATE_PCPTYPES)
-			return perr(ps, v, "mt is unmovable, movable or reclaimable");
-		op->arg[1] = (short)mt;
-		break;
+		if (k == d->nargs)
+			return perr(ps, key, "%s has no argument '%.*s'", d->name, (int)kn, key);
+		if (given[k])
+			return perr(ps, key, "'%.*s' given twice", (int)kn, key);
+		if (arg_parse(&d->args[k], val, vn, &p->cfg, &v, err, sizeof(err)))
+			return perr(ps, val, "%s", err);
+		op->arg[k] = v;
+		given[k] = true;
 	}
-	case OP_FREE_PAGES: {
-		const char *h;
-		size_t hn = token(ps, &h);
-
-		if (!hn)
-			return perr(ps, ps->pos, "free_pages needs a handle");
-		if (hn >= sizeof(st->refs[0].name))
-			return perr(ps, h, "handle name too long");
-		memcpy(st->refs[st->nrefs].name, h, hn);
-		st->refs[st->nrefs].name[hn] = 0;
-		st->refs[st->nrefs].col = (int)(h - ps->line);
-		st->refs[st->nrefs].line = ps->lineno;
-		st->refs[st->nrefs].op = p->nops;
-		st->refs[st->nrefs].linecopy = strdup(ps->line);
-		st->nrefs++;
-		break;
+	for (k = 0; k < d->nargs; k++) {
+		if (given[k])
+			continue;
+		if (d->args[k].has_def) {
+			op->arg[k] = d->args[k].def;
+			continue;
+		}
+		if (d->args[k].kind == ARG_HANDLE)
+			return perr(ps, ps->pos, "%s needs a handle", d->name);
+		return perr(ps, ps->pos, "%s needs %s=", d->name, d->args[k].name);
 	}
-	case OP_DRAIN_ALL:
-		if (parse_kv_num(ps, "force", 0, 1, &x))
-			return -1;
-		op->arg[0] = (short)x;
-		if (parse_kv(ps, "zone", &v, &vn))
-			return -1;
-		if (tok_is(v, vn, "all"))
-			op->arg[1] = -1;
-		else if (parse_num(ps, v, vn, 0, p->cfg.nzones - 1, &x, "zone"))
-			return -1;
-		else
-			op->arg[1] = (short)x;
-		break;
-	case OP_ZONE_PCP_DISABLE:
-	case OP_ZONE_PCP_ENABLE:
-		if (parse_kv_num(ps, "zone", 0, p->cfg.nzones - 1, &x))
-			return -1;
-		op->arg[0] = (short)x;
-		break;
-	case OP_SET_PCP_HIGH_BATCH:
-		if (parse_kv_num(ps, "zone", 0, p->cfg.nzones - 1, &x))
-			return -1;
-		op->arg[0] = (short)x;
-		if (parse_kv_num(ps, "high", 0, 255, &x))
-			return -1;
-		op->arg[1] = (short)x;
-		if (parse_kv_num(ps, "batch", 1, 64, &x))
-			return -1;
-		op->arg[2] = (short)x;
-		break;
-	case OP_MIGRATE:
-		if (parse_kv_num(ps, "cpu", 0, p->cfg.ncpus - 1, &x))
-			return -1;
-		op->arg[0] = (short)x;
-		break;
-	}
-	if (!at_eol(ps))
-		return perr(ps, ps->pos, "unexpected text after %s", op_table[kind].name);
 	p->nops++;
 	st->ntask_ops[st->cur_task]++;
 	return 0;
@@ -557,53 +596,94 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 	return 0;
 }
 
-/* Strip a comment: '#' not directly followed by a digit (that is "#N"). */
-static void strip_comment(char *s)
+/*
+ * Strip a comment.  In a decision ("at ..."), "#N" after the site is the
+ * occurrence: there only a '#' not followed by a digit starts a comment.
+ */
+static void strip_comment(char *s, bool decision)
 {
 	char *c;
 
 	for (c = s; *c; c++)
-		if (*c == '#' && !isdigit((unsigned char)c[1])) {
+		if (*c == '#' && !(decision && isdigit((unsigned char)c[1]))) {
 			*c = 0;
 			return;
 		}
 }
 
-int prog_parse_text(const char *text, const char *file, struct prog *p, char *err, size_t errlen)
+static bool is_decision_line(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s[0] == 'a' && s[1] == 't' && (s[2] == ' ' || s[2] == '\t');
+}
+
+static int resolve_refs(struct parser *ps, struct pstate *st)
+{
+	struct prog *p = st->p;
+	int i, j;
+
+	for (i = 0; i < st->nrefs; i++) {
+		const struct op_arg *a = &op_desc_of(&p->ops[st->refs[i].op])->args[st->refs[i].arg];
+
+		for (j = 0; j < st->nlabels; j++)
+			if (!strcmp(st->labels[j].name, st->refs[i].name))
+				break;
+		ps->lineno = st->refs[i].line;
+		ps->line = st->refs[i].linecopy;
+		if (j == st->nlabels)
+			return perr(ps, ps->line + st->refs[i].col, "unknown handle '%s'",
+				    st->refs[i].name);
+		if (st->labels[j].hk != a->hk)
+			return perr(ps, ps->line + st->refs[i].col, "'%s' is a %s handle, not a %s",
+				    st->refs[i].name, st->labels[j].hk->name, a->hk->name);
+		p->ops[st->refs[i].op].arg[st->refs[i].arg] = prog_handle_index(p, st->labels[j].op);
+	}
+	return 0;
+}
+
+int prog_parse_text_n(const char *text, size_t size, const char *file, struct prog *p,
+		      char *err, size_t errlen)
 {
 	struct pstate *st = calloc(1, sizeof(*st));
 	struct parser ps = { file, NULL, NULL, 0, err, errlen, false };
-	const char *cur = text;
+	const char *cur = text, *end = text + size;
 	bool header = true, magic = false;
 	char *line = NULL;
 	int rc = -1, i, ntasks = 0;
 
-	if (!st)
+	if (!st) {
+		snprintf(err, errlen, "%s: out of memory", file);
 		return -1;
+	}
 	prog_init(p);
 	p->ntasks = 0;
 	p->keyed = true;
 	st->p = p;
 	st->cur_task = -1;
-	while (*cur) {
-		const char *nl = strchr(cur, '\n');
-		size_t len = nl ? (size_t)(nl - cur) : strlen(cur);
-		const char *w;
+	cur = skip_preamble(cur, end, &ps.lineno);
+	while (cur < end) {
+		const char *nl = memchr(cur, '\n', (size_t)(end - cur)), *ls = cur;
+		size_t len = nl ? (size_t)(nl - cur) : (size_t)(end - cur);
+		const char *w, *nul;
 		size_t wn;
 
 		ps.lineno++;
 		free(line);
 		line = malloc(len + 1);
-		if (!line)
-			goto out;
-		memcpy(line, cur, len);
-		line[len] = 0;
-		cur = nl ? nl + 1 : cur + len;
-		if (memchr(line, 0, len) != NULL && strlen(line) != len) {
-			perr(&ps, NULL, "NUL byte in text");
+		if (!line) {
+			perr(&ps, NULL, "out of memory");
 			goto out;
 		}
+		memcpy(line, cur, len);
+		line[len] = 0;
 		ps.line = line;
+		nul = memchr(ls, 0, len);
+		cur = nl ? nl + 1 : end;
+		if (nul) {
+			perr(&ps, line + (nul - ls), "NUL byte in text");
+			goto out;
+		}
 		ps.pos = line;
 		if (!magic) {
 			skip_ws(&ps);
@@ -612,7 +692,7 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 				goto out;
 			}
 			ps.pos += strlen(TEXT_MAGIC);
-			strip_comment(line);
+			strip_comment(line, false);
 			if (!at_eol(&ps)) {
 				perr(&ps, ps.pos, "unexpected text after '%s'", TEXT_MAGIC);
 				goto out;
@@ -620,7 +700,7 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 			magic = true;
 			continue;
 		}
-		strip_comment(line);
+		strip_comment(line, st->in_schedule && is_decision_line(line));
 		if (at_eol(&ps))
 			continue;
 		wn = token(&ps, &w);
@@ -628,8 +708,9 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 			long cpu;
 			int t;
 
-			if (header && check_config(&ps, p))
+			if (header && check_config(&ps, st))
 				goto out;
+			ps.line = line;
 			header = false;
 			if (st->in_schedule) {
 				perr(&ps, w, "tasks come before the schedule");
@@ -646,7 +727,7 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 				perr(&ps, w, "tasks are numbered in order: expected T%d", ntasks);
 				goto out;
 			}
-			if (parse_kv_num(&ps, "cpu", 0, p->cfg.ncpus - 1, &cpu))
+			if (parse_kv_num(&ps, "cpu", 0, config_get(&p->cfg, &ck_cpus) - 1, &cpu))
 				goto out;
 			if (!at_eol(&ps)) {
 				perr(&ps, ps.pos, "unexpected text after the task's cpu");
@@ -658,8 +739,9 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 			continue;
 		}
 		if (!strncmp(w, "schedule:", 9) || (tok_is(w, wn, "schedule") && *ps.pos == ':')) {
-			if (header && check_config(&ps, p))
+			if (header && check_config(&ps, st))
 				goto out;
+			ps.line = line;
 			if (st->in_schedule) {
 				perr(&ps, w, "a second schedule");
 				goto out;
@@ -676,7 +758,7 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 			char name[40];
 
 			snprintf(name, sizeof(name), "%.*s", (int)wn, w);
-			if (!colon && (op_lookup(name) >= 0 || tok_is(w, wn, "irq") ||
+			if (!colon && (op_lookup(name) || tok_is(w, wn, "irq") ||
 				       (skip_ws(&ps), *ps.pos == '='))) {
 				perr(&ps, w, "an operation outside a task");
 				goto out;
@@ -703,32 +785,19 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 	}
 	if (!magic) {
 		ps.lineno = 1;
-		perr(&ps, NULL, "empty file: the first line must be '%s'", TEXT_MAGIC);
+		ps.line = NULL;
+		perr(&ps, NULL, size ? "no '%s' line: this is not a text program" :
+			   "empty file: the first line must be '%s'", TEXT_MAGIC);
 		goto out;
 	}
-	if (header && check_config(&ps, p))
+	if (header && check_config(&ps, st))
 		goto out;
 	if (!ntasks) {
 		perr(&ps, NULL, "no tasks: a program needs at least one 'task T0 cpu=N'");
 		goto out;
 	}
-	/* resolve handles */
-	for (i = 0; i < st->nrefs; i++) {
-		int j, a;
-
-		for (j = 0; j < st->nlabels; j++)
-			if (!strcmp(st->labels[j].name, st->refs[i].name))
-				break;
-		if (j == st->nlabels) {
-			ps.lineno = st->refs[i].line;
-			ps.line = st->refs[i].linecopy;
-			perr(&ps, st->refs[i].linecopy + st->refs[i].col, "unknown handle '%s'",
-			     st->refs[i].name);
-			goto out;
-		}
-		a = prog_alloc_index(p, st->labels[j].op);
-		p->ops[st->refs[i].op].arg[0] = (short)a;
-	}
+	if (resolve_refs(&ps, st))
+		goto out;
 	/* decisions: the op index may be one past the last (the task's exit) */
 	for (i = 0; i < p->ndec; i++) {
 		const struct sched_decision *d = &p->dec[i];
@@ -737,6 +806,7 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 		if (d->task >= 0 && d->op == prog_task_ops(p, d->task, &first) &&
 		    strcmp(site_by_id(d->site)->name, "op(exit)")) {
 			ps.lineno = p->dec_line[i];
+			ps.line = NULL;
 			perr(&ps, NULL, "T%d.%d is the task's exit: only op(exit) happens there",
 			     d->task, d->op);
 			goto out;
@@ -746,7 +816,14 @@ int prog_parse_text(const char *text, const char *file, struct prog *p, char *er
 out:
 	for (i = 0; i < st->nrefs; i++)
 		free(st->refs[i].linecopy);
+	for (i = 0; i < MM_CONFIG_MAX; i++)
+		free(st->key_at[i].linecopy);
 	free(line);
 	free(st);
 	return rc;
+}
+
+int prog_parse_text(const char *text, const char *file, struct prog *p, char *err, size_t errlen)
+{
+	return prog_parse_text_n(text, strlen(text), file, p, err, errlen);
 }

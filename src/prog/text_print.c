@@ -38,62 +38,59 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
-static void print_op(struct sbuf *b, const struct prog *p, int i)
+static void print_op(struct sbuf *b, const struct prog *p, int i, const char *note)
 {
 	const struct op *op = &p->ops[i];
-	int h = prog_alloc_index(p, i);
+	const struct op_desc *d = op_desc_of(op);
+	char buf[160];
+	int k;
 
 	sb_printf(b, "  ");
-	if (h >= 0)
-		sb_printf(b, "h%d = ", h);
+	if (d->defines)
+		sb_printf(b, "%s%d = ", d->defines->prefix, prog_handle_index(p, i));
 	if (op->irq)
 		sb_printf(b, "irq ");
-	sb_printf(b, "%s", op_table[op->kind].name);
-	switch (op->kind) {
-	case OP_ALLOC_PAGES:
-		sb_printf(b, " order=%d mt=%s", op->arg[0], prog_mt_names[op->arg[1]]);
-		break;
-	case OP_FREE_PAGES:
-		sb_printf(b, " h%d", op->arg[0]);
-		break;
-	case OP_DRAIN_ALL:
-		if (op->arg[1] < 0)
-			sb_printf(b, " force=%d zone=all", op->arg[0]);
-		else
-			sb_printf(b, " force=%d zone=%d", op->arg[0], op->arg[1]);
-		break;
-	case OP_ZONE_PCP_DISABLE:
-	case OP_ZONE_PCP_ENABLE:
-		sb_printf(b, " zone=%d", op->arg[0]);
-		break;
-	case OP_SET_PCP_HIGH_BATCH:
-		sb_printf(b, " zone=%d high=%d batch=%d", op->arg[0], op->arg[1], op->arg[2]);
-		break;
-	case OP_MIGRATE:
-		sb_printf(b, " cpu=%d", op->arg[0]);
-		break;
+	sb_printf(b, "%s", d->name);
+	for (k = 0; k < d->nargs; k++) {
+		const struct op_arg *a = &d->args[k];
+
+		if (a->kind == ARG_HANDLE)
+			sb_printf(b, " %s%d", a->hk->prefix, op->arg[k]);
+		else if (!a->has_def || op->arg[k] != a->def)
+			sb_printf(b, " %s=%s", a->name, arg_str(a, op->arg[k], buf, sizeof(buf)));
 	}
+	if (note)
+		sb_printf(b, "\t# %s", note);
 	sb_printf(b, "\n");
 }
 
-char *prog_print_text(const struct prog *p)
+char *prog_print_text_notes(const struct prog *p, const char *const *notes)
 {
 	struct sbuf b = { malloc(1024), 0, 1024 };
-	const struct mm_config *c = &p->cfg;
+	struct mm_config def;
+	char buf[64];
 	int t, i, nb = 0;
 
 	if (!b.s)
 		abort();
+	config_default(&def);
 	sb_printf(&b, "%s\n", TEXT_MAGIC);
-	sb_printf(&b, "cpus: %d\nzones: %d\nzone_pages: %lu\nmax_order: %d\n", c->ncpus, c->nzones,
-		  c->zone_pages, c->max_order);
-	sb_printf(&b, "pageblock_order: %d\npcp_high: %d\npcp_batch: %d\nstat_threshold: %d\n",
-		  c->pb_order, c->pcp_high, c->pcp_batch, c->stat_threshold);
-	sb_printf(&b, "variant: %s\nbugs:", pcp_bulk_variant_name(c->variant));
-	for (i = 0; i < NR_BUGS; i++)
-		if (p->bugs & (1u << i))
-			sb_printf(&b, "%s %s", nb++ ? "," : "", bug_table[i].name);
-	sb_printf(&b, "%s\n", nb ? "" : " none");
+	/* only the keys that differ from their defaults: a key added later
+	 * changes no earlier file's text */
+	for (i = 0; i < config_nkeys(); i++) {
+		const struct config_key *k = config_key_by_id(i);
+
+		if (config_get(&p->cfg, k) != config_get(&def, k))
+			sb_printf(&b, "%s: %s\n", k->name,
+				  config_value_str(k, config_get(&p->cfg, k), buf, sizeof(buf)));
+	}
+	if (p->bugs) {
+		sb_printf(&b, "bugs:");
+		for (i = 0; i < NR_BUGS; i++)
+			if (p->bugs & (1ULL << i))
+				sb_printf(&b, "%s %s", nb++ ? "," : "", bug_table[i].name);
+		sb_printf(&b, "\n");
+	}
 	if (p->expect == EXPECT_CLEAN)
 		sb_printf(&b, "expect: clean\n");
 	else if (p->expect == EXPECT_VIOLATION)
@@ -104,7 +101,7 @@ char *prog_print_text(const struct prog *p)
 		sb_printf(&b, "\ntask T%d cpu=%d\n", t, p->task_cpu[t]);
 		for (i = 0; i < p->nops; i++)
 			if (p->ops[i].task == t)
-				print_op(&b, p, i);
+				print_op(&b, p, i, notes ? notes[i] : NULL);
 	}
 	sb_printf(&b, "\nschedule: ");
 	if (p->fallback_depth)
@@ -123,4 +120,9 @@ char *prog_print_text(const struct prog *p)
 				  site_by_id(d->site)->name, d->occ, d->target);
 	}
 	return b.s;
+}
+
+char *prog_print_text(const struct prog *p)
+{
+	return prog_print_text_notes(p, NULL);
 }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The invariants of the buddy, pcp and vmstat layer (see check.h for when
- * each is checked).  Every checker reads the whole structure it guards and
- * recounts it against its counters; none changes the model.
- *
- * Checkers run on whatever fiber is current and read state other fibers
- * wrote: their reads are hidden from TSan, and a failure is reported only
- * after the hiding ends.
+ * The page allocator's checkers: I-BUD-1..3 under zone->lock, I-PCP-1 under
+ * pcp->lock, I-VM-1 after each op, and at quiescence and the end I-BUD-1..4,
+ * I-PCP-1..2, I-VM-1..2; the owner sources of I-CONS for the buddy lists
+ * and the pcp lists; and the I-PCP-2 excuse for 6.6's drain race.  Every
+ * checker reads the whole structure it guards and recounts it against its
+ * counters; none changes the model.
  */
 #include "check.h"
 
@@ -17,34 +16,7 @@
 
 #include "../mm/internal.h"
 
-struct cfail {
-	bool hit;
-	const char *checker;
-	const char *site;
-	char msg[640];
-};
-
-__attribute__((format(printf, 4, 5)))
-static void fail(struct cfail *f, const char *checker, const char *site, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (f->hit)
-		return;
-	f->hit = true;
-	f->checker = checker;
-	f->site = site;
-	va_start(ap, fmt);
-	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
-	va_end(ap);
-}
-
-static void report(struct cfail *f)
-{
-	tsan_ignore_end();
-	if (f->hit)
-		sched_violation(f->checker, f->site, "%s", f->msg);
-}
+#define fail cfail_set
 
 static const char *const mt_names[MIGRATE_TYPES] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "Isolate",
@@ -199,7 +171,7 @@ static void pcp_lock_validate(void *arg, const char *site)
 		sched_violation(f.checker, f.site, "%s", f.msg);
 }
 
-void check_attach(struct world *w)
+static void pagealloc_attach(struct world *w)
 {
 	int z, cpu;
 
@@ -236,13 +208,9 @@ static void vm_diffs_valid(struct world *w, int cpu, const char *site, struct cf
 	}
 }
 
-void check_after_op(struct world *w, int cpu)
+static void pagealloc_after_op(struct world *w, int cpu, struct cfail *f)
 {
-	struct cfail f = { 0 };
-
-	tsan_ignore_begin();
-	vm_diffs_valid(w, cpu, "op-end", &f);
-	report(&f);
+	vm_diffs_valid(w, cpu, "op-end", f);
 }
 
 /* Free pages the buddy lists hold, ISOLATE excluded (what NR_FREE counts). */
@@ -293,115 +261,61 @@ static void vmstat_exact(struct world *w, const char *site, bool folded, struct 
 		     global, zsum);
 }
 
-/* ---- the owner of every page: I-CONS ---- */
+/* ---- owners: the buddy lists and the pcp lists (I-CONS) ---- */
 
-/*
- * Every page is owned by exactly one of: a free block in the buddy lists, a
- * block on a pcp list, a block the program holds.  The owners are collected
- * as pfn intervals and sorted; the intervals must tile the zones with no
- * gap (a lost page) and no overlap (a page owned twice).  O(blocks log
- * blocks), not O(pages): a quiescent check costs what the state holds.
- */
-enum { SH_BUDDY, SH_PCP, SH_ALLOC };
-
-struct owner_iv {
-	unsigned long start, len;
-	unsigned int kind, who;		/* order, cpu or handle */
-};
-
-static struct owner_iv *ivs;
-static size_t niv, capiv;
-
-static void iv_add(unsigned long start, unsigned long len, unsigned int kind, unsigned int who)
+static void buddy_collect(struct world *w, struct owner_sink *s)
 {
-	if (niv == capiv) {
-		capiv = capiv ? capiv * 2 : 1024;
-		ivs = realloc(ivs, capiv * sizeof(*ivs));
-		if (!ivs)
-			abort();
-	}
-	ivs[niv].start = start;
-	ivs[niv].len = len;
-	ivs[niv].kind = kind;
-	ivs[niv].who = who;
-	niv++;
-}
+	int z, o, mt;
 
-static int cmp_iv(const void *a, const void *b)
-{
-	const struct owner_iv *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static const char *iv_name(const struct owner_iv *iv, char *buf, size_t n)
-{
-	switch (iv->kind) {
-	case SH_BUDDY:
-		snprintf(buf, n, "the buddy lists (order %u)", iv->who);
-		break;
-	case SH_PCP:
-		snprintf(buf, n, "cpu%u's pcp list", iv->who);
-		break;
-	default:
-		snprintf(buf, n, "handle h%u", iv->who);
-	}
-	return buf;
-}
-
-static void conservation(struct world *w, const struct check_alloc *a, int n, const char *site,
-			 struct cfail *f)
-{
-	unsigned long pos = 0;
-	size_t k;
-	int z, o, mt, cpu, i;
-	char x[64], y[64];
-
-	niv = 0;
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
+	for (z = 0; z < w->nr_zones; z++)
 		for (o = 0; o <= w->max_order; o++)
 			for (mt = 0; mt < MIGRATE_TYPES; mt++) {
-				struct list_head *head = &zone->free_area[o].free_list[mt], *p;
+				struct list_head *head = &w->zones[z].free_area[o].free_list[mt], *p;
 
 				for (p = head->next; p != head; p = p->next)
-					iv_add(page_to_pfn(list_entry(p, struct page, buddy_list)),
-					       1UL << o, SH_BUDDY, (unsigned int)o);
+					owner_add(s, page_to_pfn(list_entry(p, struct page, buddy_list)),
+						  1UL << o, (unsigned int)o);
 			}
+}
+
+static void buddy_describe(unsigned who, char *buf, size_t n)
+{
+	snprintf(buf, n, "the buddy lists (order %u)", who);
+}
+
+static const struct owner_source buddy_owner = {
+	.name = "buddy", .collect = buddy_collect, .describe = buddy_describe,
+};
+OWNER_SOURCE(buddy_owner);
+
+static void pcp_collect(struct world *w, struct owner_sink *s)
+{
+	int z, cpu, pindex;
+
+	for (z = 0; z < w->nr_zones; z++)
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
-			struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
-			int pindex;
+			struct per_cpu_pages *pcp = &w->zones[z].per_cpu_pageset[cpu];
 
 			for (pindex = 0; pindex < NR_PCP_LISTS; pindex++) {
 				struct list_head *head = &pcp->lists[pindex], *p;
 				int order = pindex_to_order((unsigned int)pindex);
 
 				for (p = head->next; p != head; p = p->next)
-					iv_add(page_to_pfn(list_entry(p, struct page, pcp_list)),
-					       1UL << order, SH_PCP, (unsigned int)cpu);
+					owner_add(s, page_to_pfn(list_entry(p, struct page, pcp_list)),
+						  1UL << order, (unsigned int)cpu);
 			}
 		}
-	}
-	for (i = 0; i < n; i++)
-		iv_add(a[i].pfn, 1UL << a[i].order, SH_ALLOC, (unsigned int)a[i].handle);
-	qsort(ivs, niv, sizeof(*ivs), cmp_iv);
-	for (k = 0; k < niv && !f->hit; k++) {
-		if (ivs[k].start < pos)
-			fail(f, "I-CONS", site, "pfn %lu is owned twice: by %s and by %s", ivs[k].start,
-			     iv_name(&ivs[k - 1], x, sizeof(x)), iv_name(&ivs[k], y, sizeof(y)));
-		else if (ivs[k].start > pos)
-			fail(f, "I-CONS", site,
-			     "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
-			     "(%s lost %lu pages)", pos, w->zones[pos / w->cfg.zone_pages].name,
-			     ivs[k].start - pos);
-		pos = ivs[k].start + ivs[k].len;
-	}
-	if (!f->hit && pos != w->nr_pages)
-		fail(f, "I-CONS", site,
-		     "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
-		     "(%lu pages lost at the end)", pos, w->nr_pages - pos);
 }
+
+static void pcp_describe(unsigned who, char *buf, size_t n)
+{
+	snprintf(buf, n, "cpu%u's pcp list", who);
+}
+
+static const struct owner_source pcp_owner = {
+	.name = "pcp", .collect = pcp_collect, .describe = pcp_describe,
+};
+OWNER_SOURCE(pcp_owner);
 
 static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 		       unsigned int pcp2_zones, struct cfail *f)
@@ -427,11 +341,67 @@ static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 	}
 }
 
-void check_pcp_disabled(struct world *w, struct zone *zone)
+/* ---- I-PCP-2 and its excuse for 6.6's drain race ---- */
+
+/*
+ * The executor's fibers share this bookkeeping without happens-before:
+ * relaxed atomics, as for the rest of the harness's state.
+ */
+static struct {
+	bool in_alloc[MAX_TASKS];
+	unsigned long allocs_started;
+	unsigned long disable_allocs[MAX_TASKS];	/* allocs_started at its disable */
+	bool disable_inflight[MAX_TASKS];		/* an alloc was in flight then */
+	/* I-PCP-2 holds for a zone unless its current disable raced an
+	 * allocation: then the task + 1 that disabled it, else 0 */
+	int raced_by[MODEL_MAX_ZONES];
+} pcp2;
+
+static bool alloc_in_flight(int self)
 {
+	int i;
+
+	for (i = 0; i < MAX_TASKS; i++)
+		if (i != self && __atomic_load_n(&pcp2.in_alloc[i], __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+void pcp2_alloc_begin(int task)
+{
+	__atomic_store_n(&pcp2.in_alloc[task], true, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&pcp2.allocs_started, 1, __ATOMIC_RELAXED);
+}
+
+void pcp2_alloc_end(int task)
+{
+	__atomic_store_n(&pcp2.in_alloc[task], false, __ATOMIC_RELAXED);
+}
+
+void pcp2_disable_begin(int task)
+{
+	pcp2.disable_allocs[task] = __atomic_load_n(&pcp2.allocs_started, __ATOMIC_RELAXED);
+	pcp2.disable_inflight[task] = alloc_in_flight(task);
+}
+
+/* Did an allocation overlap this task's zone_pcp_disable() that just ended? */
+static bool disable_raced(int task)
+{
+	return pcp2.disable_inflight[task] || alloc_in_flight(task) ||
+	       __atomic_load_n(&pcp2.allocs_started, __ATOMIC_RELAXED) != pcp2.disable_allocs[task];
+}
+
+/* zone_pcp_disable() just returned: every pcp of the zone not locked is empty. */
+void pcp2_disable_done(struct world *w, int z, int task)
+{
+	struct zone *zone = &w->zones[z];
 	struct cfail f = { 0 };
 	int cpu;
 
+	if (disable_raced(task)) {
+		__atomic_store_n(&pcp2.raced_by[z], task + 1, __ATOMIC_RELAXED);
+		return;
+	}
 	tsan_ignore_begin();
 	for (cpu = 0; cpu < w->cfg.ncpus && !f.hit; cpu++) {
 		struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
@@ -441,52 +411,96 @@ void check_pcp_disabled(struct world *w, struct zone *zone)
 			     "cpu%d %s pcp holds %d pages after zone_pcp_disable() drained it", cpu,
 			     zone->name, READ_ONCE(pcp->count));
 	}
-	report(&f);
+	cfail_report(&f);
 }
 
-void check_quiescent(struct world *w, const struct check_alloc *a, int n, const char *where,
-		     unsigned int pcp2_zones)
+/*
+ * zone_pcp_enable() of a task's disable: the excuse goes only with the
+ * disable that earned it, never the next disabler's (whose mutex_lock may
+ * have run to the end before this returned).
+ */
+void pcp2_enable_done(struct world *w, int z, int task)
 {
-	struct cfail f = { 0 };
-	int z, cpu;
-
-	tsan_ignore_begin();
-	for (z = 0; z < w->nr_zones && !f.hit; z++)
-		zone_free_lists_valid(&w->zones[z], where, &f);
-	if (!f.hit)
-		pcps_valid(w, where, false, pcp2_zones, &f);
-	for (cpu = 0; cpu < w->cfg.ncpus && !f.hit; cpu++)
-		vm_diffs_valid(w, cpu, where, &f);
-	if (!f.hit)
-		conservation(w, a, n, where, &f);
-	if (!f.hit)
-		vmstat_exact(w, where, false, &f);
-	report(&f);
+	(void)w;
+	if (__atomic_load_n(&pcp2.raced_by[z], __ATOMIC_RELAXED) == task + 1)
+		__atomic_store_n(&pcp2.raced_by[z], 0, __ATOMIC_RELAXED);
 }
 
-void check_final(struct world *w, const struct check_alloc *a, int n)
+/* The zones where I-PCP-2 must hold: every one whose disable did not race. */
+static unsigned int pcp2_zones(void)
 {
-	struct cfail f = { 0 };
+	unsigned int mask = ~0u;
 	int z;
 
-	tsan_ignore_begin();
-	for (z = 0; z < w->nr_zones && !f.hit; z++)
-		zone_free_lists_valid(&w->zones[z], "end", &f);
-	if (!f.hit)
-		pcps_valid(w, "end", true, 0, &f);
-	if (!f.hit)
-		conservation(w, a, n, "end", &f);
-	if (!f.hit)
-		vmstat_exact(w, "end", true, &f);
-	/* nothing allocated: every zone merged back into max-order blocks */
-	for (z = 0; z < w->nr_zones && !f.hit && n == 0; z++) {
+	for (z = 0; z < MODEL_MAX_ZONES; z++)
+		if (__atomic_load_n(&pcp2.raced_by[z], __ATOMIC_RELAXED))
+			mask &= ~(1u << z);
+	return mask;
+}
+
+/* ---- the registered checkers ---- */
+
+static void pagealloc_run_begin(struct world *w)
+{
+	(void)w;
+	memset(&pcp2, 0, sizeof(pcp2));
+}
+
+/* Structure first: the free lists, the pcps, the differentials. */
+static void pagealloc_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	int z, cpu;
+
+	for (z = 0; z < w->nr_zones && !f->hit; z++)
+		zone_free_lists_valid(&w->zones[z], where, f);
+	if (!f->hit)
+		pcps_valid(w, where, false, pcp2_zones(), f);
+	for (cpu = 0; cpu < w->cfg.ncpus && !f->hit; cpu++)
+		vm_diffs_valid(w, cpu, where, f);
+}
+
+static void pagealloc_end(struct world *w, struct cfail *f)
+{
+	int z;
+
+	for (z = 0; z < w->nr_zones && !f->hit; z++)
+		zone_free_lists_valid(&w->zones[z], "end", f);
+	if (!f->hit)
+		pcps_valid(w, "end", true, 0, f);
+}
+
+static const struct checker pagealloc_checker = {
+	.name = "I-BUD-1..3 I-PCP-1..2 I-VM-1", .layer = "pagealloc", .prio = 10,
+	.attach = pagealloc_attach, .run_begin = pagealloc_run_begin,
+	.after_op = pagealloc_after_op, .quiescent = pagealloc_quiescent, .end = pagealloc_end,
+};
+CHECKER(pagealloc_checker);
+
+/* The counters, once I-CONS has vouched for the pages they count. */
+static void vmstat_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	vmstat_exact(w, where, false, f);
+}
+
+static void vmstat_end(struct world *w, struct cfail *f)
+{
+	int z;
+
+	vmstat_exact(w, "end", true, f);
+	/* everything given back: every zone merged back into max-order blocks */
+	for (z = 0; z < w->nr_zones && !f->hit && !shadow_live_count(); z++) {
 		struct zone *zone = &w->zones[z];
 		unsigned long want = zone->spanned_pages >> w->max_order;
 
 		if (zone->free_area[w->max_order].nr_free != want)
-			fail(&f, "I-BUD-3", "end",
+			fail(f, "I-BUD-3", "end",
 			     "%s has %lu free max-order blocks after everything was freed, not %lu",
 			     zone->name, zone->free_area[w->max_order].nr_free, want);
 	}
-	report(&f);
 }
+
+static const struct checker vmstat_checker = {
+	.name = "I-BUD-4 I-VM-1..2", .layer = "pagealloc", .prio = 30,
+	.quiescent = vmstat_quiescent, .end = vmstat_end,
+};
+CHECKER(vmstat_checker);

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The checker registry and the entry points the executor calls.  Checkers
+ * run on whatever fiber is current and read state other fibers wrote: their
+ * reads are hidden from TSan, and a failure is reported only after the
+ * hiding ends.
+ */
+#include "check.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct checker *__start_mmfuzz_checkers[];
+extern const struct checker *__stop_mmfuzz_checkers[];
+
+#define MAX_CHECKERS 32
+static const struct checker *checkers[MAX_CHECKERS];
+static int nchecker;
+static pthread_once_t checkers_once = PTHREAD_ONCE_INIT;
+
+static int cmp_checker(const void *a, const void *b)
+{
+	const struct checker *x = *(const struct checker *const *)a;
+	const struct checker *y = *(const struct checker *const *)b;
+
+	return x->prio != y->prio ? x->prio - y->prio : strcmp(x->name, y->name);
+}
+
+static void checkers_build(void)
+{
+	size_t n = (size_t)(__stop_mmfuzz_checkers - __start_mmfuzz_checkers), i;
+
+	if (n > MAX_CHECKERS) {
+		fprintf(stderr, "mmfuzz: %zu checkers, more than MAX_CHECKERS\n", n);
+		abort();
+	}
+	for (i = 0; i < n; i++)
+		checkers[i] = __start_mmfuzz_checkers[i];
+	qsort(checkers, n, sizeof(checkers[0]), cmp_checker);
+	nchecker = (int)n;
+}
+
+void cfail_set(struct cfail *f, const char *checker, const char *site, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->hit)
+		return;
+	f->hit = true;
+	f->checker = checker;
+	f->site = site;
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+}
+
+void cfail_report(struct cfail *f)
+{
+	tsan_ignore_end();
+	if (f->hit)
+		sched_violation(f->checker, f->site, "%s", f->msg);
+}
+
+void check_run_begin(struct world *w)
+{
+	int i;
+
+	pthread_once(&checkers_once, checkers_build);
+	for (i = 0; i < nchecker; i++) {
+		if (checkers[i]->attach)
+			checkers[i]->attach(w);
+		if (checkers[i]->run_begin)
+			checkers[i]->run_begin(w);
+	}
+}
+
+void check_after_op(struct world *w, int cpu)
+{
+	struct cfail f = { 0 };
+	int i;
+
+	tsan_ignore_begin();
+	for (i = 0; i < nchecker && !f.hit; i++)
+		if (checkers[i]->after_op)
+			checkers[i]->after_op(w, cpu, &f);
+	cfail_report(&f);
+}
+
+void check_quiescent(struct world *w, const char *where)
+{
+	struct cfail f = { 0 };
+	int i;
+
+	tsan_ignore_begin();
+	for (i = 0; i < nchecker && !f.hit; i++)
+		if (checkers[i]->quiescent)
+			checkers[i]->quiescent(w, where, &f);
+	cfail_report(&f);
+}
+
+void check_final(struct world *w)
+{
+	struct cfail f = { 0 };
+	int i;
+
+	tsan_ignore_begin();
+	for (i = 0; i < nchecker && !f.hit; i++)
+		if (checkers[i]->end)
+			checkers[i]->end(w, &f);
+	cfail_report(&f);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * World layers.  Each kernel mechanism the model holds (the page allocator,
+ * later TLB gather with its address spaces, SLUB, compaction, deferred init)
+ * registers itself with WORLD_LAYER() in its own file, and the world calls it:
+ *
+ *   create   allocate the layer's state for a config (world_create)
+ *   boot     the state right after boot; runs after create and after
+ *            every reset, in layer order (a layer may boot partly
+ *            uninitialised: deferred init)
+ *   reset    undo what the last run touched, paying for what it touched
+ *   drain    end of a run, on the executor's task: give back everything
+ *            the layer caches, so the final checks see an idle machine;
+ *            later layers drain first (they allocate from earlier ones)
+ *   destroy  free the state
+ *
+ * Layers are ordered by @order (the page allocator is 0); their ids follow
+ * that order.  A layer's per-world state is world_layer_state(w, &layer).
+ */
+#ifndef MMFUZZ_MM_LAYER_H
+#define MMFUZZ_MM_LAYER_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+#define MAX_LAYERS	8
+
+struct world;
+
+struct world_layer {
+	const char *name;
+	int order;
+	size_t state_size;		/* zeroed bytes of per-world state, or 0 */
+	int (*create)(struct world *w, const struct mm_config *c);	/* 0 or -errno */
+	void (*boot)(struct world *w);
+	void (*reset)(struct world *w);
+	void (*drain)(struct world *w);
+	void (*destroy)(struct world *w);
+	int id;				/* filled by layers_init() */
+};
+
+#define __WL_SECTION __attribute__((section("mmfuzz_layers"), used))
+#define WORLD_LAYER(layer)							\
+	static const struct world_layer *__wlp_##layer __WL_SECTION = &(layer)
+
+void layers_init(void);
+int layers_count(void);
+const struct world_layer *layer_by_id(int id);
+const struct world_layer *layer_lookup(const char *name);
+
+#endif /* MMFUZZ_MM_LAYER_H */

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The page allocator's layer of the world (Linux's mm/mm_init.c in small):
+ * its config keys, the memmap and "physical" memory, the zones with their
+ * free areas, pcps and counters, the state right after boot, and the reset
+ * back to it.
+ *
+ * After boot every zone is a run of free max-order blocks, each head on the
+ * MOVABLE free list in pfn order, every pageblock MOVABLE, all memory
+ * poisoned.  A block's struct pages leave that state only after the block
+ * was taken off a free list, moved, or had its pageblock retyped; those
+ * paths mark it dirty (world_touch_pfn), and the reset rewrites only dirty
+ * blocks, so an execution pays for the memory it touched, not for the size
+ * of the memmap.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* ---- config keys (binary places 1..14; fixed forever) ---- */
+
+static const char *const variant_names[NR_PCP_BULK_VARIANTS] = {
+	[PCP_BULK_SINGLE_PASS] = "single_pass",
+	[PCP_BULK_PICK_OUTSIDE] = "pick_outside",
+	[PCP_BULK_LOCKED_RR] = "locked_rr",
+};
+
+static void range_pb_order(const struct mm_config *c, long *lo, long *hi, long *unit)
+{
+	*hi = config_get(c, &ck_max_order);
+}
+
+/* whole max-order blocks, at most 65536 pages */
+static void range_zone_pages(const struct mm_config *c, long *lo, long *hi, long *unit)
+{
+	*unit = 1L << config_get(c, &ck_max_order);
+	*lo = *unit;
+	*hi = *hi / *unit * *unit;
+}
+
+struct config_key ck_zones = {
+	.name = "zones", .layer = "pagealloc",
+	.desc = "zones (DMA32 and Normal when 2; allocations prefer Normal)",
+	.lo = 1, .hi = MODEL_MAX_ZONES, .def = 1, .bin_off = 1, .bin_len = 1, .shrink = true,
+};
+struct config_key ck_max_order = {
+	.name = "max_order", .layer = "pagealloc",
+	.desc = "largest buddy order (6.4+ MAX_ORDER: the largest order, inclusive)",
+	.lo = 1, .hi = MODEL_MAX_ORDER, .def = 5, .bin_off = 2, .bin_len = 1,
+};
+struct config_key ck_pageblock_order = {
+	.name = "pageblock_order", .layer = "pagealloc",
+	.desc = "pageblock_order, at most max_order",
+	.lo = 1, .hi = MODEL_MAX_ORDER, .def = 3, .bin_off = 3, .bin_len = 1,
+	.range = range_pb_order,
+};
+struct config_key ck_zone_pages = {
+	.name = "zone_pages", .layer = "pagealloc",
+	.desc = "pages per zone, a multiple of 2^max_order",
+	.lo = 2, .hi = 65536, .def = 256, .fuzz_hi = 64 * 32, .bin_off = 4, .bin_len = 3,
+	.shrink = true,
+	.range = range_zone_pages,
+};
+struct config_key ck_pcp_high = {
+	.name = "pcp_high", .layer = "pagealloc",
+	.desc = "pcp->high of every CPU at boot",
+	.lo = 0, .hi = 4096, .def = 12, .fuzz_hi = 255, .bin_off = 7, .bin_len = 3,
+};
+struct config_key ck_pcp_batch = {
+	.name = "pcp_batch", .layer = "pagealloc",
+	.desc = "pcp->batch of every CPU at boot",
+	.lo = 1, .hi = 1024, .def = 4, .fuzz_hi = 64, .bin_off = 10, .bin_len = 3,
+};
+struct config_key ck_stat_threshold = {
+	.name = "stat_threshold", .layer = "pagealloc",
+	.desc = "vmstat per-CPU threshold",
+	.lo = 1, .hi = 125, .def = 8, .bin_off = 13, .bin_len = 1,
+	.shrink = true,	/* a lower threshold folds sooner: fewer ops reach a fold */
+};
+struct config_key ck_variant = {
+	.name = "variant", .layer = "pagealloc",
+	.desc = "free_pcppages_bulk: single_pass (6.6), pick_outside (4.17), locked_rr (4.16)",
+	.lo = 0, .hi = NR_PCP_BULK_VARIANTS - 1, .def = PCP_BULK_SINGLE_PASS,
+	.names = variant_names, .bin_off = 14, .bin_len = 1,
+};
+CONFIG_KEY(ck_zones);
+CONFIG_KEY(ck_max_order);
+CONFIG_KEY(ck_pageblock_order);
+CONFIG_KEY(ck_zone_pages);
+CONFIG_KEY(ck_pcp_high);
+CONFIG_KEY(ck_pcp_batch);
+CONFIG_KEY(ck_stat_threshold);
+CONFIG_KEY(ck_variant);
+
+const char *pcp_bulk_variant_name(int v)
+{
+	return v >= 0 && v < NR_PCP_BULK_VARIANTS ? variant_names[v] : "?";
+}
+
+int pcp_bulk_variant_lookup(const char *name)
+{
+	return (int)config_enum_lookup(&ck_variant, name);
+}
+
+/* ---- dirty blocks ---- */
+
+void world_touch_pfn(unsigned long pfn)
+{
+	struct world *w = mm_world;
+	unsigned long block = pfn >> w->max_order;
+
+	/* the block's zone->lock is held; the list is shared by the zones */
+	if (!w->dirty[block]) {
+		w->dirty[block] = 1;
+		w->dirty_list[__atomic_fetch_add(&w->nr_dirty, 1, __ATOMIC_RELAXED)] = block;
+	}
+}
+
+/* ---- boot ---- */
+
+/* Put every max-order block back on its zone's MOVABLE list, in pfn order. */
+static void zone_boot_free_lists(struct world *w, struct zone *zone)
+{
+	unsigned long pfn, end = zone->zone_start_pfn + zone->spanned_pages;
+	int o, mt;
+
+	for (o = 0; o < NR_PAGE_ORDERS; o++) {
+		for (mt = 0; mt < MIGRATE_TYPES; mt++)
+			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
+		zone->free_area[o].nr_free = 0;
+	}
+	for (pfn = zone->zone_start_pfn; pfn < end; pfn += 1UL << w->max_order) {
+		struct page *page = &w->memmap[pfn];
+
+		page->page_type = PG_buddy;
+		page->private = (unsigned long)w->max_order;
+		list_add_tail(&page->buddy_list, &zone->free_area[w->max_order].free_list[MIGRATE_MOVABLE]);
+		zone->free_area[w->max_order].nr_free++;
+	}
+}
+
+/* Everything but the memmap: free lists, locks, pcps, counters. */
+static void pagealloc_boot(struct world *w)
+{
+	int z, cpu, i;
+
+	for (z = 0; z < w->nr_zones; z++)
+		zone_boot_free_lists(w, &w->zones[z]);
+	mutex_init_named(&w->pcp_batch_high_lock, "pcp_batch_high_lock");
+	mutex_init_named(&w->pcpu_drain_mutex, "pcpu_drain_mutex");
+	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		atomic_long_set(&w->vm_zone_stat[i], 0);
+	memset(w->vm_events, 0, sizeof(*w->vm_events) * (size_t)w->cfg.ncpus);
+	memset(mm_stat_percpu, 0, sizeof(*mm_stat_percpu) * (size_t)w->cfg.ncpus);
+	for (z = 0; z < w->nr_zones; z++) {
+		struct zone *zone = &w->zones[z];
+
+		spin_lock_init_named(&zone->lock, "zone->lock", z);
+		zone->pageset_high = w->cfg.pcp_high;
+		zone->pageset_batch = w->cfg.pcp_batch;
+		zone->pcp_disabled = false;
+		zone->nr_reserved_highatomic = 0;
+		atomic_long_set(&zone->managed_pages, (long)zone->spanned_pages);
+		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
+			per_cpu_pages_init(&zone->per_cpu_pageset[cpu], &zone->per_cpu_zonestats[cpu],
+					   cpu, w->cfg.pcp_high, w->cfg.pcp_batch);
+		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+			atomic_long_set(&zone->vm_stat[i], 0);
+		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)zone->spanned_pages);
+		atomic_long_set(&w->vm_zone_stat[NR_FREE_PAGES],
+				atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]) +
+				(long)zone->spanned_pages);
+	}
+	refresh_zone_stat_thresholds();
+}
+
+static int pagealloc_create(struct world *w, const struct mm_config *c)
+{
+	struct machine_config *cfg = &w->cfg;
+	unsigned long nblocks, pfn;
+	size_t memsz;
+	int z;
+
+	cfg->nzones = (int)config_get(c, &ck_zones);
+	cfg->zone_pages = (unsigned long)config_get(c, &ck_zone_pages);
+	cfg->max_order = (int)config_get(c, &ck_max_order);
+	cfg->pb_order = (int)config_get(c, &ck_pageblock_order);
+	cfg->pcp_high = (int)config_get(c, &ck_pcp_high);
+	cfg->pcp_batch = (int)config_get(c, &ck_pcp_batch);
+	cfg->stat_threshold = (int)config_get(c, &ck_stat_threshold);
+	cfg->variant = (int)config_get(c, &ck_variant);
+	w->max_order = cfg->max_order;
+	w->pb_order = cfg->pb_order;
+	w->pb_nr_pages = 1UL << cfg->pb_order;
+	w->nr_zones = cfg->nzones;
+	w->nr_pages = cfg->zone_pages * (unsigned long)cfg->nzones;
+	nblocks = w->nr_pages >> cfg->max_order;
+	w->memmap = calloc_lines(w->nr_pages, sizeof(struct page));
+	memsz = w->nr_pages * MODEL_PAGE_SIZE;
+	w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	w->dirty = calloc(nblocks, 1);
+	w->dirty_list = calloc(nblocks, sizeof(*w->dirty_list));
+	w->vm_events = calloc_lines((size_t)cfg->ncpus, sizeof(*w->vm_events));
+	if (!mm_stat_percpu)
+		mm_stat_percpu = calloc_lines(MAX_CPUS, sizeof(*mm_stat_percpu));
+	if (!w->memmap || w->mem == MAP_FAILED || !w->dirty || !w->dirty_list || !w->vm_events ||
+	    !mm_stat_percpu)
+		return -ENOMEM;
+	for (z = 0; z < w->nr_zones; z++) {
+		struct zone *zone = &w->zones[z];
+
+		zone->w = w;
+		zone->idx = z;
+		zone->name = w->nr_zones == 1 || z == 1 ? "Normal" : "DMA32";
+		zone->zone_start_pfn = (unsigned long)z * cfg->zone_pages;
+		zone->spanned_pages = cfg->zone_pages;
+		zone->per_cpu_pageset = calloc_lines((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
+		zone->per_cpu_zonestats =
+			calloc_lines((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
+		zone->pageblock_mt = malloc(cfg->zone_pages >> cfg->pb_order);
+		if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
+			return -ENOMEM;
+		memset(zone->pageblock_mt, MIGRATE_MOVABLE, cfg->zone_pages >> cfg->pb_order);
+		/* min watermark ~1/32 of the zone, low and high +25% and +50% */
+		zone->_watermark[WMARK_MIN] = cfg->zone_pages / 32;
+		zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] * 5 / 4;
+		zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_MIN] * 3 / 2;
+	}
+	for (pfn = 0; pfn < w->nr_pages; pfn++)
+		w->memmap[pfn]._refcount = 0;
+	san_poison(w->mem, memsz);
+	return 0;
+}
+
+static void pagealloc_destroy(struct world *w)
+{
+	int z;
+
+	for (z = 0; z < MODEL_MAX_ZONES; z++) {
+		free(w->zones[z].per_cpu_pageset);
+		free(w->zones[z].per_cpu_zonestats);
+		free(w->zones[z].pageblock_mt);
+	}
+	if (w->mem && w->mem != MAP_FAILED) {
+		san_unpoison(w->mem, w->nr_pages * MODEL_PAGE_SIZE);
+		munmap(w->mem, w->nr_pages * MODEL_PAGE_SIZE);
+	}
+	free(w->memmap);
+	free(w->dirty);
+	free(w->dirty_list);
+	free(w->vm_events);
+}
+
+/* Rewrite the touched max-order blocks: struct pages, pageblocks, poison. */
+static void pagealloc_reset(struct world *w)
+{
+	unsigned long i, blk = 1UL << w->max_order;
+
+	for (i = 0; i < w->nr_dirty; i++) {
+		unsigned long block = w->dirty_list[i], pfn = block << w->max_order;
+		struct zone *zone = &w->zones[pfn / w->cfg.zone_pages];
+		unsigned long pb = (pfn - zone->zone_start_pfn) >> w->pb_order;
+
+		memset(&w->memmap[pfn], 0, blk * sizeof(struct page));
+		memset(&zone->pageblock_mt[pb], MIGRATE_MOVABLE,
+		       blk >> w->pb_order ? blk >> w->pb_order : 1);
+		san_poison(w->mem + pfn * MODEL_PAGE_SIZE, blk * MODEL_PAGE_SIZE);
+		w->dirty[block] = 0;
+	}
+	w->nr_dirty = 0;
+}
+
+/* The end of a run: every pcp drained, every CPU's differentials folded. */
+static void pagealloc_drain(struct world *w)
+{
+	struct task *t = current;
+	int cpu, home = t->cpu;
+
+	__drain_all_pages(NULL, true);
+	for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
+		t->cpu = cpu;
+		refresh_cpu_vm_stats(false);
+	}
+	t->cpu = home;
+}
+
+static struct world_layer pagealloc_layer = {
+	.name = "pagealloc",
+	.order = 0,
+	.create = pagealloc_create,
+	.boot = pagealloc_boot,
+	.reset = pagealloc_reset,
+	.drain = pagealloc_drain,
+	.destroy = pagealloc_destroy,
+};
+WORLD_LAYER(pagealloc_layer);

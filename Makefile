@@ -22,6 +22,10 @@ O ?=
 DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev \
 	    libfuzzer-14-dev afl++ gnuplot-nox zip
 
+# The program fuzz targets: each a struct fuzz_target of the same name in
+# src/prog/ops_*.c (a layer adds its own); the mm target takes every operation.
+FUZZ_TARGETS := mm pagealloc
+
 # Fuzz builds: the same sources compiled with the engine's instrumentation.
 ENGINE ?=
 FUZZ_COMPILE :=
@@ -152,8 +156,8 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/policy.c src/sched/fiber.c \
 	src/mm/world.c \
 	src/sched/ilv.c
-NOINST_OBJS := $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/fuzz/fuzz_mm.o \
-	$(BUILD)/fuzz/fuzz_pagealloc.o $(BUILD)/fuzz/fuzz_text.o
+NOINST_OBJS = $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) \
+	$(BUILD)/fuzz/fuzz_text.o
 ifeq ($(ENGINE),libfuzzer)
 $(NOINST_OBJS): ALL_CFLAGS := $(filter-out -fsanitize=fuzzer-no-link,$(ALL_CFLAGS))
 else ifeq ($(ENGINE),afl)
@@ -217,43 +221,46 @@ clean:
 	rm -rf build build-asan build-tsan build-* findings-tmp
 
 # ---- fuzz targets ----
-# make ENGINE=libfuzzer|afl [SANITIZER=...] fuzz-bins: $(BUILD)/fuzz/fuzz_{mm,pagealloc,text}
-FUZZ_BINS := $(BUILD)/fuzz/fuzz_mm $(BUILD)/fuzz/fuzz_pagealloc $(BUILD)/fuzz/fuzz_text
+# make ENGINE=libfuzzer|afl [SANITIZER=...] fuzz-bins: $(BUILD)/fuzz/fuzz_<target> for
+# every program target in FUZZ_TARGETS (defined at the top: the descriptors'
+# fuzz_target of that name) and fuzz_text, the parser.
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) $(BUILD)/fuzz/fuzz_text
 .PHONY: fuzz-bins corpus
 fuzz-bins: $(FUZZ_BINS)
 
-$(BUILD)/fuzz/fuzz_mm.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
+$(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o): $(BUILD)/fuzz/fuzz_%.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET_MM -Isrc -c $< -o $@
-$(BUILD)/fuzz/fuzz_pagealloc.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET_PAGEALLOC -Isrc -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET='"$*"' -Isrc -c $< -o $@
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LINK_LIB) $(LIB_FUZZING_ENGINE) $(LDLIBS) -o $@
 
-# The seed corpora: readable text in corpus/mm/, binary twins built here,
-# one directory per target.  Every seed in corpus/mm/ exercises the page
-# allocator layer, so the pagealloc target starts from all of them; a later
-# layer's target takes the seeds of its own operations.
-CORPUS_TEXT := $(wildcard corpus/mm/*.mmf)
-CORPUS_BINS := $(CORPUS_TEXT:corpus/%.mmf=$(BUILD)/corpus/%.bin) \
-	$(CORPUS_TEXT:corpus/mm/%.mmf=$(BUILD)/corpus/pagealloc/%.bin) \
-	$(CORPUS_TEXT:corpus/mm/%.mmf=$(BUILD)/corpus/text/%.mmf)
+# The seed corpora: readable text in corpus/<target>/ (corpus/pagealloc/ for
+# the page allocator), binary twins built here, one directory per target.
+# The mm target takes every seed; the text target the readable programs,
+# copied: no engine ever gets a directory of the source tree.
+SEED_DIRS := $(filter-out corpus/regress,$(patsubst %/,%,$(wildcard corpus/*/)))
+SEEDS := $(wildcard $(SEED_DIRS:%=%/*.mmf))
+# corpus/DIR/NAME.mmf -> TARGET/DIR-NAME: one flat directory per target
+seed_name = $(subst /,-,$(patsubst corpus/%.mmf,%,$(1)))
+target_seeds = $(if $(filter mm,$(1)),$(SEEDS),$(wildcard corpus/$(1)/*.mmf))
+define seed_rules
+$(BUILD)/corpus/$(1)/$(call seed_name,$(2)).bin: $(2) $(MMFUZZ)
+	@mkdir -p $$(dir $$@)
+	$(Q)$(MMFUZZ) encode $$< -o $$@
+CORPUS_BINS += $(BUILD)/corpus/$(1)/$(call seed_name,$(2)).bin
+endef
+CORPUS_BINS :=
+$(foreach t,$(FUZZ_TARGETS),$(foreach f,$(call target_seeds,$(t)),$(eval $(call seed_rules,$(t),$(f)))))
+define text_seed_rule
+$(BUILD)/corpus/text/$(call seed_name,$(1)).mmf: $(1)
+	@mkdir -p $$(dir $$@)
+	$(Q)cp $$< $$@
+CORPUS_BINS += $(BUILD)/corpus/text/$(call seed_name,$(1)).mmf
+endef
+$(foreach f,$(SEEDS),$(eval $(call text_seed_rule,$(f))))
 corpus: $(CORPUS_BINS)
-# the text target's seeds are the readable programs, copied: no engine ever
-# gets a directory of the source tree
-$(BUILD)/corpus/text/%.mmf: corpus/mm/%.mmf
-	@mkdir -p $(dir $@)
-	$(Q)cp $< $@
-$(BUILD)/corpus/mm/%.bin: corpus/mm/%.mmf $(MMFUZZ)
-	@mkdir -p $(dir $@)
-	$(Q)$(MMFUZZ) encode $< -o $@
-$(BUILD)/corpus/pagealloc/%.bin: corpus/mm/%.mmf $(MMFUZZ)
-	@mkdir -p $(dir $@)
-	$(Q)$(MMFUZZ) encode $< -o $@
 
 # make fuzz-dict: fuzz/mm.dict from the operation descriptors
 .PHONY: fuzz-dict

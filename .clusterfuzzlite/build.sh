@@ -34,27 +34,33 @@ done
 $CC $CFLAGS -c src/sched/fiber_x86_64.S -o "$work/obj/fiber_asm.o"
 objs="$objs $work/obj/fiber_asm.o"
 
-for target in mm pagealloc text; do
+# the program targets are the Makefile's FUZZ_TARGETS
+targets=$(sed -n 's/^FUZZ_TARGETS := //p' Makefile)
+for target in $targets text; do
 	if [ $target = text ]; then src=fuzz/fuzz_text.c; def=; else
-		src=fuzz/fuzz_prog.c; def=-DFUZZ_TARGET_$(echo $target | tr a-z A-Z); fi
+		src=fuzz/fuzz_prog.c; def="-DFUZZ_TARGET=\"$target\""; fi
 	# shellcheck disable=SC2086
 	$CC $flags $def -c $src -o "$work/obj/fuzz_$target.o"
 	# shellcheck disable=SC2086
 	$CC $CFLAGS "$work/obj/fuzz_$target.o" $objs $LIB_FUZZING_ENGINE -lpthread -lm \
 		-o "$OUT/fuzz_$target"
-	cp fuzz/fuzz_$target.options "$OUT/"
+	if [ -f fuzz/fuzz_$target.options ]; then cp fuzz/fuzz_$target.options "$OUT/"
+	else cp fuzz/fuzz_mm.options "$OUT/fuzz_$target.options"; fi
+	[ $target = text ] || cp fuzz/mm.dict "$OUT/fuzz_$target.dict"
 done
-cp fuzz/mm.dict "$OUT/fuzz_mm.dict"
-cp fuzz/mm.dict "$OUT/fuzz_pagealloc.dict"
 cp fuzz/text.dict "$OUT/fuzz_text.dict"
 
-# Seed corpora: the binary twins of corpus/mm for the program targets, the
-# readable programs themselves for the text parser.
-mkdir -p "$work/seeds"
-for f in corpus/mm/*.mmf; do
-	"$work/host/mmfuzz" encode "$f" -o "$work/seeds/$(basename "$f" .mmf).bin"
-done
+# Seed corpora: the binary twins of corpus/<target>/ (every seed for mm),
+# the readable programs themselves for the text parser.
 rm -f "$OUT"/fuzz_*_seed_corpus.zip
-(cd "$work/seeds" && zip -q "$OUT/fuzz_mm_seed_corpus.zip" ./*.bin &&
-	cp "$OUT/fuzz_mm_seed_corpus.zip" "$OUT/fuzz_pagealloc_seed_corpus.zip")
-zip -q -j "$OUT/fuzz_text_seed_corpus.zip" corpus/mm/*.mmf corpus/regress/*.mmf
+for target in $targets; do
+	mkdir -p "$work/seeds/$target"
+	if [ $target = mm ]; then seeds=$(find corpus -name '*.mmf' -not -path 'corpus/regress/*')
+	else seeds=$(ls corpus/$target/*.mmf 2>/dev/null); fi
+	for f in $seeds; do
+		"$work/host/mmfuzz" encode "$f" -o "$work/seeds/$target/$(echo "$f" | tr / -).bin"
+	done
+	(cd "$work/seeds/$target" && zip -q "$OUT/fuzz_${target}_seed_corpus.zip" ./*.bin)
+done
+# shellcheck disable=SC2046
+zip -q -j "$OUT/fuzz_text_seed_corpus.zip" $(find corpus -name '*.mmf')

@@ -4,9 +4,9 @@
  * bytes decode), run on the deterministic scheduler with every checker.  A
  * violation prints the report and aborts, so the engine keeps the input.
  *
- * FUZZ_TARGET_MM         every operation the model has
- * FUZZ_TARGET_PAGEALLOC  the page allocator layer (buddy, pcp, vmstat); the
- *                        same set as mm until the next layer arrives
+ * FUZZ_TARGET is the name of a struct fuzz_target of the descriptors (ops.h):
+ * "mm" (every operation), "pagealloc" (the page allocator layer), or a later
+ * layer's.  Its operations and fold list give the input bytes their meaning.
  *
  * Environment: MMFUZZ_INJECT=a,b (bug switches on; the input's own switch
  * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage; =edges: the
@@ -33,8 +33,8 @@
 #include "check/check.h"
 #include "prog/exec.h"
 
-#if !defined(FUZZ_TARGET_MM) && !defined(FUZZ_TARGET_PAGEALLOC)
-#define FUZZ_TARGET_MM 1
+#ifndef FUZZ_TARGET
+#define FUZZ_TARGET "mm"
 #endif
 
 #if MMFUZZ_TSAN
@@ -84,6 +84,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct exec *e;
+static const struct fuzz_target *target;
 static struct run_opts opts;
 static uint64_t inject;
 static const char *stats_path;
@@ -159,6 +160,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	e = exec_create();
 	if (!e)
 		abort();
+	target = target_lookup(FUZZ_TARGET);
+	if (!target) {
+		fprintf(stderr, "fuzz target '%s' has no descriptors\n", FUZZ_TARGET);
+		abort();
+	}
 	if (inj && *inj) {
 		char *list = strdup(inj), *save = NULL, *name;
 
@@ -191,7 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!e)
 		LLVMFuzzerInitialize(NULL, NULL);
-	prog_decode_binary(data, size, &p);
+	prog_decode_binary_target(data, size, &p, target);
 	/* the switches are the campaign's, never the input's */
 	p.bugs = inject;
 	if (exec_run(e, &p, &opts, &r))

@@ -26,7 +26,7 @@ done
 ok $? "bad fuzz options: a message, exit 2, nothing started"
 
 # The seed corpus reaches every operation and every yield-point type.
-"$MMFUZZ" run --trace corpus/mm/*.mmf > "$TMP/trace" 2>&1
+"$MMFUZZ" run --trace $(find corpus -name '*.mmf' -not -path 'corpus/regress/*') > "$TMP/trace" 2>&1
 missing=""
 "$MMFUZZ" run --help > "$TMP/help"
 for op in $(sed -n '/^Operations/,/^$/s/^  \([a-z_]*\) .*/\1/p' "$TMP/help"); do
@@ -105,7 +105,7 @@ mkdir -p "$TMP/t"
 "$MMFUZZ" encode corpus/regress/pcp_count_apart.mmf -o "$TMP/t/crash-a"
 cp "$TMP/t/crash-a" "$TMP/t/crash-a2"
 "$MMFUZZ" encode corpus/regress/vmstat_lost_update.mmf -o "$TMP/t/crash-b"
-"$MMFUZZ" encode corpus/mm/alloc_free.mmf -o "$TMP/t/crash-clean"
+"$MMFUZZ" encode corpus/pagealloc/alloc_free.mmf -o "$TMP/t/crash-clean"
 head -c 100 /dev/urandom > "$TMP/t/crash-noise"
 "$MMFUZZ" triage --inject pcp_count_apart --inject vmstat_lost_update --out "$TMP/to" "$TMP/t" \
 	> "$TMP/out" 2>&1; rc=$?

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Append only: a switch's number is its bit in the binary header, fixed
+ * forever like an operation's code. */
 enum bug_id {
 	BUG_PCP_PICK_UNLOCKED,		/* seed 000 */
 	BUG_PCP_FREE_NOLOCK,		/* missing lock on a pcp path */

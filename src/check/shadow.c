@@ -60,6 +60,7 @@ void shadow_run_begin(struct world *w, uint64_t run_no)
 	sh.w = w;
 	sh.run_no = run_no;
 	sh.nlive = 0;
+	page_moved_hook = shadow_page_moved;
 }
 
 void shadow_page_take(int h, int name, struct page *page, unsigned int order)

@@ -82,6 +82,18 @@ void zone_pcp_enable(struct zone *zone);
 void zone_pcp_set_high_batch(struct zone *zone, int high, int batch);
 bool zone_pcp_disabled(const struct zone *zone);
 
+/*
+ * A block a user holds has moved: migration copied it to @to and will free
+ * @from.  Whoever tracks the users' blocks follows it (check/shadow.c sets
+ * the hook for the program's handles); every migration path calls this.
+ */
+extern void (*page_moved_hook)(struct page *from, struct page *to);
+static inline void page_moved(struct page *from, struct page *to)
+{
+	if (page_moved_hook)
+		page_moved_hook(from, to);
+}
+
 /* ---- vmstat (vmstat.c) ---- */
 
 unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item);

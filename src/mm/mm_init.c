@@ -105,6 +105,8 @@ int pcp_bulk_variant_lookup(const char *name)
 	return (int)config_enum_lookup(&ck_variant, name);
 }
 
+void (*page_moved_hook)(struct page *from, struct page *to);
+
 /* ---- dirty blocks ---- */
 
 void world_touch_pfn(unsigned long pfn)

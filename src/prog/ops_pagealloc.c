@@ -5,6 +5,7 @@
  * (which zone a task holds disabled), and the `pagealloc` fuzz target.
  */
 #include "exec.h"
+#include "ops_pagealloc.h"
 
 #include "../check/check.h"
 #include "../kernel/percpu.h"

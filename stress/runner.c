@@ -101,6 +101,31 @@ static void stress_config(const struct stress_opts *o, int ncpus, struct mm_conf
 	config_set(cfg, &ck_stat_threshold, min(2 * fls_cpus * (1 + fls_mem), 125));
 }
 
+/*
+ * The machine a stress run builds, as the header of a text program: add
+ * tasks and operations and `mmfuzz run` replays on the same machine.
+ */
+int stress_emit_config(const struct stress_opts *o, FILE *out)
+{
+	struct mm_config cfg, def;
+	char buf[64];
+	int i;
+
+	stress_config(o, MAX_CPUS, &cfg);
+	config_default(&def);
+	fprintf(out, "mmfuzz 1\n# the machine of: mmfuzz stress %s (config keys that differ from the "
+		"defaults)\n", o->wl->name);
+	for (i = 0; i < config_nkeys(); i++) {
+		const struct config_key *k = config_key_by_id(i);
+
+		if (config_get(&cfg, k) != config_get(&def, k))
+			fprintf(out, "%s: %s\n", k->name,
+				config_value_str(k, config_get(&cfg, k), buf, sizeof(buf)));
+	}
+	fprintf(out, "# task T0 cpu=0 ... (the tasks and their operations)\n");
+	return ferror(out) ? -1 : 0;
+}
+
 int stress_slot_cpu(const struct stress_run *r, unsigned long slot)
 {
 	return (int)((slot * (unsigned long)r->cpu_stride) % (unsigned long)r->ncpus);

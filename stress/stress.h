@@ -151,6 +151,8 @@ struct stress_run {
 /* Run @o->wl as will-it-scale does and print its output to @out.
  * Returns the exit status (0, 1 on a violation, 130 when interrupted). */
 int stress_run(const struct stress_opts *o, FILE *out);
+/* The run's machine as a text program's header (--emit-config). */
+int stress_emit_config(const struct stress_opts *o, FILE *out);
 
 /* The simulated CPU of task slot @slot (the workload's nr_cpus() slots). */
 int stress_slot_cpu(const struct stress_run *r, unsigned long slot);

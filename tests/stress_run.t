@@ -6,7 +6,7 @@
 # exits 2; a missing lock is an Assertion (plain, ASan) or a TSan race.
 # Samples are shortened with --sample-ms so the file stays fast.
 . tests/lib/tap.sh
-plan 30
+plan 31
 
 FAST="--warmup 1 --sample-ms 250 --stall-ms 5000"
 
@@ -153,4 +153,15 @@ if command -v gnuplot > /dev/null; then
 else
 	ok 0 "# SKIP gnuplot is not installed"
 fi
+# The stress machine is a machine the text form can state: one config table.
+bad=""
+for wl in $("$MMFUZZ" stress --list | awk '{print $1}'); do
+	{ "$MMFUZZ" stress "$wl" --emit-config --pcp-batch 31 &&
+	  printf 'task T0 cpu=7\n  h0 = alloc_pages order=10 mt=movable\n  free_pages h0\n'; } > "$TMP/m.mmf"
+	"$MMFUZZ" run -q "$TMP/m.mmf" > /dev/null 2>&1 || bad="$bad $wl"
+	grep -q '^pcp_batch: 31$' "$TMP/m.mmf" || bad="$bad $wl(batch)"
+done
+[ -z "$bad" ]
+ok $? "every workload's --emit-config parses and runs as a program's header${bad:+ (not:$bad)}"
+
 finish

@@ -39,6 +39,7 @@ static const char stress_usage[] =
 	"                     at the end, after the final drain)\n"
 	"  --stall-ms MS      tasks that do not stop within MS are a stall (default 10000)\n"
 	"  --pcp-high N, --pcp-batch N, --zone-pages N   the model's config\n"
+	"  --emit-config      print the run's machine as a text program's header, and exit\n"
 	"  --cpu-stride N     task i runs on simulated CPU i*N of 8 (default 1)\n"
 	"  --scaling          tasks 1..nproc, runtest.py's CSV on stdout and in -o FILE\n"
 	"                     (default WORKLOAD.csv), and a PNG plot beside it (gnuplot)\n"
@@ -54,7 +55,7 @@ static const char stress_usage[] =
 enum {
 	OPT_INJECT = 256, OPT_VARIANT, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
-	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE,
+	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG,
 };
 
 static int bad_number(const char *opt, const char *v, const char *range)
@@ -90,7 +91,7 @@ static void list_workloads(void)
 struct stress_cli {
 	struct stress_opts o;
 	const char *workload, *csv, *mode;
-	bool scaling, compare, seconds_set, tasks_set;
+	bool scaling, compare, seconds_set, tasks_set, emit_config;
 	unsigned long runs, max_tasks;
 	struct compare_config cfg[8];
 	int ncfg, nvariants;
@@ -143,6 +144,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		{ "max-tasks", required_argument, 0, OPT_MAX_TASKS },
 		{ "runs", required_argument, 0, 'r' },
 		{ "list", no_argument, 0, OPT_LIST },
+		{ "emit-config", no_argument, 0, OPT_EMIT_CONFIG },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 } };
 	struct stress_opts *o = &c->o;
@@ -262,6 +264,9 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		case OPT_LIST:
 			list_workloads();
 			return EXIT_CLEAN;
+		case OPT_EMIT_CONFIG:
+			c->emit_config = true;
+			break;
 		case 'h':
 			fputs(stress_usage, stdout);
 			return EXIT_CLEAN;
@@ -286,6 +291,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		list_workloads();
 		return EXIT_USAGE;
 	}
+	if (c->emit_config)
+		return stress_emit_config(o, stdout) ? EXIT_USAGE : EXIT_CLEAN;
 	return -1;
 }
 

@@ -38,8 +38,12 @@ endif
 # inputs a target rejects with -1 (fuzz-ecosystem.md 1.4, 1.6)
 CC := clang-19
 LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
-FUZZ_COMPILE := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=stack-depth -DMMFUZZ_ILV_SINK=1
-BUILD ?= build-fuzz-libfuzzer-$(subst $(comma),-,$(SANITIZER))
+# No comparison tracing (FUZZ_CMP=1 brings it back): the model's compares
+# are against its own state, not input bytes (decoding folds every byte
+# into range), and tracing them cost a quarter of every execution.
+FUZZ_COMPILE := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=stack-depth -DMMFUZZ_ILV_SINK=1 \
+	$(if $(filter 1,$(FUZZ_CMP)),,-fno-sanitize-coverage=trace-cmp)
+BUILD ?= build-fuzz-libfuzzer-$(subst $(comma),-,$(SANITIZER))$(if $(filter 1,$(FUZZ_CMP)),-cmp)
 else ifeq ($(ENGINE),afl)
 CC := afl-clang-fast
 LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
@@ -154,7 +158,7 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # engines through src/sched/ilv.c, which writes the engine's map itself (and
 # must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
 NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/policy.c src/sched/fiber.c \
-	src/mm/world.c \
+	src/mm/world.c src/mm/mm_init.c src/mm/config.c \
 	src/sched/ilv.c
 NOINST_OBJS = $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) \
 	$(BUILD)/fuzz/fuzz_text.o
@@ -162,6 +166,17 @@ ifeq ($(ENGINE),libfuzzer)
 $(NOINST_OBJS): ALL_CFLAGS := $(filter-out -fsanitize=fuzzer-no-link,$(ALL_CFLAGS))
 else ifeq ($(ENGINE),afl)
 $(NOINST_OBJS): CC := clang-14
+endif
+# The checkers that walk the model's structures read memory the model
+# owns, every quiescence: in the fuzz builds they run without ASan's checks
+# (the plain ASan build runs them with, in make test).  The shadow keeps
+# them: its read of a block's cookie is where a block freed behind the
+# program's back shows as use-after-poison.
+ifneq ($(ENGINE),)
+ifneq ($(filter address%,$(SANITIZER)),)
+NOASAN_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out src/check/shadow.c,$(wildcard src/check/*.c)))
+$(NOASAN_OBJS): ALL_CFLAGS := $(filter-out -fsanitize=fuzzer-no-link,$(ALL_CFLAGS)) -fno-sanitize=address
+endif
 endif
 
 $(LIB): $(LIB_OBJS)
@@ -198,7 +213,7 @@ test: deps
 .SECONDARY:
 
 # ---- benchmarks ----
-BENCH_BINS := $(BUILD)/bench/bench_core
+BENCH_BINS := $(BUILD)/bench/bench_core $(BUILD)/bench/bench_replay
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
@@ -231,7 +246,7 @@ fuzz-bins: $(FUZZ_BINS)
 $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o): $(BUILD)/fuzz/fuzz_%.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET='"$*"' -Isrc -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -DMMFUZZ_TARGET_NAME='"$*"' -Isrc -c $< -o $@
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LINK_LIB) $(LIB_FUZZING_ENGINE) $(LDLIBS) -o $@
@@ -281,6 +296,14 @@ bench-bugs: $(MMFUZZ)
 	@MMFUZZ=$(abspath $(MMFUZZ)) bench/bench_bugs.sh -r $(or $(BENCH_RUNS),3) \
 		-c $(or $(BENCH_CAP),300) -o $(BUILD)/bench-bugs.csv \
 		$(if $(BENCH_ENGINES),-e "$(BENCH_ENGINES)") $(if $(BENCH_BUGS),-b "$(BENCH_BUGS)")
+
+# make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]:
+# executions per second of the mm target against commit 80487fb on the same
+# grown corpus (bench/bench_exec.sh)
+.PHONY: bench-exec
+bench-exec: deps
+	@bench/bench_exec.sh -t $(or $(EXEC_SECS),30) -r $(or $(EXEC_ROUNDS),3) \
+		$(if $(EXEC_ENGINES),-e "$(EXEC_ENGINES)")
 
 # ---- stress ----
 # The will-it-scale style runner and its workloads (stress/), linked into

@@ -66,7 +66,7 @@ static void quiesce(struct world *w, struct page **held, const int *orders, int 
 	for (i = 0; i < n; i++)
 		shadow_page_take(i, i, held[i], (unsigned int)orders[i]);
 	check_quiescent(w, "test");
-	shadow_run_begin(w, 1);
+	shadow_run_end();
 }
 
 int main(void)

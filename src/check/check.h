@@ -71,6 +71,9 @@ struct owner_source {
 
 /* ---- what the executor calls (run.c) ---- */
 
+/* Numbers each quiescent and final check: a checker may keep what it saw
+ * for the ones after it in the same pass. */
+extern unsigned long check_pass;
 /* A new run on @w (after its reset): hook the validators, clear state. */
 void check_run_begin(struct world *w);
 void check_after_op(struct world *w, int cpu);
@@ -88,6 +91,8 @@ void check_final(struct world *w);
  */
 #define SHADOW_MAX_HANDLES	256
 void shadow_run_begin(struct world *w, uint64_t run_no);
+/* The run is over (clean or not): the world's owner array back to zero. */
+void shadow_run_end(void);
 /* @h: the run's handle number; @name: N of hN in the text form. */
 void shadow_page_take(int h, int name, struct page *page, unsigned int order);
 /* The page of live handle @h (and its order), or NULL if not live. */

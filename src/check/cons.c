@@ -6,12 +6,12 @@
  * owns; the intervals must tile the world with no gap (a lost page) and no
  * overlap (a page owned twice).
  *
- * Cost: the intervals are bucketed by max-order block (no owner's interval
- * is larger than a max-order block, and a bucket's intervals all start
- * before the next bucket's), then each bucket is sorted: O(intervals +
- * blocks), where a global sort cost O(intervals log intervals) at every
- * quiescence.  The order the buckets are walked in is the global pfn order,
- * so the first failure found is the lowest pfn's, as with a sort.
+ * Cost: the sources' intervals are marked straight into a bitmap of the
+ * world's pages (a word covers 64 pages): a bit already set is an overlap,
+ * fewer bits than pages a gap.  That is all a clean check does: no list of
+ * intervals, no sort.  Only when it finds something are the intervals
+ * collected again, bucketed by max-order block and sorted, to name the
+ * lowest pfn at fault and its two owners.
  */
 #include "check.h"
 
@@ -25,16 +25,23 @@ extern const struct owner_source *__stop_mmfuzz_owners[];
 #define MAX_SOURCES 16
 
 struct owner_iv {
-	unsigned long start, len;
-	unsigned short src;
-	unsigned who;
+	uint32_t start, len;		/* pfns: a world has at most 2^17 pages */
+	uint16_t src;
+	uint16_t who;
 };
 
 struct owner_sink {
+	bool fast;			/* mark the bitmap, keep no intervals */
+	bool bad;			/* fast: an overlap or an interval out of the world */
+	uint64_t *bits;
+	unsigned long nr_pages, marked;
 	struct owner_iv *iv;
 	size_t n, cap;
 	unsigned short src;
 };
+
+static uint64_t *bitmap;
+static size_t bitmap_words;
 
 static const struct owner_source *sources[MAX_SOURCES];
 static int nsources;
@@ -64,18 +71,53 @@ static void sources_build(void)
 	nsources = (int)n;
 }
 
+/* Set the bits of [pfn, pfn + len); false if one was set already. */
+static bool mark(struct owner_sink *s, unsigned long pfn, unsigned long len)
+{
+	unsigned long end = pfn + len;
+	uint64_t seen = 0;
+	bool clean = true;
+
+	/* whole words: a free block of order 6 or more */
+	if (!(pfn % 64) && !(len % 64)) {
+		uint64_t *b = &s->bits[pfn / 64], *e = b + len / 64;
+
+		for (; b < e; b++) {
+			seen |= *b;
+			*b = ~0ULL;
+		}
+		return !seen;
+	}
+	while (pfn < end) {
+		unsigned long w = pfn / 64, lo = pfn % 64, n = end - pfn < 64 - lo ? end - pfn : 64 - lo;
+		uint64_t m = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << lo;
+
+		clean &= !(s->bits[w] & m);
+		s->bits[w] |= m;
+		pfn += n;
+	}
+	return clean;
+}
+
 void owner_add(struct owner_sink *s, unsigned long pfn, unsigned long len, unsigned who)
 {
+	if (s->fast) {
+		if (pfn >= s->nr_pages || len > s->nr_pages - pfn || !mark(s, pfn, len))
+			s->bad = true;
+		else
+			s->marked += len;
+		return;
+	}
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 1024;
 		s->iv = realloc(s->iv, s->cap * sizeof(*s->iv));
 		if (!s->iv)
 			abort();
 	}
-	s->iv[s->n].start = pfn;
-	s->iv[s->n].len = len;
+	s->iv[s->n].start = (uint32_t)pfn;
+	s->iv[s->n].len = (uint32_t)len;
 	s->iv[s->n].src = s->src;
-	s->iv[s->n].who = who;
+	s->iv[s->n].who = (uint16_t)who;
 	s->n++;
 }
 
@@ -143,6 +185,34 @@ static void bucket_sort(struct world *w)
 	}
 }
 
+/* The quick pass: true when the intervals tile the world. */
+static bool tiles(struct world *w)
+{
+	size_t words = (w->nr_pages + 63) / 64;
+	int i;
+
+	if (bitmap_words < words) {
+		free(bitmap);
+		bitmap = calloc(words, sizeof(*bitmap));
+		if (!bitmap)
+			abort();
+		bitmap_words = words;
+	} else {
+		memset(bitmap, 0, words * sizeof(*bitmap));
+	}
+	sink.fast = true;
+	sink.bad = false;
+	sink.bits = bitmap;
+	sink.nr_pages = w->nr_pages;
+	sink.marked = 0;
+	for (i = 0; i < nsources && !sink.bad; i++) {
+		sink.src = (unsigned short)i;
+		sources[i]->collect(w, &sink);
+	}
+	sink.fast = false;
+	return !sink.bad && sink.marked == w->nr_pages;
+}
+
 static void conservation(struct world *w, const char *site, struct cfail *f)
 {
 	unsigned long pos = 0;
@@ -151,6 +221,9 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 	int i;
 
 	pthread_once(&sources_once, sources_build);
+	if (tiles(w))
+		return;
+	/* something is wrong: every interval, in pfn order, to say what */
 	sink.n = 0;
 	for (i = 0; i < nsources; i++) {
 		sink.src = (unsigned short)i;
@@ -162,13 +235,14 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 
 		if (iv->start < pos)
 			cfail_set(f, "I-CONS", site, "pfn %lu is owned twice: by %s and by %s",
-				  iv->start, iv_name(&sorted[k - 1], x, sizeof(x)), iv_name(iv, y, sizeof(y)));
+				  (unsigned long)iv->start, iv_name(&sorted[k - 1], x, sizeof(x)),
+				  iv_name(iv, y, sizeof(y)));
 		else if (iv->start > pos)
 			cfail_set(f, "I-CONS", site,
 				  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
 				  "(%s lost %lu pages)", pos, w->zones[pos / w->cfg.zone_pages].name,
 				  iv->start - pos);
-		pos = iv->start + iv->len;
+		pos = (unsigned long)iv->start + iv->len;
 	}
 	if (!f->hit && pos != w->nr_pages)
 		cfail_set(f, "I-CONS", site,

@@ -22,18 +22,80 @@ static const char *const mt_names[MIGRATE_TYPES] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "Isolate",
 };
 
+/*
+ * What the walk of the free lists at quiescence saw, for the checkers that
+ * run after it in the same check pass (I-CONS's buddy intervals, I-BUD-4's
+ * count): the lists are walked once per pass, not three times.
+ */
+static struct {
+	unsigned long pass;		/* check_pass it is from; 0: none */
+	long free_pages[MODEL_MAX_ZONES];	/* ISOLATE excluded */
+	struct walk_list {
+		struct walk_iv {
+			uint32_t pfn;
+			uint16_t order, who;
+		} *iv;
+		size_t n, cap;
+	} buddy, pcp;
+} walk;
+
+static void walk_add(struct walk_list *l, unsigned long pfn, int order, int who)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 512;
+		l->iv = realloc(l->iv, l->cap * sizeof(*l->iv));
+		if (!l->iv)
+			abort();
+	}
+	l->iv[l->n].pfn = (uint32_t)pfn;
+	l->iv[l->n].order = (uint16_t)order;
+	l->iv[l->n].who = (uint16_t)who;
+	l->n++;
+}
+
 /* ---- zone->lock: I-BUD-1, I-BUD-2, I-BUD-3 ---- */
 
-static void zone_free_lists_valid(struct zone *zone, const char *site, struct cfail *f)
+/*
+ * What the validator last vouched for, per zone and order: the order's
+ * list generation (bumped by every free-list helper) and its nr_free.  At a
+ * zone->lock acquisition an order whose lists nobody touched through the
+ * helpers and whose count did not move since is not walked again; at
+ * quiescence every order is (a write that bypassed the helpers shows there,
+ * and to I-CONS).
+ */
+static struct {
+	bool valid;
+	unsigned long gen[NR_PAGE_ORDERS], nr_free[NR_PAGE_ORDERS];
+} seen[MODEL_MAX_ZONES];
+
+static bool order_unchanged(const struct zone *zone, int o)
+{
+	return seen[zone->idx].valid && zone->free_area[o].gen == seen[zone->idx].gen[o] &&
+	       zone->free_area[o].nr_free == seen[zone->idx].nr_free[o];
+}
+
+/*
+ * I-BUD-1..3 over the free lists.  With @record, what the walk saw goes to
+ * the pass cache (walk); with @changed_only, the orders whose lists did not
+ * change since they were last found valid are left out.
+ */
+static void zone_free_lists_valid(struct zone *zone, const char *site, struct cfail *f,
+				  bool record, bool changed_only)
 {
 	struct world *w = zone->w;
 	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
+	bool skip[NR_PAGE_ORDERS] = { false };
+	long free_pages = 0;
 	int o, mt;
 
 	for (o = 0; o <= w->max_order && !f->hit; o++) {
 		struct free_area *area = &zone->free_area[o];
 		unsigned long n = 0;
 
+		if (changed_only && order_unchanged(zone, o)) {
+			skip[o] = true;
+			continue;
+		}
 		for (mt = 0; mt < MIGRATE_TYPES && !f->hit; mt++) {
 			struct list_head *head = &area->free_list[mt], *pos;
 
@@ -61,6 +123,11 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 					     "pfn %lu on the order-%d free list is not aligned", pfn, o);
 				if (f->hit)
 					break;
+				if (record) {
+					walk_add(&walk.buddy, pfn, o, o);
+					if (mt != MIGRATE_ISOLATE)
+						free_pages += 1L << o;
+				}
 			}
 		}
 		if (!f->hit && n != area->nr_free)
@@ -69,9 +136,14 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 	}
 	if (f->hit)
 		return;
+	if (record)
+		walk.free_pages[zone->idx] = free_pages;
 
-	/* I-BUD-3: no two free buddies of one order left unmerged */
+	/* I-BUD-3: no two free buddies of one order left unmerged (a pair
+	 * becomes one only when one of them is added: its order changed) */
 	for (o = 0; o < w->max_order && !f->hit; o++) {
+		if (skip[o])
+			continue;
 		for (mt = 0; mt < MIGRATE_TYPES && !f->hit; mt++) {
 			struct list_head *head = &zone->free_area[o].free_list[mt], *pos;
 
@@ -100,6 +172,13 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 			}
 		}
 	}
+	if (f->hit)
+		return;
+	for (o = 0; o <= w->max_order; o++) {
+		seen[zone->idx].gen[o] = zone->free_area[o].gen;
+		seen[zone->idx].nr_free[o] = zone->free_area[o].nr_free;
+	}
+	seen[zone->idx].valid = true;
 }
 
 /*
@@ -111,14 +190,15 @@ static void zone_lock_validate(void *arg, const char *site)
 {
 	struct cfail f = { 0 };
 
-	zone_free_lists_valid(arg, site, &f);
+	zone_free_lists_valid(arg, site, &f, false, true);
 	if (f.hit)
 		sched_violation(f.checker, f.site, "%s", f.msg);
 }
 
 /* ---- pcp->lock: I-PCP-1 ---- */
 
-static void pcp_lists_valid(struct zone *zone, int cpu, const char *site, struct cfail *f)
+static void pcp_lists_valid(struct zone *zone, int cpu, const char *site, struct cfail *f,
+			    bool record)
 {
 	struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 	long sum = 0, n = 0;
@@ -147,6 +227,8 @@ static void pcp_lists_valid(struct zone *zone, int cpu, const char *site, struct
 				break;
 			}
 			sum += 1L << order;
+			if (record)
+				walk_add(&walk.pcp, pfn, order, cpu);
 		}
 	}
 	if (!f->hit && (count < 0 || count != sum))
@@ -165,7 +247,7 @@ static void pcp_lock_validate(void *arg, const char *site)
 		struct zone *zone = &w->zones[z];
 
 		if (pcp >= zone->per_cpu_pageset && pcp < zone->per_cpu_pageset + w->cfg.ncpus)
-			pcp_lists_valid(zone, (int)(pcp - zone->per_cpu_pageset), site, &f);
+			pcp_lists_valid(zone, (int)(pcp - zone->per_cpu_pageset), site, &f, false);
 	}
 	if (f.hit)
 		sched_violation(f.checker, f.site, "%s", f.msg);
@@ -239,7 +321,7 @@ static void vmstat_exact(struct world *w, const char *site, bool folded, struct 
 	for (z = 0; z < w->nr_zones && !f->hit; z++) {
 		struct zone *zone = &w->zones[z];
 		long counter = atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]), diffs = 0;
-		long exact = zone_free_pages_counted(zone);
+		long exact = walk.pass == check_pass ? walk.free_pages[z] : zone_free_pages_counted(zone);
 		long bound = (long)w->cfg.ncpus * w->cfg.stat_threshold;
 
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
@@ -265,8 +347,15 @@ static void vmstat_exact(struct world *w, const char *site, bool folded, struct 
 
 static void buddy_collect(struct world *w, struct owner_sink *s)
 {
+	size_t i;
 	int z, o, mt;
 
+	if (walk.pass == check_pass) {
+		for (i = 0; i < walk.buddy.n; i++)
+			owner_add(s, walk.buddy.iv[i].pfn, 1UL << walk.buddy.iv[i].order,
+				  walk.buddy.iv[i].who);
+		return;
+	}
 	for (z = 0; z < w->nr_zones; z++)
 		for (o = 0; o <= w->max_order; o++)
 			for (mt = 0; mt < MIGRATE_TYPES; mt++) {
@@ -291,7 +380,13 @@ OWNER_SOURCE(buddy_owner);
 static void pcp_collect(struct world *w, struct owner_sink *s)
 {
 	int z, cpu, pindex;
+	size_t i;
 
+	if (walk.pass == check_pass) {
+		for (i = 0; i < walk.pcp.n; i++)
+			owner_add(s, walk.pcp.iv[i].pfn, 1UL << walk.pcp.iv[i].order, walk.pcp.iv[i].who);
+		return;
+	}
 	for (z = 0; z < w->nr_zones; z++)
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
 			struct per_cpu_pages *pcp = &w->zones[z].per_cpu_pageset[cpu];
@@ -329,7 +424,7 @@ static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 		for (cpu = 0; cpu < w->cfg.ncpus && !f->hit; cpu++) {
 			int count = READ_ONCE(zone->per_cpu_pageset[cpu].count);
 
-			pcp_lists_valid(zone, cpu, site, f);
+			pcp_lists_valid(zone, cpu, site, f, true);
 			if (f->hit)
 				break;
 			if ((must_be_empty || disabled) && count)
@@ -444,6 +539,7 @@ static void pagealloc_run_begin(struct world *w)
 {
 	(void)w;
 	memset(&pcp2, 0, sizeof(pcp2));
+	memset(seen, 0, sizeof(seen));
 }
 
 /* Structure first: the free lists, the pcps, the differentials. */
@@ -451,10 +547,13 @@ static void pagealloc_quiescent(struct world *w, const char *where, struct cfail
 {
 	int z, cpu;
 
+	walk.buddy.n = walk.pcp.n = 0;
+	walk.pass = 0;
 	for (z = 0; z < w->nr_zones && !f->hit; z++)
-		zone_free_lists_valid(&w->zones[z], where, f);
+		zone_free_lists_valid(&w->zones[z], where, f, true, false);
 	if (!f->hit)
 		pcps_valid(w, where, false, pcp2_zones(), f);
+	walk.pass = f->hit ? 0 : check_pass;
 	for (cpu = 0; cpu < w->cfg.ncpus && !f->hit; cpu++)
 		vm_diffs_valid(w, cpu, where, f);
 }
@@ -463,10 +562,13 @@ static void pagealloc_end(struct world *w, struct cfail *f)
 {
 	int z;
 
+	walk.buddy.n = walk.pcp.n = 0;
+	walk.pass = 0;
 	for (z = 0; z < w->nr_zones && !f->hit; z++)
-		zone_free_lists_valid(&w->zones[z], "end", f);
+		zone_free_lists_valid(&w->zones[z], "end", f, true, false);
 	if (!f->hit)
 		pcps_valid(w, "end", true, 0, f);
+	walk.pass = f->hit ? 0 : check_pass;
 }
 
 static const struct checker pagealloc_checker = {

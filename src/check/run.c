@@ -88,11 +88,14 @@ void check_after_op(struct world *w, int cpu)
 	cfail_report(&f);
 }
 
+unsigned long check_pass;
+
 void check_quiescent(struct world *w, const char *where)
 {
 	struct cfail f = { 0 };
 	int i;
 
+	check_pass++;
 	tsan_ignore_begin();
 	for (i = 0; i < nchecker && !f.hit; i++)
 		if (checkers[i]->quiescent)
@@ -105,6 +108,7 @@ void check_final(struct world *w)
 	struct cfail f = { 0 };
 	int i;
 
+	check_pass++;
 	tsan_ignore_begin();
 	for (i = 0; i < nchecker && !f.hit; i++)
 		if (checkers[i]->end)

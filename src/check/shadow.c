@@ -12,6 +12,7 @@
  */
 #include "check.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,8 @@ struct cookie {
 	uint64_t run;
 };
 
+static struct world_layer shadow_layer;
+
 struct shadow_handle {
 	struct page *page;
 	unsigned int order;
@@ -30,37 +33,85 @@ struct shadow_handle {
 	bool live;
 };
 
+/* Each world's owner array, from its creation: a world layer of the
+ * checkers', so that switching worlds costs nothing. */
+struct shadow_world {
+	int *owner;			/* handle + 1 owning each pfn, 0: none */
+};
+
+static int shadow_create(struct world *w, const struct mm_config *c)
+{
+	struct shadow_world *sw = world_layer_state(w, &shadow_layer);
+
+	(void)c;
+	sw->owner = calloc(w->nr_pages, sizeof(*sw->owner));
+	return sw->owner ? 0 : -ENOMEM;
+}
+
+static void shadow_destroy(struct world *w)
+{
+	struct shadow_world *sw = world_layer_state(w, &shadow_layer);
+
+	free(sw->owner);
+}
+
+static struct world_layer shadow_layer = {
+	.name = "shadow", .order = 1000, .state_size = sizeof(struct shadow_world),
+	.create = shadow_create, .destroy = shadow_destroy,
+};
+WORLD_LAYER(shadow_layer);
+
 static struct {
 	struct world *w;
 	uint64_t run_no;
 	struct shadow_handle h[SHADOW_MAX_HANDLES];
-	int *owner;			/* handle + 1 owning each pfn, 0: none */
-	unsigned long owner_cap;
+	int *owner;			/* the world's */
 	int nlive;
+	short live[SHADOW_MAX_HANDLES];	/* the live handles, in no order */
+	short live_at[SHADOW_MAX_HANDLES];	/* each live handle's place in live[] */
 } sh;
+
+static void live_add(int h)
+{
+	int n = __atomic_fetch_add(&sh.nlive, 1, __ATOMIC_RELAXED);
+
+	sh.live[n] = (short)h;
+	sh.live_at[h] = (short)n;
+}
+
+static void live_del(int h)
+{
+	int n = __atomic_sub_fetch(&sh.nlive, 1, __ATOMIC_RELAXED), at = sh.live_at[h];
+
+	sh.live[at] = sh.live[n];
+	sh.live_at[sh.live[n]] = (short)at;
+}
 
 void shadow_run_begin(struct world *w, uint64_t run_no)
 {
-	int k;
-
-	if (w->nr_pages > sh.owner_cap) {
-		free(sh.owner);
-		sh.owner = calloc(w->nr_pages, sizeof(*sh.owner));
-		if (!sh.owner)
-			abort();
-		sh.owner_cap = w->nr_pages;
-	} else if (sh.w != w || sh.nlive) {
-		memset(sh.owner, 0, w->nr_pages * sizeof(*sh.owner));
-	}
-	/* else the last run ended with nothing live on this world: every
-	 * owner it set was cleared when its handle was released */
-	for (k = 0; k < SHADOW_MAX_HANDLES; k++)
-		if (sh.h[k].live || sh.h[k].page)
-			sh.h[k] = (struct shadow_handle){ 0 };
+	while (sh.nlive)
+		sh.h[sh.live[--sh.nlive]] = (struct shadow_handle){ 0 };
 	sh.w = w;
+	sh.owner = ((struct shadow_world *)world_layer_state(w, &shadow_layer))->owner;
 	sh.run_no = run_no;
 	sh.nlive = 0;
 	page_moved_hook = shadow_page_moved;
+}
+
+void shadow_run_end(void)
+{
+	unsigned long i, nr;
+	int k;
+
+	/* a run a violation ended leaves handles live: the owner array is
+	 * the world's, kept for its next run, so it goes back to all zero */
+	while (sh.nlive) {
+		k = sh.live[--sh.nlive];
+		nr = 1UL << sh.h[k].order;
+		for (i = 0; i < nr; i++)
+			sh.owner[page_to_pfn(sh.h[k].page) + i] = 0;
+		sh.h[k].live = false;
+	}
 }
 
 void shadow_page_take(int h, int name, struct page *page, unsigned int order)
@@ -85,7 +136,7 @@ void shadow_page_take(int h, int name, struct page *page, unsigned int order)
 	sh.h[h].order = order;
 	sh.h[h].name = name;
 	__atomic_store_n(&sh.h[h].live, true, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&sh.nlive, 1, __ATOMIC_RELAXED);
+	live_add(h);
 #if MMFUZZ_TSAN
 	__tsan_release(&sh.h[h]);
 #endif
@@ -115,7 +166,7 @@ void shadow_page_drop(int h)
 	for (i = 0; i < nr; i++)
 		__atomic_store_n(&sh.owner[pfn + i], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->live, false, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&sh.nlive, 1, __ATOMIC_RELAXED);
+	live_del(h);
 }
 
 void shadow_page_moved(struct page *from, struct page *to)
@@ -142,13 +193,14 @@ int shadow_live_count(void)
 
 static void handle_collect(struct world *w, struct owner_sink *s)
 {
-	int k;
+	int i, n = __atomic_load_n(&sh.nlive, __ATOMIC_RELAXED);
 
 	(void)w;
-	for (k = 0; k < SHADOW_MAX_HANDLES; k++)
-		if (__atomic_load_n(&sh.h[k].live, __ATOMIC_RELAXED))
-			owner_add(s, page_to_pfn(sh.h[k].page), 1UL << sh.h[k].order,
-				  (unsigned)sh.h[k].name);
+	for (i = 0; i < n; i++) {
+		const struct shadow_handle *h = &sh.h[sh.live[i]];
+
+		owner_add(s, page_to_pfn(h->page), 1UL << h->order, (unsigned)h->name);
+	}
 }
 
 static void handle_describe(unsigned who, char *buf, size_t n)

@@ -6,8 +6,8 @@
  * Binary: a key of bin_len bytes holds k, the index of its value in its
  * range (value = lo + k * unit), little endian, XORed with the default's k
  * so that zero bytes mean the default.  Any bytes decode: k is folded into
- * the range.  With fuzz_hi, the first 15/16 of the raw values fold onto
- * lo..fuzz_hi and the last 16th onto the whole range: a mutated header
+ * the range.  With fuzz_n, the first 15/16 of the raw values fold onto
+ * the first fuzz_n values and the last 16th onto the whole range: a mutated header
  * stays small and fast most of the time, every value stays reachable.
  */
 #include "config.h"
@@ -52,7 +52,7 @@ static void config_build(void)
 		/* a place taken twice, or out of the block, is a programming
 		 * error that would change old corpus files: refuse to start */
 		if (k->bin_len < 1 || k->bin_len > 3 || k->bin_off + k->bin_len > CONFIG_BIN_BYTES ||
-		    (k->fuzz_hi && (uint64_t)(k->hi - k->lo + 1) > 1ULL << (8 * k->bin_len - 4)) ||
+		    (k->fuzz_n && (uint64_t)(k->hi - k->lo + 1) > 1ULL << (8 * k->bin_len - 4)) ||
 		    (i && keys[i - 1]->bin_off + keys[i - 1]->bin_len > k->bin_off)) {
 			fprintf(stderr, "mmfuzz: config key %s: bad binary place %u+%u\n", k->name,
 				k->bin_off, k->bin_len);
@@ -190,8 +190,8 @@ static void key_counts(const struct mm_config *c, const struct config_key *k, lo
 	config_range(c, k, lo, &hi, unit);
 	*nvals = hi >= *lo ? (uint32_t)((hi - *lo) / *unit + 1) : 1;
 	*nfuzz = *nvals;
-	if (k->fuzz_hi && k->fuzz_hi >= *lo && (uint32_t)((k->fuzz_hi - *lo) / *unit + 1) < *nvals)
-		*nfuzz = (uint32_t)((k->fuzz_hi - *lo) / *unit + 1);
+	if (k->fuzz_n > 0 && (uint32_t)k->fuzz_n < *nvals)
+		*nfuzz = (uint32_t)k->fuzz_n;
 }
 
 /* Raw values from here on fold onto the whole range (the last 16th). */

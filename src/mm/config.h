@@ -34,11 +34,13 @@ struct config_key {
 	const char *desc;
 	long lo, hi, def;		/* the range given nothing else */
 	/*
-	 * Binary: 15/16 of the raw values fall on lo..fuzz_hi, so that a
-	 * mutated header stays small and fast most of the time while every
-	 * value up to hi stays reachable (0: uniform over the range).
+	 * Binary: 15/16 of the raw values fall on the first fuzz_n values of
+	 * the range (lo, lo + unit, ...), so that a mutated header stays
+	 * small and fast most of the time while every value up to hi stays
+	 * reachable (0: uniform over the range).  zone_pages counts in
+	 * max-order blocks this way, whatever max_order is.
 	 */
-	long fuzz_hi;
+	long fuzz_n;
 	const char *const *names;	/* an enumerated key's value names, else NULL */
 	bool shrink;			/* smaller is a smaller machine: the minimizer tries it */
 	unsigned char bin_off, bin_len;	/* place in the config block: fixed forever */

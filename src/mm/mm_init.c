@@ -16,6 +16,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -33,12 +34,18 @@ static void range_pb_order(const struct mm_config *c, long *lo, long *hi, long *
 	*hi = config_get(c, &ck_max_order);
 }
 
-/* whole max-order blocks, at most 65536 pages */
+/*
+ * Whole max-order blocks, at most 1024 of them and 65536 pages: the
+ * checkers walk every free block at every quiescence, and a zone of tens of
+ * thousands of order-1 blocks would only make executions slow (the stress
+ * machine: 32 blocks of order 10).
+ */
+#define ZONE_MAX_BLOCKS 1024
 static void range_zone_pages(const struct mm_config *c, long *lo, long *hi, long *unit)
 {
 	*unit = 1L << config_get(c, &ck_max_order);
 	*lo = *unit;
-	*hi = *hi / *unit * *unit;
+	*hi = min(*hi, ZONE_MAX_BLOCKS * *unit) / *unit * *unit;
 }
 
 struct config_key ck_zones = {
@@ -59,20 +66,20 @@ struct config_key ck_pageblock_order = {
 };
 struct config_key ck_zone_pages = {
 	.name = "zone_pages", .layer = "pagealloc",
-	.desc = "pages per zone, a multiple of 2^max_order",
-	.lo = 2, .hi = 65536, .def = 256, .fuzz_hi = 64 * 32, .bin_off = 4, .bin_len = 3,
+	.desc = "pages per zone: whole max-order blocks, at most 1024 of them and 65536 pages",
+	.lo = 2, .hi = 65536, .def = 256, .fuzz_n = 64, .bin_off = 4, .bin_len = 3,
 	.shrink = true,
 	.range = range_zone_pages,
 };
 struct config_key ck_pcp_high = {
 	.name = "pcp_high", .layer = "pagealloc",
 	.desc = "pcp->high of every CPU at boot",
-	.lo = 0, .hi = 4096, .def = 12, .fuzz_hi = 255, .bin_off = 7, .bin_len = 3,
+	.lo = 0, .hi = 4096, .def = 12, .fuzz_n = 256, .bin_off = 7, .bin_len = 3,
 };
 struct config_key ck_pcp_batch = {
 	.name = "pcp_batch", .layer = "pagealloc",
 	.desc = "pcp->batch of every CPU at boot",
-	.lo = 1, .hi = 1024, .def = 4, .fuzz_hi = 64, .bin_off = 10, .bin_len = 3,
+	.lo = 1, .hi = 1024, .def = 4, .fuzz_n = 64, .bin_off = 10, .bin_len = 3,
 };
 struct config_key ck_stat_threshold = {
 	.name = "stat_threshold", .layer = "pagealloc",
@@ -133,6 +140,7 @@ static void zone_boot_free_lists(struct world *w, struct zone *zone)
 		for (mt = 0; mt < MIGRATE_TYPES; mt++)
 			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
 		zone->free_area[o].nr_free = 0;
+		zone->free_area[o].gen++;
 	}
 	for (pfn = zone->zone_start_pfn; pfn < end; pfn += 1UL << w->max_order) {
 		struct page *page = &w->memmap[pfn];
@@ -179,10 +187,80 @@ static void pagealloc_boot(struct world *w)
 	refresh_zone_stat_thresholds();
 }
 
+/*
+ * The memmap and the "physical" memory of destroyed worlds, kept for the
+ * next world: a fuzzing campaign creates a world whenever an input brings a
+ * configuration the world cache does not hold, and faulting in and zeroing a
+ * fresh memmap every time cost a tenth of all executions.  A kept memmap is
+ * zero but for the heads of the max-order blocks of the world that had it
+ * (a reset leaves nothing else), and its memory is all poisoned.
+ */
+#define POOL_SLOTS 4
+static struct pool_buf {
+	struct page *memmap;
+	unsigned char *mem;
+	unsigned long cap;		/* pages */
+	unsigned long nr_pages;		/* of the world that had it */
+	int max_order;
+} pool[POOL_SLOTS];
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A kept buffer of at least @nr pages, made all zero; false if none. */
+static bool pool_take(struct world *w, unsigned long nr)
+{
+	struct pool_buf *best = NULL;
+	unsigned long pfn;
+	int i;
+
+	pthread_mutex_lock(&pool_lock);
+	for (i = 0; i < POOL_SLOTS; i++)
+		if (pool[i].memmap && pool[i].cap >= nr && (!best || pool[i].cap < best->cap))
+			best = &pool[i];
+	if (best) {
+		w->memmap = best->memmap;
+		w->mem = best->mem;
+		w->mem_cap = best->cap;
+		for (pfn = 0; pfn < best->nr_pages; pfn += 1UL << best->max_order)
+			memset(&w->memmap[pfn], 0, sizeof(struct page));
+		memset(best, 0, sizeof(*best));
+	}
+	pthread_mutex_unlock(&pool_lock);
+	return best != NULL;
+}
+
+/* Keep @w's buffers (reset: nothing but the block heads left) in an empty
+ * slot, or in place of a smaller one; else they are freed with @w. */
+static void pool_give(struct world *w)
+{
+	struct pool_buf *slot = NULL;
+	int i;
+
+	pthread_mutex_lock(&pool_lock);
+	for (i = 0; i < POOL_SLOTS && (!slot || slot->memmap); i++)
+		if (!slot || !pool[i].memmap || pool[i].cap < slot->cap)
+			slot = &pool[i];
+	if (slot->memmap && slot->cap < w->mem_cap) {
+		san_unpoison(slot->mem, slot->cap * MODEL_PAGE_SIZE);
+		munmap(slot->mem, slot->cap * MODEL_PAGE_SIZE);
+		free(slot->memmap);
+		slot->memmap = NULL;
+	}
+	if (!slot->memmap) {
+		slot->memmap = w->memmap;
+		slot->mem = w->mem;
+		slot->cap = w->mem_cap;
+		slot->nr_pages = w->nr_pages;
+		slot->max_order = w->max_order;
+		w->memmap = NULL;
+		w->mem = NULL;
+	}
+	pthread_mutex_unlock(&pool_lock);
+}
+
 static int pagealloc_create(struct world *w, const struct mm_config *c)
 {
 	struct machine_config *cfg = &w->cfg;
-	unsigned long nblocks, pfn;
+	unsigned long nblocks;
 	size_t memsz;
 	int z;
 
@@ -200,9 +278,14 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	w->nr_zones = cfg->nzones;
 	w->nr_pages = cfg->zone_pages * (unsigned long)cfg->nzones;
 	nblocks = w->nr_pages >> cfg->max_order;
-	w->memmap = calloc_lines(w->nr_pages, sizeof(struct page));
 	memsz = w->nr_pages * MODEL_PAGE_SIZE;
-	w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!pool_take(w, w->nr_pages)) {
+		w->memmap = calloc_lines(w->nr_pages, sizeof(struct page));
+		w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		w->mem_cap = w->nr_pages;
+		if (w->mem != MAP_FAILED)
+			san_poison(w->mem, memsz);
+	}
 	w->dirty = calloc(nblocks, 1);
 	w->dirty_list = calloc(nblocks, sizeof(*w->dirty_list));
 	w->vm_events = calloc_lines((size_t)cfg->ncpus, sizeof(*w->vm_events));
@@ -231,24 +314,27 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 		zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] * 5 / 4;
 		zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_MIN] * 3 / 2;
 	}
-	for (pfn = 0; pfn < w->nr_pages; pfn++)
-		w->memmap[pfn]._refcount = 0;
-	san_poison(w->mem, memsz);
 	return 0;
 }
+
+static void pagealloc_reset(struct world *w);
 
 static void pagealloc_destroy(struct world *w)
 {
 	int z;
 
+	if (w->memmap && w->mem && w->mem != MAP_FAILED && w->dirty_list) {
+		pagealloc_reset(w);
+		pool_give(w);
+	}
 	for (z = 0; z < MODEL_MAX_ZONES; z++) {
 		free(w->zones[z].per_cpu_pageset);
 		free(w->zones[z].per_cpu_zonestats);
 		free(w->zones[z].pageblock_mt);
 	}
 	if (w->mem && w->mem != MAP_FAILED) {
-		san_unpoison(w->mem, w->nr_pages * MODEL_PAGE_SIZE);
-		munmap(w->mem, w->nr_pages * MODEL_PAGE_SIZE);
+		san_unpoison(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
+		munmap(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
 	}
 	free(w->memmap);
 	free(w->dirty);

@@ -102,6 +102,10 @@ _Static_assert(sizeof(struct page) == SMP_CACHE_BYTES, "struct page is one cache
 struct free_area {
 	struct list_head free_list[MIGRATE_TYPES];
 	unsigned long nr_free;		/* blocks of this order, all types */
+	/* the model's, not the kernel's: bumped by every list helper below
+	 * (under zone->lock), so the checker at the next acquisition walks
+	 * only the orders whose lists changed */
+	unsigned long gen;
 };
 
 /*
@@ -203,6 +207,7 @@ struct world {
 	unsigned long nr_pages;		/* all zones */
 	struct page *memmap;
 	unsigned char *mem;		/* MODEL_PAGE_SIZE bytes per page */
+	unsigned long mem_cap;		/* pages memmap and mem have room for */
 	struct zone zones[MODEL_MAX_ZONES];
 	int nr_zones;
 

@@ -23,6 +23,7 @@ static inline void add_to_free_list(struct page *page, struct zone *zone,
 
 	list_add(&page->buddy_list, &area->free_list[migratetype]);
 	WRITE_ONCE(area->nr_free, area->nr_free + 1);
+	area->gen++;
 }
 
 /* Used for pages not on another list */
@@ -33,6 +34,7 @@ static inline void add_to_free_list_tail(struct page *page, struct zone *zone,
 
 	list_add_tail(&page->buddy_list, &area->free_list[migratetype]);
 	WRITE_ONCE(area->nr_free, area->nr_free + 1);
+	area->gen++;
 }
 
 /* Used for pages which are on another list: move them to the tail. */
@@ -43,6 +45,7 @@ static inline void move_to_free_list(struct page *page, struct zone *zone,
 
 	world_touch_pfn(page_to_pfn(page));
 	list_move_tail(&page->buddy_list, &area->free_list[migratetype]);
+	area->gen++;
 }
 
 static inline void del_page_from_free_list(struct page *page, struct zone *zone,
@@ -53,6 +56,7 @@ static inline void del_page_from_free_list(struct page *page, struct zone *zone,
 	__ClearPageBuddy(page);
 	page->private = 0;
 	WRITE_ONCE(zone->free_area[order].nr_free, zone->free_area[order].nr_free - 1);
+	zone->free_area[order].gen++;
 }
 
 static inline struct page *get_page_from_free_area(struct free_area *area, int migratetype)

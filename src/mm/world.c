@@ -93,7 +93,7 @@ void *calloc_lines(size_t n, size_t size)
 {
 	void *p = NULL;
 
-	if (posix_memalign(&p, PERCPU_SLOT_BYTES, n * size ? n * size : 1))
+	if (posix_memalign(&p, PERCPU_SLOT_BYTES, n * size > 0 ? n * size : 1))
 		return NULL;
 	memset(p, 0, n * size);
 	return p;

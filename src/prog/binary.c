@@ -143,6 +143,7 @@ size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *
 			shift += 7;
 		} while ((b & 0x80) && r.off < size);
 		memset(&p->dec[p->ndec], 0, sizeof(p->dec[0]));
+		p->dec_line[p->ndec] = 0;
 		p->dec[p->ndec].step = skip;
 		p->dec[p->ndec].target = (short)(rd8(&r) % p->ntasks);
 		p->ndec++;

@@ -320,6 +320,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	finish(e);
 	current_task = NULL;
 out:
+	shadow_run_end();
 	r->outcome = rc ? RUN_VIOLATION : RUN_CLEAN;
 	r->v = g_violation;
 	r->ops_run = e->ops_run;

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# make bench-exec: executions per second of the `mm` fuzz target (ASan+UBSan)
+# under libFuzzer and AFL++, this tree against an older commit (default
+# 80487fb, where the issue that opened the layers started), side by side on
+# the same programs.
+#
+#   bench/bench_exec.sh [-t SECONDS] [-r ROUNDS] [-e "libfuzzer afl"] [-o REV]
+#                       [-n GROW_RUNS] [-w DIR]
+#
+# The corpus: the old tree's libFuzzer target grows the shipped seeds with
+# a fixed seed and a fixed number of runs (deterministic: -seed=1 -runs=N),
+# once, kept in DIR.  The old build decodes each grown input to text and
+# this tree encodes it, so both sides start from the same programs whatever
+# their binary formats (a yield site renamed since is renamed in the text).
+# Each round runs each side for SECONDS from a fresh copy of its corpus, old
+# and new alternating; the figures are the medians of the rounds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=30 rounds=3 engines="libfuzzer afl" old=80487fb grow=200000 work=build/bench-exec
+while getopts "t:r:e:o:n:w:" o; do
+	case $o in
+	t) secs=$OPTARG ;; r) rounds=$OPTARG ;; e) engines=$OPTARG ;; o) old=$OPTARG ;;
+	n) grow=$OPTARG ;; w) work=$OPTARG ;;
+	*) echo "usage: $0 [-t S] [-r N] [-e ENGINES] [-o REV] [-n RUNS] [-w DIR]" >&2; exit 2 ;;
+	esac
+done
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+log=$work/bench-exec.log
+: > "$log"
+say() { echo "bench-exec: $*" >&2; }
+
+# ---- the two trees ----
+oldsrc=$work/old-$old
+if [ ! -x "$oldsrc/build/mmfuzz" ]; then
+	say "building $old in $oldsrc (once)"
+	rm -rf "$oldsrc"
+	mkdir -p "$oldsrc"
+	git archive "$old" | tar -x -C "$oldsrc"
+	make -s -C "$oldsrc" -j2 build/mmfuzz >> "$log" 2>&1
+	make -s -C "$oldsrc" -j2 corpus >> "$log" 2>&1
+fi
+for e in $engines; do
+	say "building the $e targets (old and new)"
+	make -s -C "$oldsrc" -j2 ENGINE=$e SANITIZER=address,undefined fuzz-bins >> "$log" 2>&1
+	make -s -j2 ENGINE=$e SANITIZER=address,undefined fuzz-bins >> "$log" 2>&1
+done
+make -s -j2 build/mmfuzz >> "$log" 2>&1
+bin() {	# bin old|new ENGINE
+	local root=$PWD
+	[ "$1" = old ] && root=$oldsrc
+	echo "$root/build-fuzz-$2-address-undefined/fuzz/fuzz_mm"
+}
+
+# ---- the corpus, grown once and converted ----
+if [ ! -s "$work/corpus-new.done" ]; then
+	say "growing the corpus: the old libFuzzer target, -seed=1 -runs=$grow"
+	rm -rf "$work/corpus-old" "$work/corpus-new" "$work/corpus-text"
+	mkdir -p "$work/corpus-old" "$work/corpus-new" "$work/corpus-text"
+	cp "$oldsrc"/build/corpus/mm/*.bin "$work/corpus-old/"
+	make -s -C "$oldsrc" -j2 ENGINE=libfuzzer SANITIZER=address,undefined fuzz-bins >> "$log" 2>&1
+	"$(bin old libfuzzer)" -seed=1 -runs="$grow" -dict="$oldsrc/fuzz/mm.dict" \
+		"$work/corpus-old" >> "$log" 2>&1 || true
+	say "converting $(ls "$work/corpus-old" | wc -l) programs to this tree's format"
+	bad=0
+	for f in "$work"/corpus-old/*; do
+		n=$(basename "$f")
+		"$oldsrc/build/mmfuzz" decode "$f" 2>/dev/null |
+			sed -e 's/exec_op:point(migrate)/do_migrate:point(migrate)/' \
+			    -e 's/exec_op:preempt_enable()/do_drain_local:preempt_enable()/' \
+			> "$work/corpus-text/$n.mmf"
+		build/mmfuzz encode "$work/corpus-text/$n.mmf" -o "$work/corpus-new/$n" \
+			>> "$log" 2>&1 || { bad=$((bad + 1)); cp "$f" "$work/corpus-new/$n"; }
+	done
+	[ $bad = 0 ] || say "$bad programs did not convert (kept as bytes)"
+	ls "$work/corpus-new" | wc -l > "$work/corpus-new.done"
+fi
+
+# ---- rounds ----
+rate() {	# rate old|new ENGINE ROUND: executions per second
+	local side=$1 e=$2 r=$3 dir=$work/run-$1-$2 b
+	b=$(bin "$side" "$e")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -r "$work/corpus-$side" "$dir/in"
+	if [ "$e" = libfuzzer ]; then
+		"$b" -seed="$r" -max_total_time="$secs" -print_final_stats=1 "$dir/in" \
+			> "$dir/log" 2>&1 || true
+		sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/log"
+	else
+		AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 \
+		AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_SUPPRESS_WARNINGS=1 \
+		AFL_SKIP_CRASHES=1 AFL_IGNORE_SEED_PROBLEMS=1 \
+			afl-fuzz -i "$dir/in" -o "$dir/out" -s "$r" -V "$secs" -m none -- "$b" \
+			> "$dir/log" 2>&1 || true
+		sed -n 's/^execs_per_sec *: *//p' "$dir/out/default/fuzzer_stats" 2>/dev/null |
+			cut -d. -f1
+	fi
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
+say "$rounds rounds of $secs s per side and engine, old and new alternating (corpus: $(cat "$work/corpus-new.done") programs)"
+for e in $engines; do
+	: > "$work/$e.old"
+	: > "$work/$e.new"
+	for r in $(seq 1 "$rounds"); do
+		rate old "$e" "$r" >> "$work/$e.old"
+		rate new "$e" "$r" >> "$work/$e.new"
+	done
+	o=$(median < "$work/$e.old")
+	n=$(median < "$work/$e.new")
+	echo "$e exec/s new: $n old: $o ratio: $(awk -v n="$n" -v o="$o" 'BEGIN { printf "%.2f", o ? n / o : 0 }')" \
+	     "(rounds new: $(paste -sd' ' "$work/$e.new"); old: $(paste -sd' ' "$work/$e.old"))"
+done

@@ -303,7 +303,7 @@ int campaign_random(struct campaign *c, struct triage *t, double t0, double *fir
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", c->seeds, de->d_name);
-		if (input_load(&in, path))
+		if (input_load(&in, path, INPUT_AUTO))
 			continue;
 		progs[n++] = *in.prog;
 		input_free(&in);

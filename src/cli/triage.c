@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../bugs/bugs.h"
+#include "../prog/form.h"
 #include "cli.h"
 
 void signature_filename(const char *sig, char *out, size_t n)
@@ -92,6 +93,7 @@ uint64_t campaign_note_inject(const char *dir)
 static int load_binary(const char *path, struct prog *p)
 {
 	uint8_t *buf;
+	int line, col;
 	long n;
 	FILE *f = fopen(path, "rb");
 
@@ -102,12 +104,14 @@ static int load_binary(const char *path, struct prog *p)
 		fclose(f);
 		return -1;
 	}
-	n = (long)fread(buf, 1, 1 << 20, f);
+	n = (long)fread(buf, 1, (1 << 20) - 1, f);
 	fclose(f);
-	if (prog_is_text(buf, (size_t)n)) {
+	/* an engine's input is bytes, whatever they look like; the random
+	 * engine's crash files are text programs */
+	if (prog_detect_form(buf, (size_t)n, &line, &col) == PROG_FORM_TEXT) {
 		char err[512];
 
-		buf[n < (1 << 20) ? n : (1 << 20) - 1] = 0;
+		buf[n] = 0;
 		n = prog_parse_text((const char *)buf, path, p, err, sizeof(err));
 	} else {
 		prog_decode_binary(buf, (size_t)n, p);

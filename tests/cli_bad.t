@@ -37,6 +37,7 @@ printf 'mmfuzz1\n%s\n' "$prog" > m1.mmf
 printf 'mmfuzz 1\ncpus: 2\n\0\n' > nul.mmf
 : > empty
 mkdir adir
+ln -s nowhere dangling
 "$M" encode good.mmf -o good.bin
 
 plan $((nbad + 1))
@@ -88,6 +89,10 @@ bad encode 'empty: empty: not a program *' empty -o x.bin
 bad encode "nomagic.mmf:1:1: text without the line 'mmfuzz 1' *" nomagic.mmf -o x.bin
 bad encode "mmfuzz encode: unknown option '--out' (mmfuzz encode --help)" good.mmf --out x.bin
 bad encode 'nul.mmf:*: NUL byte in a text program' nul.mmf -o x.bin
+bad encode 'adir: is a directory: not written' good.mmf -o adir
+bad encode 'dangling: a symbolic link to nothing: not replaced' good.mmf -o dangling
+bad encode 'nodir/x.bin: No such file or directory' good.mmf -o nodir/x.bin
+bad encode 'mmfuzz: an empty output path' good.mmf -o ''
 
 # minimize
 bad minimize 'mmfuzz minimize: no FILE given (mmfuzz minimize --help)' -o x.mmf
@@ -100,6 +105,7 @@ bad minimize 'bad.mmf:3:31: mt is unmovable, movable or reclaimable' bad.mmf -o 
 bad minimize 'empty: empty: not a program *' empty -o x.mmf
 bad minimize "nomagic.mmf:1:1: text without the line 'mmfuzz 1' *" nomagic.mmf -o x.mmf
 bad minimize "mmfuzz minimize: one FILE only, not 'bad.mmf' too" good.mmf bad.mmf -o x.mmf
+bad minimize 'adir: is a directory: not written' good.mmf -o adir
 
 [ ! -e x.bin ] && [ ! -e x.mmf ] && [ -z "$(ls -A adir)" ]
 ok $? "nothing was written"

@@ -333,7 +333,7 @@ int campaign_random(struct campaign *c, struct triage *t, double t0, double *fir
 			snprintf(path, sizeof(path), "%s/crash-random-%llu", c->crashes,
 				 (unsigned long long)i);
 			if (text)
-				write_atomic(path, text, strlen(text));
+				write_output(path, text, strlen(text));
 			free(text);
 			if (triage_scan(t, c->crashes) && *first < 0)
 				*first = campaign_now() - t0;

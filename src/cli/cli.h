@@ -46,7 +46,6 @@ int input_form_opt(const char *cmd, const char *opt, enum input_form *form);
  * write_output() would refuse, so a command refuses before it works.
  */
 int write_output(const char *path, const void *data, size_t len);
-int write_atomic(const char *path, const void *data, size_t len);
 int output_check(const char *path);
 /* A directory the command writes into, made if missing (not its parents);
  * -1 after saying why (not a directory, cannot be made). */

@@ -129,6 +129,10 @@ int cmd_encode(int argc, char **argv)
 		return rc > 0 ? EXIT_CLEAN : EXIT_USAGE;
 	if (input_load(&in, file, form))
 		return EXIT_USAGE;
+	if (output_check(out)) {
+		input_free(&in);
+		return EXIT_USAGE;
+	}
 	e = exec_create();
 	if (!e) {
 		fprintf(stderr, "mmfuzz encode: cannot create the executor\n");
@@ -153,7 +157,7 @@ int cmd_encode(int argc, char **argv)
 	if (n < 0) {
 		fprintf(stderr, "%s: cannot encode\n", file);
 		rc = EXIT_USAGE;
-	} else if (write_atomic(out, buf, (size_t)n)) {
+	} else if (write_output(out, buf, (size_t)n)) {
 		rc = EXIT_USAGE;
 	}
 	free(buf);

@@ -15,7 +15,9 @@ static const char min_usage[] =
 	"and the machine.  Writes OUT as text with its expect: line, and prints how\n"
 	"many operations and preemptions remain (the bug depth).\n"
 	"\n"
-	"  -o OUT            where to write the minimized program (text)\n"
+	"  -o OUT            where to write the minimized program (text): a new name or\n"
+	"                    a regular file is replaced atomically, a device or FIFO\n"
+	"                    written in place\n"
 	"  --sched=POLICY    schedule to reproduce the failure under (as for run)\n"
 	"  --inject NAME     bug switch to turn on (baked into the output)\n"
 	"  --no-bugs         ignore the program's own switches (a crash file's bytes\n"
@@ -92,6 +94,10 @@ int cmd_minimize(int argc, char **argv)
 	}
 	if (input_load(&in, argv[optind], form))
 		return EXIT_USAGE;
+	if (output_check(out)) {
+		input_free(&in);
+		return EXIT_USAGE;
+	}
 	if (no_bugs)
 		in.prog->bugs = 0;
 	e = exec_create();
@@ -115,7 +121,7 @@ int cmd_minimize(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	text = prog_print_text(in.prog);
-	rc = write_atomic(out, text, strlen(text)) ? EXIT_USAGE : EXIT_FOUND;
+	rc = write_output(out, text, strlen(text)) ? EXIT_USAGE : EXIT_FOUND;
 	if (rc == EXIT_FOUND)
 		printf("%s: %s\n  ops %d (from %d), tasks %d (from %d), preemptions %d (bug depth), "
 		       "decisions %d, %d runs\n  wrote %s\n",

@@ -147,39 +147,6 @@ void input_free(struct input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-int write_atomic(const char *path, const void *data, size_t len)
-{
-	char tmp[4096];
-	int fd;
-	ssize_t k;
-	size_t off = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
-		return -1;
-	}
-	while (off < len) {
-		k = write(fd, (const char *)data + off, len - off);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			return -1;
-		}
-		off += (size_t)k;
-	}
-	if (fsync(fd) || close(fd) || rename(tmp, path)) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 /* Decimal or 0x hex digits and nothing else: no sign, no spaces, no octal
  * (the text form's numbers read the same way). */
 int parse_u64(const char *s, uint64_t *out)

@@ -58,7 +58,7 @@ void campaign_note_write(const char *dir, uint64_t inject, const char *target, c
 				      buf[n - 1] == ' ' ? "" : ",", bug_table[i].name);
 	snprintf(buf + n, sizeof(buf) - (size_t)n, "\ntarget %s\nengine %s\nsanitizer %s\n", target,
 		 engine, sanitizer);
-	write_atomic(path, buf, strlen(buf));
+	write_output(path, buf, strlen(buf));
 }
 
 uint64_t campaign_note_inject(const char *dir)
@@ -338,7 +338,7 @@ static int minimize_one(struct triage *t, struct finding *f, const char *out)
 					}
 				}
 			}
-			if (text && !write_atomic(out, text, strlen(text)))
+			if (text && !write_output(out, text, strlen(text)))
 				(void)!write(fds[1], r, sizeof(r));
 		}
 		_exit(0);

@@ -168,6 +168,18 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
+# mmfuzz --version: the version, the commit it was built from (main.o is
+# rebuilt when it changes), the compiler (its own __VERSION__)
+MMFUZZ_VERSION := 0.1
+GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+GIT_STAMP := $(BUILD)/.git-commit
+$(GIT_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
+$(BUILD)/src/cli/main.o: $(GIT_STAMP)
+$(BUILD)/src/cli/main.o: ALL_CFLAGS += -DMMFUZZ_VERSION='"$(MMFUZZ_VERSION)"' \
+	-DMMFUZZ_COMMIT='"$(GIT_COMMIT)"'
+
 $(MMFUZZ): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(CLI_OBJS) $(LINK_LIB) $(LDLIBS) -o $@

@@ -2,12 +2,18 @@
 # The command line: help, bad input (FILE:LINE:COL, exit 2, nothing runs),
 # any bytes as a program, decode/encode, minimize, the reports.
 . tests/lib/tap.sh
-plan 30
+plan 31
 
 for c in run decode encode minimize bugs; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
 	ok $? "mmfuzz $c --help"
 done
+"$MMFUZZ" --version > "$TMP/v"; rc=$?
+c=$(git describe --always --dirty --abbrev=12 2> /dev/null || echo unknown)
+b=$(case "$BUILD" in *tsan*) echo tsan;; *asan*) echo asan;; *) echo plain;; esac)
+[ $rc = 0 ] && grep -qE '^mmfuzz [0-9]+\.[0-9]+' "$TMP/v" && grep -qx "commit $c" "$TMP/v" &&
+	grep -qE '^compiler .*(clang|gcc|Clang)' "$TMP/v" && grep -qx "build $b" "$TMP/v"
+ok $? "--version: the version, the commit built ($c), the compiler, the build" || diag "$(cat "$TMP/v")"
 "$MMFUZZ" > /dev/null 2>&1; [ $? = 2 ]; ok $? "no command: exit 2"
 "$MMFUZZ" frobnicate > /dev/null 2>&1; [ $? = 2 ]; ok $? "unknown command: exit 2"
 

@@ -107,6 +107,67 @@ bad minimize "nomagic.mmf:1:1: text without the line 'mmfuzz 1' *" nomagic.mmf -
 bad minimize "mmfuzz minimize: one FILE only, not 'bad.mmf' too" good.mmf bad.mmf -o x.mmf
 bad minimize 'adir: is a directory: not written' good.mmf -o adir
 
-[ ! -e x.bin ] && [ ! -e x.mmf ] && [ -z "$(ls -A adir)" ]
-ok $? "nothing was written"
+# triage
+mkdir cdir && echo 'run x engine=libfuzzer' > cdir/campaign
+bad triage 'mmfuzz triage: no DIR given (mmfuzz triage --help)'
+bad triage 'mmfuzz triage: missingdir: No such file or directory' missingdir
+bad triage "mmfuzz triage: good.mmf: not a directory (a campaign's --out DIR)" good.mmf
+bad triage "mmfuzz triage: /dev/null: not a directory (a campaign's --out DIR)" /dev/null
+bad triage "mmfuzz triage: one DIR only, not 'adir' too" adir adir
+bad triage "mmfuzz: unknown bug switch 'nope' (mmfuzz bugs lists them)" --inject nope adir
+bad triage 'mmfuzz triage: good.mmf: not a directory' --out good.mmf adir
+bad triage 'mmfuzz triage: cannot make the directory nodir/x: No such file or directory' --out nodir/x adir
+bad triage 'mmfuzz triage: --sanitizer-bin nobin: No such file or directory' --sanitizer-bin nobin adir
+bad triage "mmfuzz triage: unknown option '--frob' (mmfuzz triage --help)" --frob adir
+bad triage 'mmfuzz triage: --out needs a value' adir --out
+bad triage 'cdir/campaign:1: not a campaign run line' cdir
+
+# fuzz: everything is checked before a directory is made or anything built
+mkdir ldir && echo "pid $$ host $(hostname) run 3" > ldir/lock
+bad fuzz "mmfuzz fuzz: --engine is libfuzzer, afl or random, not 'honggfuzz'" --engine honggfuzz
+bad fuzz "mmfuzz fuzz: bad --time '0': a number from 1 to 31536000" --time 0
+bad fuzz "mmfuzz fuzz: bad --time '9223372036854775808': a number from 1 to 31536000" --time 9223372036854775808
+bad fuzz "mmfuzz fuzz: bad --jobs '0': a number from 1 to 64" --jobs 0
+bad fuzz "mmfuzz fuzz: bad --jobs '65': a number from 1 to 64" --jobs 65
+bad fuzz "mmfuzz fuzz: bad --seed '4294967296': a number from 0 to 4294967295" --seed 4294967296
+bad fuzz "mmfuzz fuzz: bad --seed '-1': a number from 0 to 4294967295" --seed -1
+bad fuzz "mmfuzz: unknown bug switch 'no_such' (mmfuzz bugs lists them)" --inject no_such
+bad fuzz "mmfuzz fuzz: --target is mm, pagealloc or text, not 'nope'" --target nope
+bad fuzz "mmfuzz fuzz: --sanitizer is address, thread or none, not 'memory'" --sanitizer memory
+bad fuzz "mmfuzz fuzz: unexpected argument 'stray' (mmfuzz fuzz --help)" stray
+bad fuzz 'mmfuzz fuzz: the random engine runs the mm seeds in this process *' --engine random --sanitizer address
+bad fuzz 'mmfuzz fuzz: the libFuzzer builds are address or thread' --sanitizer none
+bad fuzz 'mmfuzz fuzz: good.mmf: not a directory' --out good.mmf
+bad fuzz 'mmfuzz fuzz: cannot make the directory nodir/x: No such file or directory' --out nodir/x
+bad fuzz "mmfuzz fuzz: unknown option '--frob' (mmfuzz fuzz --help)" --frob
+bad fuzz 'mmfuzz fuzz: --time needs a value' --time
+bad fuzz "mmfuzz fuzz: ldir is in use by campaign 3, pid $$ on $(hostname) (ldir/lock); one campaign a directory at a time" --engine random --out ldir
+
+# stress
+bad stress 'mmfuzz stress: no WORKLOAD given (mmfuzz stress --list)'
+bad stress "mmfuzz stress: unknown workload 'nope'; there are:" nope
+bad stress "mmfuzz stress: one WORKLOAD only, not 'drain1'" pcp_alloc1 drain1
+bad stress "mmfuzz stress: bad -s '0': a number from 1 to 1000000" pcp_alloc1 -s 0
+bad stress "mmfuzz stress: bad -s 'abc': a number from 1 to 1000000" pcp_alloc1 -s abc
+bad stress "mmfuzz stress: bad -t '0': a number from 1 to *" pcp_alloc1 -t 0
+bad stress "mmfuzz stress: bad -t '99999': a number from 1 to *" pcp_alloc1 -t 99999
+bad stress "mmfuzz stress: bad --sample-ms '5': a number from 10 to 60000" pcp_alloc1 --sample-ms 5
+bad stress "mmfuzz stress: unknown bug switch 'nope' (mmfuzz bugs lists them)" pcp_alloc1 --inject nope
+bad stress "mmfuzz stress: unknown variant 'nope' *" pcp_alloc1 --variant nope
+bad stress 'mmfuzz stress: --mode both is for --scaling' pcp_alloc1 --mode both
+bad stress 'mmfuzz stress: -m and -n do not go together' pcp_alloc1 -m -n
+bad stress "mmfuzz stress: -o 'a'b.csv': a quote or line end gnuplot cannot take" --scaling pcp_alloc1 -o "a'b.csv"
+bad stress 'mmfuzz stress: -o adir: not a regular file *' --scaling pcp_alloc1 -o adir
+bad stress 'mmfuzz stress: --compare needs --variant or --inject configurations' --compare pcp_alloc1
+bad stress "mmfuzz stress: bad -r '2': a number from 3 to 1000" --compare --variant locked_rr pcp_alloc1 -r 2
+bad stress "mmfuzz stress: unknown option '--frob' (mmfuzz stress --help)" pcp_alloc1 --frob
+bad stress 'mmfuzz stress: -s needs a value' pcp_alloc1 -s
+
+# no command, an unknown one
+bad '' "mmfuzz: unknown command '' (mmfuzz --help lists them)"
+bad frobnicate "mmfuzz: unknown command 'frobnicate' (mmfuzz --help lists them)"
+
+[ ! -e x.bin ] && [ ! -e x.mmf ] && [ -z "$(ls -A adir)" ] && [ ! -e missingdir ] &&
+	[ ! -e nodir ] && [ ! -e findings ] && [ "$(ls -A ldir)" = lock ]
+ok $? "nothing was written, no directory made"
 finish

@@ -111,17 +111,17 @@ static void sanitizer_signature(const char *bin, const char *path, uint64_t inje
 		if (sig[0])
 			continue;	/* read it all: the target must not block on a full pipe */
 		if (!strncmp(line, "MMFUZZ-SIGNATURE: ", 18)) {
-			snprintf(sig, n, "%s", line + 18);
+			snprintf(sig, n, "%.*s", (int)n - 1, line + 18);
 		} else if (strstr(line, "SUMMARY: ThreadSanitizer: data race") &&
 			   (in = strstr(line, " in "))) {
-			snprintf(sig, n, "data-race@%s", in + 4);
+			snprintf(sig, n, "data-race@%.*s", (int)n - 11, in + 4);
 		} else if (strstr(line, "SUMMARY: AddressSanitizer: ") && (in = strstr(line, " in "))) {
 			char kind[64] = "";
 
 			sscanf(strstr(line, "SUMMARY: AddressSanitizer: ") + 27, "%63s", kind);
-			snprintf(sig, n, "asan-%s@%s", kind, in + 4);
+			snprintf(sig, n, "asan-%s@%.*s", kind, (int)(n - 7 - strlen(kind)), in + 4);
 		} else if (strstr(line, "SUMMARY: UndefinedBehaviorSanitizer")) {
-			snprintf(sig, n, "ubsan@%s", strstr(line, "undefined-behavior ") ?
+			snprintf(sig, n, "ubsan@%.*s", (int)n - 7, strstr(line, "undefined-behavior ") ?
 						      strstr(line, "undefined-behavior ") + 19 : "?");
 		} else if (strstr(line, "mmfuzz: internal error")) {
 			snprintf(sig, n, "internal-error@scheduler");

@@ -43,10 +43,17 @@ static const char usage[] =
 #define MMFUZZ_COMMIT "unknown"
 #endif
 
+/* clang's __VERSION__ names it, gcc's is the number alone */
+#if defined(__clang__)
+#define COMPILER __VERSION__
+#else
+#define COMPILER "gcc " __VERSION__
+#endif
+
 static void version(void)
 {
 	printf("mmfuzz %s\ncommit %s\ncompiler %s\nbuild %s\n", MMFUZZ_VERSION, MMFUZZ_COMMIT,
-	       __VERSION__, MMFUZZ_TSAN ? "tsan" : MMFUZZ_ASAN ? "asan" : "plain");
+	       COMPILER, MMFUZZ_TSAN ? "tsan" : MMFUZZ_ASAN ? "asan" : "plain");
 }
 
 int main(int argc, char **argv)

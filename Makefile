@@ -19,7 +19,7 @@ SANITIZER ?=
 WERROR ?= 1
 O ?=
 
-DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev \
+DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev python3-yaml \
 	    libfuzzer-14-dev afl++ gnuplot-nox zip
 
 # The program fuzz targets: each a struct fuzz_target of the same name in

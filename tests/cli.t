@@ -9,7 +9,8 @@ for c in run decode encode minimize bugs; do
 	ok $? "mmfuzz $c --help"
 done
 "$MMFUZZ" --version > "$TMP/v"; rc=$?
-c=$(git describe --always --dirty --abbrev=12 2> /dev/null || echo unknown)
+# the commit the build was made from, as the Makefile recorded it
+c=$(cat "$BUILD/.git-commit" 2> /dev/null || git describe --always --dirty --abbrev=12 2> /dev/null || echo unknown)
 b=$(case "$BUILD" in *tsan*) echo tsan;; *asan*) echo asan;; *) echo plain;; esac)
 [ $rc = 0 ] && grep -qE '^mmfuzz [0-9]+\.[0-9]+' "$TMP/v" && grep -qx "commit $c" "$TMP/v" &&
 	grep -qE '^compiler .*(clang|gcc|Clang)' "$TMP/v" && grep -qx "build $b" "$TMP/v"
@@ -65,7 +66,7 @@ ok $? "--trace: step, task, cpu, op, yield point, switch"
 
 # --json with --trace: stdout holds the JSON lines only, the trace goes to stderr
 "$MMFUZZ" run --json --trace corpus/regress/pcp_count_apart.mmf > "$TMP/jt" 2> "$TMP/jte"
-[ "$(wc -l < "$TMP/jt")" = 1 ] && jq -e .trace_hash "$TMP/jt" > /dev/null &&
+[ "$(wc -l < "$TMP/jt")" = 1 ] && grep -qE '^\{"file":.*"trace_hash":"[0-9a-f]{16}".*\}$' "$TMP/jt" &&
 	grep -q 'free_unref_page:spin_unlock(pcp->lock) *-> T1$' "$TMP/jte"
 ok $? "--json --trace: one JSON object on stdout, the trace on stderr"
 
@@ -77,12 +78,12 @@ sed 's/^\(  at T0.1 free_unref_page:spin_unlock(pcp->lock) #1 -> T1\)$/\1\n  at 
 line=$(grep -n '#7 -> T1' "$TMP/nf.mmf" | cut -d: -f1)
 "$MMFUZZ" run --json "$TMP/nf.mmf" > "$TMP/nf.json" 2> "$TMP/nf.err"
 grep -qx "$TMP/nf.mmf:$line: warning: this decision never fired" "$TMP/nf.err" &&
-	[ "$(jq .decisions_never_fired "$TMP/nf.json")" = 1 ]
+	grep -q '"decisions_never_fired":1}$' "$TMP/nf.json"
 ok $? "run: a decision that never fired is a warning (line $line) and a --json field"
 "$MMFUZZ" encode "$TMP/nf.mmf" -o "$TMP/nf.bin" 2> "$TMP/nf.err"
 grep -qx "$TMP/nf.mmf:$line: warning: this decision never fired: dropped" "$TMP/nf.err"
 ok $? "encode says it drops it"
-[ "$("$MMFUZZ" run --json corpus/regress/pcp_count_apart.mmf 2> /dev/null | jq .decisions_never_fired)" = 0 ]
+"$MMFUZZ" run --json corpus/regress/pcp_count_apart.mmf 2> /dev/null | grep -q '"decisions_never_fired":0}$'
 ok $? "--json: decisions_never_fired 0 when every decision fired"
 
 # the report

@@ -51,7 +51,7 @@ bad run '/dev/null: empty: not a program *' /dev/null
 bad run 'bad.mmf:3:31: mt is unmovable, movable or reclaimable' good.mmf bad.mmf
 bad run "nomagic.mmf:1:1: text without the line 'mmfuzz 1' that starts a program *" nomagic.mmf
 bad run "m1.mmf:1:1: text without the line 'mmfuzz 1' *" m1.mmf
-bad run 'nul.mmf:*: NUL byte in a text program' nul.mmf
+bad run 'nul.mmf:3:1: NUL byte in text' nul.mmf
 bad run "mmfuzz run: bad --sched 'pct:3:abc': the seed is a number from 0 to 18446744073709551615" --sched=pct:3:abc good.mmf
 bad run "mmfuzz run: bad --sched 'pct:0': the PCT depth is a number from 1 to 8" --sched=pct:0 good.mmf
 bad run "mmfuzz run: bad --sched 'random:': the seed is *" --sched=random: good.mmf
@@ -88,7 +88,7 @@ bad encode 'bad.mmf:3:31: mt is unmovable, movable or reclaimable' bad.mmf -o x.
 bad encode 'empty: empty: not a program *' empty -o x.bin
 bad encode "nomagic.mmf:1:1: text without the line 'mmfuzz 1' *" nomagic.mmf -o x.bin
 bad encode "mmfuzz encode: unknown option '--out' (mmfuzz encode --help)" good.mmf --out x.bin
-bad encode 'nul.mmf:*: NUL byte in a text program' nul.mmf -o x.bin
+bad encode 'nul.mmf:3:1: NUL byte in text' nul.mmf -o x.bin
 bad encode 'adir: is a directory: not written' good.mmf -o adir
 bad encode 'dangling: a symbolic link to nothing: not replaced' good.mmf -o dangling
 bad encode 'nodir/x.bin: No such file or directory' good.mmf -o nodir/x.bin

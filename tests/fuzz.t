@@ -131,7 +131,7 @@ q="$TMP/q'x;touch injected;'"
 ok $? "fuzz --out with quotes and ';': built and ran, no shell saw it"
 d="$TMP/t'q;touch injected2;'"
 mkdir -p "$d"
-"$MMFUZZ" encode corpus/mm/alloc_free.mmf -o "$d/crash-clean"
+"$MMFUZZ" encode corpus/pagealloc/alloc_free.mmf -o "$d/crash-clean"
 printf '#!/bin/sh\necho "MMFUZZ-SIGNATURE: fake@bin $#"\n' > "$TMP/fakebin"
 chmod +x "$TMP/fakebin"
 (cd "$TMP" && "$MMFUZZ" triage --sanitizer-bin "$TMP/fakebin" --out "$TMP/fo" "$d" > "$TMP/out" 2>&1)

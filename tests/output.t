@@ -24,7 +24,8 @@ ok $? "encode -o a null device: exit 0, still a character device"
 "$M" encode "$R/pcp_count_apart.mmf" -o "$full" 2> err; rc=$?
 [ $rc = 2 ] && [ -c "$full" ] && grep -q "^$full: No space left on device$" err
 ok $? "encode -o a full device: its error, exit 2, still a character device"
-"$M" minimize "$R/pcp_count_apart.mmf" -o "$null" > /dev/null; rc=$?
+# (vmstat_lost_update: pcp_count_apart's candidates race under TSan, exit 66)
+"$M" minimize "$R/vmstat_lost_update.mmf" -o "$null" > /dev/null; rc=$?
 [ $rc = 1 ] && [ -c "$null" ]
 ok $? "minimize -o a null device: written in place (exit $rc)"
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The shipped corpus (corpus/mm, corpus/regress) under every schedule
+# The shipped corpus (every corpus/<target>/ and corpus/regress) under every schedule
 # policy: the same result and trace hash twice, and in the ASan and TSan
 # builds the same as in the plain build.  Under TSan a file that declares
 # expect_tsan: race may end in the data race report instead (exit 66), and
@@ -7,13 +7,14 @@
 #
 # MMFUZZ_SCHED_POLICIES overrides the policies (ci/tsan-replay runs more).
 . tests/lib/tap.sh
-files=(corpus/mm/*.mmf corpus/regress/*.mmf)
+files=(corpus/*/*.mmf)
 read -r -a policies <<< "${MMFUZZ_SCHED_POLICIES:-input pct:3:42 pct:2:7 random:7 random:1 rr}"
 # A file whose own schedule reaches a checker first, with a switch whose
 # unlocked access other schedules reach first: FILE=FUNCTION, the race TSan
 # may report under any other policy.  pcp_count_apart raises pcp->count
-# after dropping pcp->lock; PCT runs the drain's read against that write.
-tsan_may_race=" pcp_count_apart.mmf=drain_pages_zone "
+# after dropping pcp->lock; PCT runs the drain's read against that write
+# (TSan names the later of the two accesses).
+tsan_may_race=" pcp_count_apart.mmf=drain_pages_zone pcp_count_apart.mmf=pcp_count_add "
 # FILE@POLICY: and where it must (seen on the first runs of this test)
 tsan_races=" pcp_count_apart.mmf@pct:3:42 pcp_count_apart.mmf@pct:2:7 "
 plan ${#files[@]}

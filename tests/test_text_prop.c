@@ -4,7 +4,7 @@
  * of a corpus program exits 0 (clean), 1 (a violation) or 2 (bad input, and
  * then its first line of stderr names the file), and nothing else: no
  * crash, no sanitizer report, no leak.  The programs are the shipped corpus
- * (corpus/mm, corpus/regress) mutated by a seeded mutator: bytes flipped,
+ * (every corpus/<target>/ and corpus/regress) mutated by a seeded mutator: bytes flipped,
  * inserted, deleted; lines duplicated, dropped, swapped; numbers replaced
  * by boundary values; tokens of fuzz/text.dict inserted; NUL, BOM, CR, tab
  * and '#' dropped in.  Each runs in its own mmfuzz process, as a user's.
@@ -323,8 +323,19 @@ int main(void)
 	rng = getenv("MMFUZZ_PROP_SEED") ? strtoull(getenv("MMFUZZ_PROP_SEED"), NULL, 0) : 1;
 	rng = rng * 0x9e3779b97f4a7c15ull + 1;
 	snprintf(bin, sizeof(bin), "%s/mmfuzz", build);
-	load_seeds("corpus/mm");
-	load_seeds("corpus/regress");
+	{
+		DIR *d = opendir("corpus");
+		struct dirent *de;
+		char sub[4096];
+
+		while (d && (de = readdir(d)))
+			if (de->d_name[0] != '.') {
+				snprintf(sub, sizeof(sub), "corpus/%s", de->d_name);
+				load_seeds(sub);
+			}
+		if (d)
+			closedir(d);
+	}
 	load_tokens("fuzz/text.dict");
 	printf("1..2\n");
 	if (!nseeds || access(bin, X_OK) || !mkdtemp(dir)) {

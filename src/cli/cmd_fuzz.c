@@ -225,6 +225,7 @@ static int campaign_run(struct campaign *c)
 		return EXIT_USAGE;
 	}
 	t->only_run = c->run;
+	t->target = c->target;
 	t->inject_set = true;
 	t->inject = c->inject;
 	t->sanitizer_bin = c->bin[0] && strcmp(c->target, "text") ? c->bin : NULL;

@@ -114,11 +114,7 @@ int input_load(struct input *in, const char *path, enum input_form form)
 		prog_decode_binary(in->data, in->size, in->prog);
 		return 0;
 	}
-	if (strlen((const char *)in->data) != in->size) {
-		fprintf(stderr, "%s:1:1: NUL byte in a text program\n", path);
-		goto fail;
-	}
-	if (prog_parse_text((const char *)in->data, path, in->prog, err, sizeof(err))) {
+	if (prog_parse_text_n((const char *)in->data, in->size, path, in->prog, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		goto fail;
 	}

@@ -21,6 +21,7 @@
 
 #include "../bugs/bugs.h"
 #include "../prog/form.h"
+#include "../prog/ops.h"
 #include "cli.h"
 
 void signature_filename(const char *sig, char *out, size_t n)
@@ -36,8 +37,11 @@ void signature_filename(const char *sig, char *out, size_t n)
 	out[i] = 0;
 }
 
-static int load_binary(const char *path, struct prog *p)
+/* A crash file: text if it says so, else bytes as the fuzz target that ran
+ * them means them (@target, NULL: every operation). */
+static int load_binary(const char *path, struct prog *p, const char *target)
 {
+	const struct fuzz_target *t = target && *target ? target_lookup(target) : NULL;
 	uint8_t *buf;
 	int line, col;
 	long n;
@@ -58,9 +62,9 @@ static int load_binary(const char *path, struct prog *p)
 		char err[512];
 
 		buf[n] = 0;
-		n = prog_parse_text((const char *)buf, path, p, err, sizeof(err));
+		n = prog_parse_text_n((const char *)buf, (size_t)n, path, p, err, sizeof(err));
 	} else {
-		prog_decode_binary(buf, (size_t)n, p);
+		prog_decode_binary_target(buf, (size_t)n, p, t ? t : target_default());
 		n = 0;
 	}
 	free(buf);
@@ -148,18 +152,19 @@ static void sanitizer_signature(const char *bin, const char *path, uint64_t inje
  * directory wrote it and it runs with its own.
  */
 static bool file_switches(const struct triage *t, const char *path, uint64_t *inject,
-			  const char **bin)
+			  const char **bin, const char **target)
 {
 	const struct cdir_run *r = cdir_find(&t->cd, cdir_run_of(path));
 	struct prog *p;
 
 	*bin = t->sanitizer_bin ? t->sanitizer_bin : r && r->bin[0] ? r->bin : NULL;
+	*target = r ? r->target : t->target;
 	if (t->inject_set || r || t->cd.old_note) {
 		*inject = t->inject_set ? t->inject : r ? r->inject : t->cd.old_inject;
 		return true;
 	}
 	p = malloc(sizeof(*p));
-	*inject = p && !load_binary(path, p) ? p->bugs : 0;
+	*inject = p && !load_binary(path, p, *target) ? p->bugs : 0;
 	free(p);
 	return false;
 }
@@ -168,7 +173,7 @@ static bool file_switches(const struct triage *t, const char *path, uint64_t *in
  * report when the model runs it clean); "" if it does not fail.  The model
  * runs it in a child: a file that crashes the tool cannot take triage down. */
 static void classify(struct triage *t, const char *path, uint64_t inject, const char *bin,
-		     char *sig, size_t n, bool *san_only)
+		     const char *target, char *sig, size_t n, bool *san_only)
 {
 	int fds[2], status;
 	pid_t pid;
@@ -191,7 +196,7 @@ static void classify(struct triage *t, const char *path, uint64_t inject, const 
 		struct run_result r;
 
 		close(fds[0]);
-		if (p && !load_binary(path, p)) {
+		if (p && !load_binary(path, p, target)) {
 			p->bugs = inject;
 			o.max_steps = 20000;
 			if (!exec_run(t->e, p, &o, &r) && r.outcome == RUN_VIOLATION)
@@ -242,7 +247,7 @@ int triage_scan(struct triage *t, const char *dir)
 		return 0;
 	while ((de = readdir(d))) {
 		char path[4096], sig[128], *dash;
-		const char *name, *bin;
+		const char *name, *bin, *target;
 		struct stat st;
 		uint64_t inject;
 		bool san_only;
@@ -270,9 +275,9 @@ int triage_scan(struct triage *t, const char *dir)
 		if (seen(t, path + (strlen(path) > 63 ? strlen(path) - 63 : 0)))
 			continue;
 		t->files_seen++;
-		if (!file_switches(t, path, &inject, &bin))
+		if (!file_switches(t, path, &inject, &bin, &target))
 			t->own_switches++;
-		classify(t, path, inject, bin, sig, sizeof(sig), &san_only);
+		classify(t, path, inject, bin, target, sig, sizeof(sig), &san_only);
 		if (!sig[0]) {
 			t->not_reproduced++;
 			continue;
@@ -294,6 +299,7 @@ int triage_scan(struct triage *t, const char *dir)
 			snprintf(t->f[i].first_file, sizeof(t->f[i].first_file), "%s", path);
 			t->f[i].first_size = st.st_size;
 			t->f[i].inject = inject;
+			snprintf(t->f[i].target, sizeof(t->f[i].target), "%s", target ? target : "");
 			snprintf(t->f[i].bin, sizeof(t->f[i].bin), "%s", bin ? bin : "");
 		}
 	}
@@ -319,7 +325,7 @@ static int minimize_one(struct triage *t, struct finding *f, const char *out)
 		int r[2] = { -1, -1 };
 
 		close(fds[0]);
-		if (p && !load_binary(f->first_file, p)) {
+		if (p && !load_binary(f->first_file, p, f->target)) {
 			p->bugs = f->inject;
 			o.max_steps = 20000;
 			if (!f->sanitizer_only && !prog_minimize(t->e, p, &o, 5000, &st)) {

@@ -19,6 +19,7 @@ struct finding {
 	char first_file[4096];		/* the smallest crash file with it */
 	long first_size;
 	uint64_t inject;		/* the switches it reproduces with */
+	char target[16];		/* the fuzz target that ran its bytes */
 	char bin[4096];			/* the fuzz target that classified it, if any */
 	int count;
 	bool sanitizer_only;		/* the plain model runs it clean */
@@ -38,6 +39,7 @@ struct triage {
 	bool inject_set;		/* --inject given */
 	uint64_t inject;
 	const char *sanitizer_bin;	/* --sanitizer-bin: for every file */
+	const char *target;		/* for files no campaign wrote (NULL: mm) */
 	int only_run;			/* a running campaign: its own files (0: all) */
 	struct finding f[TRIAGE_MAX_SIGS];
 	int n;

@@ -243,7 +243,7 @@ fuzz-bins: $(FUZZ_BINS)
 $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o): $(BUILD)/fuzz/fuzz_%.o: fuzz/fuzz_prog.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_TARGET='"$*"' -Isrc -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -DMMFUZZ_TARGET_NAME='"$*"' -Isrc -c $< -o $@
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LINK_LIB) $(LIB_FUZZING_ENGINE) $(LDLIBS) -o $@

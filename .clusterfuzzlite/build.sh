@@ -38,7 +38,7 @@ objs="$objs $work/obj/fiber_asm.o"
 targets=$(sed -n 's/^FUZZ_TARGETS := //p' Makefile)
 for target in $targets text; do
 	if [ $target = text ]; then src=fuzz/fuzz_text.c; def=; else
-		src=fuzz/fuzz_prog.c; def="-DFUZZ_TARGET=\"$target\""; fi
+		src=fuzz/fuzz_prog.c; def="-DMMFUZZ_TARGET_NAME=\"$target\""; fi
 	# shellcheck disable=SC2086
 	$CC $flags $def -c $src -o "$work/obj/fuzz_$target.o"
 	# shellcheck disable=SC2086

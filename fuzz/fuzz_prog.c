@@ -4,7 +4,7 @@
  * bytes decode), run on the deterministic scheduler with every checker.  A
  * violation prints the report and aborts, so the engine keeps the input.
  *
- * FUZZ_TARGET is the name of a struct fuzz_target of the descriptors (ops.h):
+ * MMFUZZ_TARGET_NAME is the name of a struct fuzz_target of the descriptors (ops.h):
  * "mm" (every operation), "pagealloc" (the page allocator layer), or a later
  * layer's.  Its operations and fold list give the input bytes their meaning.
  *
@@ -37,8 +37,8 @@
 #include "check/check.h"
 #include "prog/exec.h"
 
-#ifndef FUZZ_TARGET
-#define FUZZ_TARGET "mm"
+#ifndef MMFUZZ_TARGET_NAME
+#define MMFUZZ_TARGET_NAME "mm"
 #endif
 
 #if MMFUZZ_TSAN
@@ -175,9 +175,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	e = exec_create();
 	if (!e)
 		abort();
-	target = target_lookup(FUZZ_TARGET);
+	target = target_lookup(MMFUZZ_TARGET_NAME);
 	if (!target) {
-		fprintf(stderr, "fuzz target '%s' has no descriptors\n", FUZZ_TARGET);
+		fprintf(stderr, "fuzz target '%s' has no descriptors\n", MMFUZZ_TARGET_NAME);
 		abort();
 	}
 	if (inj && *inj) {

@@ -19,7 +19,7 @@ SANITIZER ?=
 WERROR ?= 1
 O ?=
 
-DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev \
+DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev python3-yaml \
 	    libfuzzer-14-dev afl++ gnuplot-nox zip
 
 # The program fuzz targets: each a struct fuzz_target of the same name in
@@ -182,6 +182,18 @@ endif
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
+
+# mmfuzz --version: the version, the commit it was built from (main.o is
+# rebuilt when it changes), the compiler (its own __VERSION__)
+MMFUZZ_VERSION := 0.1
+GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+GIT_STAMP := $(BUILD)/.git-commit
+$(GIT_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
+$(BUILD)/src/cli/main.o: $(GIT_STAMP)
+$(BUILD)/src/cli/main.o: ALL_CFLAGS += -DMMFUZZ_VERSION='"$(MMFUZZ_VERSION)"' \
+	-DMMFUZZ_COMMIT='"$(GIT_COMMIT)"'
 
 $(MMFUZZ): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@")

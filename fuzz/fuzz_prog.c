@@ -15,7 +15,11 @@
  * seen, rewritten each second, for mmfuzz fuzz's progress line), MMFUZZ_CRASHES=DIR (a model
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
  * aborting: the world is rebuilt for every execution, so nothing carries
- * over; at most a few files per signature).  Sanitizer reports always abort.
+ * over; at most a few files per signature), MMFUZZ_CRASH_PREFIX=rN- (the
+ * campaign's tag on their names).  A saved file is the input with the
+ * campaign's switches written into it (prog_encode_binary of the program
+ * as it ran), so that it replays, decodes and minimizes alone.  Sanitizer
+ * reports always abort.
  *
  * The same file builds for libFuzzer (ASan+UBSan with clang 14, TSan with
  * clang 19) and for AFL++ (afl-clang-fast links libAFLDriver: persistent
@@ -90,7 +94,7 @@ static uint64_t inject;
 static const char *stats_path;
 static unsigned long execs;
 static time_t stats_time;
-static const char *crash_dir;
+static const char *crash_dir, *crash_prefix = "";
 
 #define SAVED_SIGS 64
 #define SAVED_PER_SIG 4
@@ -100,11 +104,16 @@ static struct {
 } saved[SAVED_SIGS];
 static int nsaved;
 
-/* The input as DIR/crash-<hash>, written whole before it gets its name. */
-static void save_crash(const uint8_t *data, size_t size, const char *signature)
+/* The program as it ran (the input, with the campaign's switches) as
+ * DIR/<prefix>crash-<hash of the input>, written whole before it gets its
+ * name. */
+static void save_crash(const uint8_t *data, size_t size, const struct prog *p,
+		       const char *signature)
 {
+	static uint8_t enc[1 << 16];
 	char tmp[4096], path[4096];
 	uint64_t h = 0xcbf29ce484222325ull;
+	long n;
 	size_t i;
 	int k, fd;
 
@@ -119,7 +128,13 @@ static void save_crash(const uint8_t *data, size_t size, const char *signature)
 		return;
 	for (i = 0; i < size; i++)
 		h = (h ^ data[i]) * 0x100000001b3ull;
-	snprintf(path, sizeof(path), "%s/crash-%016llx", crash_dir, (unsigned long long)h);
+	n = prog_encode_binary(p, enc, sizeof(enc));
+	if (n > 0) {
+		data = enc;
+		size = (size_t)n;
+	}
+	snprintf(path, sizeof(path), "%s/%scrash-%016llx", crash_dir, crash_prefix,
+		 (unsigned long long)h);
 	snprintf(tmp, sizeof(tmp), "%s/.tmp-crash-%016llx-%d", crash_dir, (unsigned long long)h,
 		 (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -185,6 +200,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	crash_dir = getenv("MMFUZZ_CRASHES");
 	if (crash_dir && !*crash_dir)
 		crash_dir = NULL;
+	if (getenv("MMFUZZ_CRASH_PREFIX"))
+		crash_prefix = getenv("MMFUZZ_CRASH_PREFIX");
 	/* a smaller livelock bound than the CLI's: executions stay short */
 	opts.max_steps = 20000;
 	return 0;
@@ -217,7 +234,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			seen = tsan_reports;
 			snprintf(sig, sizeof(sig), "data-race@%s", tsan_func[0] ? tsan_func : "?");
 			if (crash_dir) {
-				save_crash(data, size, sig);
+				save_crash(data, size, &p, sig);
 				return -1;
 			}
 			fprintf(stderr, "MMFUZZ-SIGNATURE: %s\n", sig);
@@ -226,7 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 #endif
 	if (r.outcome == RUN_VIOLATION && crash_dir) {
-		save_crash(data, size, r.v.signature);
+		save_crash(data, size, &p, r.v.signature);
 		return -1;	/* not a corpus entry */
 	}
 	if (r.outcome == RUN_VIOLATION) {

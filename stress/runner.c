@@ -11,7 +11,8 @@
  *	min:%llu max:%llu total:%llu	samples 0..5, discarded
  *	measurement
  *	min:%llu max:%llu total:%llu	-s of them, summed
- *	average:%llu			their mean
+ *	average:%llu			their mean, per second (a sample is
+ *					one unless --sample-ms says otherwise)
  *
  * then the model's counters over the measurement as "key: value" lines and
  * "invariant_violations: N".  At every check interval the runner parks the
@@ -470,17 +471,26 @@ static int stress_measure(struct stress_run *r, struct sample_state *s, FILE *ou
 	}
 }
 
+/* average: is operations per second whatever --sample-ms is (the lines
+ * before it are per sample) */
+static void print_average(const struct stress_run *r, FILE *out, unsigned long long total,
+			  unsigned long samples)
+{
+	fprintf(out, "average:%llu\n",
+		total * 1000 / ((unsigned long long)samples * r->o->sample_ms));
+}
+
 static void stress_print_average(struct stress_run *r, const struct sample_state *s, FILE *out,
 				 int rc)
 {
 	if (rc == 0) {
-		fprintf(out, "average:%llu\n", s->total / r->o->seconds);
+		print_average(r, out, s->total, r->o->seconds);
 		return;
 	}
 	if (s->measured)
-		fprintf(out, "average:%llu\n", s->total / s->measured);
+		print_average(r, out, s->total, s->measured);
 	else if (s->idx)
-		fprintf(out, "average:%llu\n", s->total_all / s->idx);
+		print_average(r, out, s->total_all, s->idx);
 	fprintf(stderr, "mmfuzz stress: interrupted after %lu samples, %lu of them measured%s\n",
 		s->idx, s->measured, s->measured ? "" : s->idx ?
 		"; the average is over the warmup samples" : "; no average");

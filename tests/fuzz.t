@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 25
+plan 34
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -49,6 +49,8 @@ ok $? "random baseline, clean model, 3 s: exit 0, no finding"
 ok $? "libFuzzer, clean model, 15 s: exit 0, no finding" || tail -5 "$TMP/out" | diag "$(cat)"
 grep -Eq '^\[ *[0-9]+s\] execs [0-9]+ \([0-9]+/s\) cov [0-9]+ ft [0-9]+ interleavings [0-9]+ \| findings: none' "$TMP/out"
 ok $? "progress lines: execs, rate, coverage, interleavings, findings"
+rate=$(grep -m1 -E '^\[ *[0-9]+s\] execs' "$TMP/out" | sed -E 's/.*\(([0-9]+)\/s\).*/\1/')
+[ "${rate:-0}" -gt 0 ]; ok $? "the first progress line has a rate (${rate:-none}/s)"
 n=$(sed -n 's/.*interleavings \([0-9]*\).*/\1/p' "$TMP/out" | tail -1)
 [ "${n:-0}" -gt 100 ]; ok $? "interleaving coverage grows (${n:-0} edges seen)"
 
@@ -100,6 +102,62 @@ ops=$(grep -c '^  ' "$repro")
 ! ls -a "$TMP/f" "$TMP/f/crashes" | grep -q '^\.tmp'
 ok $? "no temporary files left behind"
 
+# The crash files carry the campaign's switch: each replays and decodes
+# alone.  DIR/campaign lists the campaign, its logs are its own.
+crash=$(ls "$TMP/f/crashes"/r1-crash-* 2> /dev/null | head -1)
+"$MMFUZZ" run -q "$crash" > /dev/null 2>&1; rc=$?
+[ $rc = 1 ] && "$MMFUZZ" decode "$crash" 2> /dev/null | grep -qx 'bugs: pcp_count_apart'
+ok $? "a crash file replays alone with the campaign's switch (${crash##*/})"
+grep -q '^run 1 engine=libfuzzer target=mm sanitizer=address inject=pcp_count_apart ' "$TMP/f/campaign" &&
+	[ -s "$TMP/f/logs/r1-engine.log" ] && [ -e "$TMP/f/logs/r1-build.log" ] &&
+	grep -Fq "$TMP/f/logs/r1-engine.log" "$TMP/err" && [ ! -e "$TMP/f/lock" ]
+ok $? "DIR/campaign lists it, its logs are DIR/logs/r1-*.log (named in the progress output)"
+# A clean campaign on the same directory: a line of its own, logs of its
+# own, and triage still runs the first one's crash files with its switch.
+"$MMFUZZ" fuzz --engine random --time 2 --out "$TMP/f" -q > /dev/null 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^run 2 engine=random .* inject=none ' "$TMP/f/campaign" &&
+	[ -s "$TMP/f/logs/r1-engine.log" ] && [ -e "$TMP/f/logs/r2-build.log" ]
+ok $? "a second, clean campaign on it: run 2, the first one's logs kept"
+n=$(ls "$TMP/f/crashes" | wc -l)
+"$MMFUZZ" triage --out "$TMP/f2" "$TMP/f" > "$TMP/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "^$n crash file(s), [1-9][0-9]* signature(s)$" "$TMP/out"
+ok $? "triage then: all $n crash files reproduce with the first campaign's switch" || diag "$(cat "$TMP/out")"
+
+# No user string reaches a shell: an --out with quotes and a ';', a crash
+# file's path handed to the sanitizer binary.
+q="$TMP/q'x;touch injected;'"
+(cd "$TMP" && "$MMFUZZ" fuzz --engine random --time 1 --out "$q" -q > /dev/null 2>&1); rc=$?
+[ $rc = 0 ] && [ ! -e "$TMP/injected" ] && [ -e "$q/logs/r1-build.log" ]
+ok $? "fuzz --out with quotes and ';': built and ran, no shell saw it"
+d="$TMP/t'q;touch injected2;'"
+mkdir -p "$d"
+"$MMFUZZ" encode corpus/pagealloc/alloc_free.mmf -o "$d/crash-clean"
+printf '#!/bin/sh\necho "MMFUZZ-SIGNATURE: fake@bin $#"\n' > "$TMP/fakebin"
+chmod +x "$TMP/fakebin"
+(cd "$TMP" && "$MMFUZZ" triage --sanitizer-bin "$TMP/fakebin" --out "$TMP/fo" "$d" > "$TMP/out" 2>&1)
+[ ! -e "$TMP/injected2" ] && grep -q '^fake@bin 1 ' "$TMP/out"
+ok $? "triage hands a quoted path to the sanitizer binary as one argument" || diag "$(cat "$TMP/out")"
+
+# One campaign a directory: a lock left by a process that is gone is taken
+# over; Ctrl-C writes the reproducers of what was found and exits 130.
+mkdir -p "$TMP/s" && sh -c 'echo "pid $$ host $(hostname) run 7" > "$1/lock"' sh "$TMP/s"
+"$MMFUZZ" fuzz --engine random --time 1 --out "$TMP/s" > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc = 0 ] && grep -q "campaign 7 (pid [0-9]*) is gone; taking its lock" "$TMP/err" && [ ! -e "$TMP/s/lock" ]
+ok $? "a stale lock is taken over, and released at the end"
+"$MMFUZZ" fuzz --inject pcp_count_apart --time 120 --seed 3 --out "$TMP/i" > "$TMP/iout" 2>&1 &
+pid=$!
+for i in $(seq 1 900); do
+	ls "$TMP/i/crashes"/r1-crash-* > /dev/null 2>&1 && break
+	sleep 0.1
+done
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc = 130 ] && ls "$TMP/i"/I-PCP-1@*.mmf > /dev/null 2>&1 && grep -q "interrupted: " "$TMP/iout" &&
+	[ ! -e "$TMP/i/lock" ]
+ok $? "Ctrl-C: the reproducers of what was found, the lock released, exit 130 (exit $rc)" ||
+	diag "$(grep -v '^\[' "$TMP/iout")"
+
 # triage: crash files grouped by signature, one reproducer each
 mkdir -p "$TMP/t"
 "$MMFUZZ" encode corpus/regress/pcp_count_apart.mmf -o "$TMP/t/crash-a"
@@ -125,7 +183,7 @@ ok $? "triage of a clean input: exit 0, nothing written"
 "$MMFUZZ" fuzz --inject pcp_count_apart --time 120 --seed 2 --out "$TMP/k" -q > /dev/null 2>&1 &
 pid=$!
 for i in $(seq 1 600); do
-	ls "$TMP/k/crashes"/crash-* > /dev/null 2>&1 && break
+	ls "$TMP/k/crashes"/r1-crash-* > /dev/null 2>&1 && break
 	sleep 0.1
 done
 exec 3>&2 2> /dev/null	# no "Killed" notice from the shell
@@ -133,7 +191,7 @@ pkill -KILL -P $pid; kill -KILL $pid
 pkill -KILL -f "fuzz_mm.*$TMP/k"
 wait $pid
 exec 2>&3 3>&-
-ls "$TMP/k/crashes"/crash-* > /dev/null 2>&1
+ls "$TMP/k/crashes"/r1-crash-* > /dev/null 2>&1
 ok $? "a killed campaign: its crash files are on disk"
 "$MMFUZZ" triage "$TMP/k" > "$TMP/out" 2>&1; rc=$?
 [ $rc = 1 ] && ls "$TMP/k"/*.mmf > /dev/null 2>&1 && "$MMFUZZ" run --expect -q "$TMP/k"/*.mmf > /dev/null 2>&1

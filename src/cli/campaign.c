@@ -18,16 +18,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bugs/bugs.h"
 #include "../sched/ilv.h"
+#include "campaign_dir.h"
 #include "cli.h"
 
 static volatile sig_atomic_t interrupted;
 
 void campaign_on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
+}
+
+int campaign_signal(void)
+{
+	return interrupted;
 }
 
 double campaign_now(void)
@@ -40,14 +44,10 @@ double campaign_now(void)
 
 static void inject_env(const struct campaign *c)
 {
-	char inj[512] = "";
-	int i, k = 0;
+	char inj[512];
 
-	for (i = 0; i < NR_BUGS; i++)
-		if (c->inject & (1ULL << i))
-			k += snprintf(inj + k, sizeof(inj) - (size_t)k, "%s%s", k ? "," : "",
-				      bug_table[i].name);
-	setenv("MMFUZZ_INJECT", inj, 1);
+	cdir_inject_names(c->inject, inj, sizeof(inj));
+	setenv("MMFUZZ_INJECT", strcmp(inj, "none") ? inj : "", 1);
 	setenv("MMFUZZ_ILV", c->ilv ? "1" : "0", !c->ilv);	/* MMFUZZ_ILV=edges stays */
 	/* as the harness's defaults (fuzz/fuzz_prog.c); a user's TSAN_OPTIONS stay */
 	setenv("TSAN_OPTIONS", "halt_on_error=0:report_signal_unsafe=0", 0);
@@ -55,9 +55,11 @@ static void inject_env(const struct campaign *c)
 
 /*
  * Start one engine process with its output on a pipe (*outfd), or, for the
- * AFL++ secondaries (instance > 0), appended to DIR/afl-secN.log; returns
- * the pid.  --jobs N on AFL++ is one main (-M main) and N-1 secondaries
- * (-S secN) on one sync directory, DIR/afl.
+ * AFL++ secondaries (instance > 0), appended to DIR/logs/rN-afl-secK.log;
+ * returns the pid, or -1 after saying why not.  --jobs N on AFL++ is one
+ * main (-M rN-main) and N-1 secondaries (-S rN-secK) on one sync
+ * directory, DIR/afl; one job is -S rN, so that every campaign's instances
+ * keep their own directories there.
  */
 static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned long seed,
 			  int instance)
@@ -67,16 +69,20 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 	int fds[2], n = 0, i;
 	pid_t pid;
 
-	if (instance == 0 && pipe(fds))
+	if (instance == 0 && pipe(fds)) {
+		fprintf(stderr, "mmfuzz fuzz: pipe: %s\n", strerror(errno));
 		return -1;
+	}
 	if (instance > 0) {
 		char log[4200];
 
-		snprintf(log, sizeof(log), "%s/afl-sec%d.log", c->out, instance);
+		snprintf(log, sizeof(log), "%s/logs/%s-afl-sec%d.log", c->out, c->tag, instance);
 		fds[0] = -1;
 		fds[1] = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fds[1] < 0)
+		if (fds[1] < 0) {
+			fprintf(stderr, "mmfuzz fuzz: %s: %s\n", log, strerror(errno));
 			return -1;
+		}
 	}
 	if (!strcmp(c->engine, "libfuzzer")) {
 		snprintf(arg[n++], sizeof(arg[0]), "%s", c->bin);
@@ -86,11 +92,11 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 			snprintf(arg[n++], sizeof(arg[0]), "-ignore_timeouts=1");
 		}
 		snprintf(arg[n++], sizeof(arg[0]), "-max_total_time=%ld", seconds);
-		snprintf(arg[n++], sizeof(arg[0]), "-artifact_prefix=%s/", c->crashes);
+		snprintf(arg[n++], sizeof(arg[0]), "-artifact_prefix=%s/%s-", c->crashes, c->tag);
 		/* as fuzz/fuzz_*.options say: programs of ~40 ops, texts of a page */
 		snprintf(arg[n++], sizeof(arg[0]), "-max_len=%d",
 			 !strcmp(c->target, "text") ? 4096 : 512);
-		snprintf(arg[n++], sizeof(arg[0]), "-seed=%lu", seed);
+		snprintf(arg[n++], sizeof(arg[0]), "-seed=%u", (unsigned)seed);
 		snprintf(arg[n++], sizeof(arg[0]), "-dict=%s/fuzz/%s.dict", c->root,
 			 !strcmp(c->target, "text") ? "text" : "mm");
 		snprintf(arg[n++], sizeof(arg[0]), "-detect_leaks=0");
@@ -103,12 +109,14 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		snprintf(arg[n++], sizeof(arg[0]), "-i%s", c->seeds);
 		snprintf(arg[n++], sizeof(arg[0]), "-o%s/afl", c->out);
 		snprintf(arg[n++], sizeof(arg[0]), "-V%ld", seconds);
-		snprintf(arg[n++], sizeof(arg[0]), "-s%lu", seed);
+		snprintf(arg[n++], sizeof(arg[0]), "-s%u", (unsigned)seed);
 		snprintf(arg[n++], sizeof(arg[0]), "-mnone");
 		if (c->jobs > 1 && instance == 0)
-			snprintf(arg[n++], sizeof(arg[0]), "-Mmain");
+			snprintf(arg[n++], sizeof(arg[0]), "-M%s-main", c->tag);
 		else if (c->jobs > 1)
-			snprintf(arg[n++], sizeof(arg[0]), "-Ssec%d", instance);
+			snprintf(arg[n++], sizeof(arg[0]), "-S%s-sec%d", c->tag, instance);
+		else
+			snprintf(arg[n++], sizeof(arg[0]), "-S%s", c->tag);
 		snprintf(arg[n++], sizeof(arg[0]), "-x%s/fuzz/%s.dict", c->root,
 			 !strcmp(c->target, "text") ? "text" : "mm");
 		for (i = 0; i < c->nengine_args; i++)
@@ -127,6 +135,13 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 	argv[n] = NULL;
 	inject_env(c);
 	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "mmfuzz fuzz: fork: %s\n", strerror(errno));
+		if (fds[0] >= 0)
+			close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
 	if (pid == 0) {
 		if (fds[0] >= 0)
 			close(fds[0]);
@@ -172,8 +187,6 @@ static void parse_engine_output(struct campaign *c, int fd, FILE *log)
 					c->cov = strtoul(p + 5, NULL, 10);
 				if ((p = strstr(line, "ft: ")))
 					c->ft = strtoul(p + 4, NULL, 10);
-				if ((p = strstr(line, "exec/s")))
-					c->exec_rate = strtod(p + 6 + strspn(p + 6, ": "), NULL);
 			}
 			line = nl + 1;
 		}
@@ -198,11 +211,11 @@ static long stat_value(const char *line, const char *key)
 }
 
 /*
- * Over every entry of dir (its file name, or name/sub when sub is given):
- * the sum of key sum_key's values into *sum and their maximum of max_key
- * into *max.
+ * Over every entry of dir (its file name, or name/sub when sub is given),
+ * those named tag or tag-... when tag is given: the sum of key sum_key's
+ * values into *sum and their maximum of max_key into *max.
  */
-static void sum_stats_dir(const char *dir, const char *sub, const char *sum_key,
+static void sum_stats_dir(const char *dir, const char *sub, const char *tag, const char *sum_key,
 			  const char *max_key, unsigned long *sum, unsigned long *max)
 {
 	char path[4200], line[256];
@@ -211,9 +224,12 @@ static void sum_stats_dir(const char *dir, const char *sub, const char *sum_key,
 
 	*sum = *max = 0;
 	while (d && (de = readdir(d))) {
+		size_t k = tag ? strlen(tag) : 0;
 		FILE *f;
 
 		if (de->d_name[0] == '.')
+			continue;
+		if (tag && (strncmp(de->d_name, tag, k) || (de->d_name[k] && de->d_name[k] != '-')))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s%s%s", dir, de->d_name, sub ? "/" : "",
 			 sub ? sub : "");
@@ -241,14 +257,13 @@ static void read_stats_file(struct campaign *c)
 
 	if (!strcmp(c->engine, "afl")) {
 		snprintf(path, sizeof(path), "%s/afl", c->out);
-		sum_stats_dir(path, "fuzzer_stats", "execs_done", "edges_found", &execs, &max);
+		sum_stats_dir(path, "fuzzer_stats", c->tag, "execs_done", "edges_found", &execs, &max);
 		if (execs) {
 			c->execs = c->execs_base + execs;
 			c->cov = max;
 		}
 	}
-	snprintf(path, sizeof(path), "%s/stats", c->out);
-	sum_stats_dir(path, NULL, "execs", "interleavings", &execs, &max);
+	sum_stats_dir(c->stats, NULL, NULL, "execs", "interleavings", &execs, &max);
 	if (max > c->ilv_seen)
 		c->ilv_seen = max;
 	/* AFL++ writes its stats once a minute: count from the harnesses */
@@ -256,16 +271,18 @@ static void read_stats_file(struct campaign *c)
 		c->execs = execs;
 }
 
-static void progress(const struct campaign *c, const struct triage *t, double elapsed)
+static void progress(struct campaign *c, const struct triage *t, double elapsed)
 {
+	double rate;
 	int i;
 
 	if (c->quiet)
 		return;
-	/* libFuzzer reports its rate; for the others it is the mean so far */
-	double rate = !strcmp(c->engine, "libfuzzer") ? c->exec_rate
-						       : (double)c->execs / (elapsed > 1 ? elapsed : 1);
-
+	/* since the last line (libFuzzer's own exec/s starts at 0) */
+	rate = elapsed > c->last_elapsed ? (double)(c->execs - c->last_execs) /
+						   (elapsed - c->last_elapsed) : 0;
+	c->last_execs = c->execs;
+	c->last_elapsed = elapsed;
 	fprintf(stderr, "[%5.0fs] execs %lu (%.0f/s) cov %lu", elapsed, c->execs, rate, c->cov);
 	if (!strcmp(c->engine, "libfuzzer"))
 		fprintf(stderr, " ft %lu", c->ft);
@@ -294,8 +311,14 @@ int campaign_random(struct campaign *c, struct triage *t, double t0, double *fir
 	uint64_t i;
 	int n = 0;
 
-	if (!progs || !p || !d)
+	if (!progs || !p || !d) {
+		fprintf(stderr, "mmfuzz fuzz: %s: %s\n", c->seeds, d ? "out of memory" : strerror(errno));
+		free(progs);
+		free(p);
+		if (d)
+			closedir(d);
 		return -1;
+	}
 	while ((de = readdir(d)) && n < 256) {
 		struct input in;
 		char path[8192];
@@ -303,7 +326,7 @@ int campaign_random(struct campaign *c, struct triage *t, double t0, double *fir
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", c->seeds, de->d_name);
-		if (input_load(&in, path))
+		if (input_load(&in, path, INPUT_AUTO))
 			continue;
 		progs[n++] = *in.prog;
 		input_free(&in);
@@ -311,6 +334,8 @@ int campaign_random(struct campaign *c, struct triage *t, double t0, double *fir
 	closedir(d);
 	if (!n) {
 		fprintf(stderr, "mmfuzz fuzz: no seeds in %s\n", c->seeds);
+		free(progs);
+		free(p);
 		return -1;
 	}
 	o.sched = SCHED_RANDOM;
@@ -330,17 +355,16 @@ int campaign_random(struct campaign *c, struct triage *t, double t0, double *fir
 		if (r.outcome == RUN_VIOLATION) {
 			char path[4200], *text = exec_program_text(t->e, p, &o, &r);
 
-			snprintf(path, sizeof(path), "%s/crash-random-%llu", c->crashes,
+			snprintf(path, sizeof(path), "%s/%s-crash-random-%llu", c->crashes, c->tag,
 				 (unsigned long long)i);
 			if (text)
-				write_atomic(path, text, strlen(text));
+				write_output(path, text, strlen(text));
 			free(text);
 			if (triage_scan(t, c->crashes) && *first < 0)
 				*first = campaign_now() - t0;
 			progress(c, t, now);
 		}
 		if (now - last >= 5.0) {
-			c->exec_rate = (double)c->execs / (now > 0 ? now : 1);
 			progress(c, t, now);
 			last = now;
 		}
@@ -452,12 +476,15 @@ static void engine_failed(const char *log_path)
 
 int campaign_engine(struct campaign *c, struct triage *t, double t0, double *first)
 {
-	char log_path[4200];
+	const char *log_path = c->engine_log;
 	FILE *log;
 	int round, rc = 0;
 
-	snprintf(log_path, sizeof(log_path), "%s/engine.log", c->out);
-	log = fopen(log_path, "a");
+	log = fopen(log_path, "w");
+	if (!log) {
+		fprintf(stderr, "mmfuzz fuzz: %s: %s\n", log_path, strerror(errno));
+		return -1;
+	}
 	for (round = 0;; round++) {
 		long left = c->seconds - (long)(campaign_now() - t0);
 		int fd = -1, status = 0, i, npid, crash_files;

@@ -16,6 +16,7 @@
 
 #define MAX_ENGINE_ARGS 16
 #define MAX_JOBS	64	/* --jobs */
+#define MAX_SECONDS	31536000L	/* --time: a year */
 
 struct campaign {
 	const char *engine, *target, *sanitizer, *out;
@@ -26,19 +27,28 @@ struct campaign {
 	uint64_t inject;
 	bool ilv, until_found, quiet;
 	unsigned long seed;
+	int run;			/* its number in DIR/campaign */
+	char tag[16];			/* "rN": what it writes is named so */
 	char root[4096];
 	char bin[4096];
 	char seeds[4096];
 	char crashes[4096];
+	char stats[4200];		/* DIR/stats/rN */
+	char build_log[4200];		/* DIR/logs/rN-build.log */
+	char engine_log[4200];		/* DIR/logs/rN-engine.log */
 	/* progress */
 	unsigned long execs, execs_base, cov, ft, ilv_seen;
-	double exec_rate;
+	unsigned long last_execs;	/* at the last progress line */
+	double last_elapsed;
 };
 
 /* CLOCK_MONOTONIC in seconds. */
 double campaign_now(void);
-/* SIGINT/SIGTERM handler: the campaign stops and reports what it found. */
+/* SIGINT/SIGTERM handler: the campaign stops, writes its reproducers and
+ * exits 128 + the signal (130 for Ctrl-C). */
 void campaign_on_signal(int sig);
+/* The signal that stopped the campaign, 0 if none. */
+int campaign_signal(void);
 
 /*
  * Run the campaign from t0 until its time is up, it is interrupted, or

@@ -10,35 +10,47 @@
  * on.  Killed at any moment, it loses nothing: the crash files stay in
  * DIR/crashes for mmfuzz triage.
  */
+/* cli.h first: <spawn.h> brings <sched.h>, whose SCHED_RR exec.h names */
+#include "campaign.h"
+#include "campaign_dir.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "campaign.h"
-#include "cli.h"
+extern char **environ;
 
 static const char fuzz_usage[] =
 	"usage: mmfuzz fuzz [options]\n"
 	"\n"
 	"Run a fuzzing campaign on the model, from the shipped seed corpus, and\n"
 	"write one minimized readable reproducer (.mmf) per finding under DIR.\n"
-	"Exit 0 when nothing was found, 1 when something was.\n"
+	"Exit 0 when nothing was found, 1 when something was, 2 on bad usage or\n"
+	"when the engine cannot run, 130 on Ctrl-C (after writing the reproducers\n"
+	"of what was found so far).  DIR/campaign lists every campaign that wrote\n"
+	"to DIR; campaign N's files are named rN-..., its logs DIR/logs/rN-*.log.\n"
 	"\n"
 	"  --engine E        libfuzzer (default), afl, or random (the seeded random\n"
 	"                    scheduler on the seeds: no coverage guidance, the baseline)\n"
 	"  --target T        mm (default), pagealloc, text\n"
 	"  --sanitizer S     address (default: ASan+UBSan), thread, none (afl, random)\n"
-	"  --time SECONDS    how long (default 60)\n"
-	"  --jobs N          parallel engine processes (default 1)\n"
+	"  --time SECONDS    how long (default 60, at most 31536000)\n"
+	"  --jobs N          parallel engine processes (default 1, at most 64)\n"
 	"  --inject NAME     a bug switch on (repeatable)\n"
-	"  --out DIR         where findings go (default findings/)\n"
+	"  --out DIR         where findings go (default findings/; made if missing,\n"
+	"                    not its parents; one campaign at a time: DIR/lock)\n"
 	"  --no-ilv          no interleaving coverage (for the benchmark)\n"
-	"  --seed N          the engine's seed (default: time)\n"
+	"  --seed N          the engine's seed, 0 to 4294967295 (default: time)\n"
 	"  --until-found     stop at the first finding, print the time it took\n"
 	"  --engine-arg ARG  one more argument for the engine (repeatable), e.g.\n"
 	"                    --engine-arg=-use_value_profile=1, --engine-arg=-pexplore\n"
@@ -69,16 +81,44 @@ static int find_root(struct campaign *c)
 	return access(mk, R_OK) ? -1 : 0;
 }
 
-static int run_make(struct campaign *c, const char *args, const char *log)
+/* make -C ROOT --no-print-directory ARGS..., its output appended to the
+ * build log; an argument vector, never a shell.  -1 after saying why. */
+static int run_make(struct campaign *c, char *const *args)
 {
-	char cmd[12288];
-	int rc;
+	char *argv[16] = { "make", "-C", c->root, "--no-print-directory" };
+	posix_spawn_file_actions_t fa;
+	int fd, n = 4, status, err;
+	pid_t pid;
 
-	snprintf(cmd, sizeof(cmd), "make -C '%s' --no-print-directory %s > '%s' 2>&1", c->root,
-		 args, log);
-	rc = system(cmd);
-	if (rc) {
-		fprintf(stderr, "mmfuzz fuzz: building failed (make %s); see %s\n", args, log);
+	while (*args && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	fd = open(c->build_log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "mmfuzz fuzz: %s: %s\n", c->build_log, strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd, 1);
+	posix_spawn_file_actions_adddup2(&fa, fd, 2);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	err = posix_spawnp(&pid, "make", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd);
+	if (err) {
+		fprintf(stderr, "mmfuzz fuzz: cannot run make: %s\n", strerror(err));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (campaign_signal())
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "mmfuzz fuzz: building failed (make");
+		for (n = 4; argv[n]; n++)
+			fprintf(stderr, " %s", argv[n]);
+		fprintf(stderr, "); see %s\n", c->build_log);
 		return -1;
 	}
 	return 0;
@@ -93,13 +133,9 @@ static const char *san_dir(const struct campaign *c)
 	return "plain";
 }
 
-static int build(struct campaign *c)
+/* Where the seeds and the fuzz target are (before they are built). */
+static int campaign_paths(struct campaign *c)
 {
-	char args[1024], log[4200];
-
-	snprintf(log, sizeof(log), "%s/build.log", c->out);
-	if (run_make(c, "corpus", log))
-		return -1;
 	/* the program targets start from the binary twins, the parser from
 	 * copies of the readable programs (build/corpus/text) */
 	if (snprintf(c->seeds, sizeof(c->seeds), "%s/build/corpus/%s", c->root, c->target) >=
@@ -107,16 +143,122 @@ static int build(struct campaign *c)
 		return -1;
 	if (!strcmp(c->engine, "random"))
 		return 0;
-	snprintf(args, sizeof(args), "ENGINE=%s %s fuzz-bins", c->engine,
-		 !strcmp(c->sanitizer, "none") ? "SANITIZER=" :
-		 !strcmp(c->sanitizer, "address") ? "SANITIZER=address,undefined" :
-						    "SANITIZER=thread");
-	if (run_make(c, args, log))
-		return -1;
 	if (snprintf(c->bin, sizeof(c->bin), "%s/build-fuzz-%s-%s/fuzz/fuzz_%s", c->root, c->engine,
 		     san_dir(c), c->target) >= (int)sizeof(c->bin))
 		return -1;
 	return 0;
+}
+
+static int build(struct campaign *c)
+{
+	char engine[32], san[64];
+	char *corpus[] = { "corpus", NULL };
+	char *bins[] = { engine, san, "fuzz-bins", NULL };
+
+	if (run_make(c, corpus))
+		return -1;
+	if (!strcmp(c->engine, "random"))
+		return 0;
+	snprintf(engine, sizeof(engine), "ENGINE=%s", c->engine);
+	snprintf(san, sizeof(san), "SANITIZER=%s",
+		 !strcmp(c->sanitizer, "none") ? "" :
+		 !strcmp(c->sanitizer, "address") ? "address,undefined" : "thread");
+	return run_make(c, bins);
+}
+
+/* What the campaign keeps in DIR; -1 after saying what failed. */
+static int make_dirs(struct campaign *c)
+{
+	static const char *const sub[] = { "crashes", "corpus", "stats", "logs" };
+	char path[4200];
+	size_t i;
+
+	for (i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", c->out, sub[i]);
+		if (output_dir("fuzz", path))
+			return -1;
+	}
+	snprintf(c->crashes, sizeof(c->crashes), "%s/crashes", c->out);
+	return 0;
+}
+
+/* The campaign run, DIR locked: build, run, report.  An exit status. */
+static int campaign_run(struct campaign *c)
+{
+	struct cdir_run r = { .n = c->run };
+	struct triage *t;
+	double t0, first = -1;
+	int rc;
+
+	snprintf(c->tag, sizeof(c->tag), "r%d", c->run);
+	snprintf(c->build_log, sizeof(c->build_log), "%s/logs/%s-build.log", c->out, c->tag);
+	snprintf(c->engine_log, sizeof(c->engine_log), "%s/logs/%s-engine.log", c->out, c->tag);
+	snprintf(c->stats, sizeof(c->stats), "%s/stats/%s", c->out, c->tag);
+	if (campaign_paths(c) || output_dir("fuzz", c->stats)) {
+		fprintf(stderr, "mmfuzz fuzz: %s: a path too long\n", c->out);
+		return EXIT_USAGE;
+	}
+	r.inject = c->inject;
+	snprintf(r.engine, sizeof(r.engine), "%s", c->engine);
+	snprintf(r.target, sizeof(r.target), "%s", c->target);
+	snprintf(r.sanitizer, sizeof(r.sanitizer), "%s", c->sanitizer);
+	snprintf(r.bin, sizeof(r.bin), "%s", strcmp(c->target, "text") ? c->bin : "");
+	if (cdir_append("fuzz", c->out, &r, c->seed, c->seconds))
+		return EXIT_USAGE;
+	if (!c->quiet)
+		fprintf(stderr, "mmfuzz fuzz: campaign %d in %s; building the %s %s target (%s), "
+			"log %s\n", c->run, c->out, c->engine, c->target, c->sanitizer, c->build_log);
+	if (build(c))
+		return campaign_signal() ? 128 + campaign_signal() : EXIT_USAGE;
+	setenv("MMFUZZ_STATS", c->stats, 1);
+	setenv("MMFUZZ_CRASHES", c->crashes, 1);
+	{
+		char prefix[24];
+
+		snprintf(prefix, sizeof(prefix), "%s-", c->tag);
+		setenv("MMFUZZ_CRASH_PREFIX", prefix, 1);
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t || cdir_read(c->out, &t->cd) || !(t->e = exec_create())) {
+		fprintf(stderr, "mmfuzz fuzz: cannot set up the triage\n");
+		free(t);
+		return EXIT_USAGE;
+	}
+	t->only_run = c->run;
+	t->target = c->target;
+	t->inject_set = true;
+	t->inject = c->inject;
+	t->sanitizer_bin = c->bin[0] && strcmp(c->target, "text") ? c->bin : NULL;
+	if (!c->quiet)
+		fprintf(stderr, "mmfuzz fuzz: %s on %s for %lds, %d job(s), seeds %s, findings in %s, "
+			"engine log %s\n", c->engine, c->target, c->seconds, c->jobs, c->seeds, c->out,
+			!strcmp(c->engine, "random") ? "(none: in this process)" : c->engine_log);
+	t0 = campaign_now();
+	rc = !strcmp(c->engine, "random") ? campaign_random(c, t, t0, &first)
+					 : campaign_engine(c, t, t0, &first);
+	if (rc) {
+		exec_destroy(t->e);
+		free(t);
+		return EXIT_USAGE;
+	}
+	if (!c->execs && !t->n && !campaign_signal()) {
+		fprintf(stderr, "mmfuzz fuzz: the engine ran nothing; see %s\n", c->engine_log);
+		exec_destroy(t->e);
+		free(t);
+		return EXIT_USAGE;
+	}
+	if (c->until_found)
+		printf("first_finding_seconds: %.2f\n", first < 0 ? -1.0 : first);
+	if (!c->quiet)
+		fprintf(stderr, "mmfuzz fuzz: %s%d crash file(s), %d signature(s)%s%s\n",
+			campaign_signal() ? "interrupted: " : "", t->files_seen, t->n,
+			t->not_reproduced ? " (the others did not reproduce alone)" : "",
+			t->n ? "; minimizing one of each" : "");
+	triage_write(t, c->out, false);
+	rc = campaign_signal() ? 128 + campaign_signal() : t->n ? EXIT_FOUND : EXIT_CLEAN;
+	exec_destroy(t->e);
+	free(t);
+	return rc;
 }
 
 int cmd_fuzz(int argc, char **argv)
@@ -132,14 +274,13 @@ int cmd_fuzz(int argc, char **argv)
 	struct campaign c = { .engine = "libfuzzer", .target = "mm", .out = "findings", .jobs = 1,
 				.seconds = 60, .ilv = true };
 	struct run_opts ro = { 0 };
-	struct triage *t;
-	double t0, first = -1;
 	uint64_t v;
 	int opt, rc;
 
-	c.seed = (unsigned long)time(NULL);
+	c.seed = (unsigned long)time(NULL) & 0xffffffffu;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":qh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'E': c.engine = optarg; break;
 		case 'T': c.target = optarg; break;
@@ -156,24 +297,19 @@ int cmd_fuzz(int argc, char **argv)
 			break;
 		case 'q': c.quiet = true; break;
 		case 't':
-			if (parse_u64(optarg, &v) || !v) {
-				fprintf(stderr, "mmfuzz fuzz: bad --time '%s'\n", optarg);
+			if (parse_num("fuzz", "--time", optarg, 1, MAX_SECONDS, &v))
 				return EXIT_USAGE;
-			}
 			c.seconds = (long)v;
 			break;
 		case 'j':
-			if (parse_u64(optarg, &v) || !v || v > MAX_JOBS) {
-				fprintf(stderr, "mmfuzz fuzz: bad --jobs '%s'\n", optarg);
+			if (parse_num("fuzz", "--jobs", optarg, 1, MAX_JOBS, &v))
 				return EXIT_USAGE;
-			}
 			c.jobs = (int)v;
 			break;
 		case 's':
-			if (parse_u64(optarg, &v)) {
-				fprintf(stderr, "mmfuzz fuzz: bad --seed '%s'\n", optarg);
+			/* libFuzzer's -seed and AFL++'s -s take 32 bits */
+			if (parse_num("fuzz", "--seed", optarg, 0, 0xffffffffu, &v))
 				return EXIT_USAGE;
-			}
 			c.seed = (unsigned long)v;
 			break;
 		case 'i':
@@ -185,12 +321,13 @@ int cmd_fuzz(int argc, char **argv)
 			fputs(fuzz_usage, stdout);
 			return EXIT_CLEAN;
 		default:
-			fputs(fuzz_usage, stderr);
+			opt_error("fuzz", opt, argv);
 			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "mmfuzz fuzz: unexpected argument '%s'\n%s", argv[optind], fuzz_usage);
+		fprintf(stderr, "mmfuzz fuzz: unexpected argument '%s' (mmfuzz fuzz --help)\n",
+			argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (strcmp(c.engine, "libfuzzer") && strcmp(c.engine, "afl") && strcmp(c.engine, "random")) {
@@ -223,64 +360,22 @@ int cmd_fuzz(int argc, char **argv)
 		fprintf(stderr, "mmfuzz fuzz: cannot find the source tree (set MMFUZZ_ROOT)\n");
 		return EXIT_USAGE;
 	}
-	mkdir(c.out, 0755);
-	snprintf(c.crashes, sizeof(c.crashes), "%s/crashes", c.out);
-	mkdir(c.crashes, 0755);
-	{
-		char corpus[4200];
-
-		snprintf(corpus, sizeof(corpus), "%s/corpus", c.out);
-		mkdir(corpus, 0755);
-	}
-	if (!c.quiet)
-		fprintf(stderr, "mmfuzz fuzz: building the %s %s target (%s)...\n", c.engine, c.target,
-			c.sanitizer);
-	if (build(&c))
+	if (output_dir("fuzz", c.out))
 		return EXIT_USAGE;
-	campaign_note_write(c.out, c.inject, c.target, c.engine, c.sanitizer);
-	{
-		char stats[4200];
-
-		snprintf(stats, sizeof(stats), "%s/stats", c.out);
-		mkdir(stats, 0755);
-		setenv("MMFUZZ_STATS", stats, 1);
-	}
-	setenv("MMFUZZ_CRASHES", c.crashes, 1);
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	c.run = cdir_lock("fuzz", c.out);
+	if (c.run < 0)
 		return EXIT_USAGE;
-	t->e = exec_create();
-	t->inject = c.inject;
-	t->sanitizer_bin = c.bin[0] && strcmp(c.target, "text") ? c.bin : NULL;
+	if (make_dirs(&c)) {
+		cdir_unlock(c.out);
+		return EXIT_USAGE;
+	}
+	/* from here Ctrl-C stops the campaign, which writes its reproducers
+	 * and exits 130; the lock goes whatever happens */
 	signal(SIGINT, campaign_on_signal);
 	signal(SIGTERM, campaign_on_signal);
-	if (!c.quiet)
-		fprintf(stderr, "mmfuzz fuzz: %s on %s for %lds, %d job(s), seeds %s, findings in %s\n",
-			c.engine, c.target, c.seconds, c.jobs, c.seeds, c.out);
-	t0 = campaign_now();
-	rc = !strcmp(c.engine, "random") ? campaign_random(&c, t, t0, &first)
-					 : campaign_engine(&c, t, t0, &first);
+	rc = campaign_run(&c);
 	signal(SIGINT, SIG_DFL);
-	if (rc) {
-		exec_destroy(t->e);
-		free(t);
-		return EXIT_USAGE;
-	}
-	if (!c.execs && !t->n) {
-		fprintf(stderr, "mmfuzz fuzz: the engine ran nothing; see %s/engine.log\n", c.out);
-		exec_destroy(t->e);
-		free(t);
-		return EXIT_USAGE;
-	}
-	if (c.until_found)
-		printf("first_finding_seconds: %.2f\n", first < 0 ? -1.0 : first);
-	if (!c.quiet)
-		fprintf(stderr, "mmfuzz fuzz: %d crash file(s), %d signature(s)%s%s\n", t->files_seen,
-			t->n, t->not_reproduced ? " (the others did not reproduce alone)" : "",
-			t->n ? "; minimizing one of each" : "");
-	triage_write(t, c.out, false);
-	rc = t->n ? EXIT_FOUND : EXIT_CLEAN;
-	exec_destroy(t->e);
-	free(t);
+	signal(SIGTERM, SIG_DFL);
+	cdir_unlock(c.out);
 	return rc;
 }

@@ -15,20 +15,26 @@ static const char min_usage[] =
 	"and the machine.  Writes OUT as text with its expect: line, and prints how\n"
 	"many operations and preemptions remain (the bug depth).\n"
 	"\n"
-	"  -o OUT            where to write the minimized program (text)\n"
+	"  -o OUT            where to write the minimized program (text): a new name or\n"
+	"                    a regular file is replaced atomically, a device or FIFO\n"
+	"                    written in place\n"
 	"  --sched=POLICY    schedule to reproduce the failure under (as for run)\n"
 	"  --inject NAME     bug switch to turn on (baked into the output)\n"
 	"  --no-bugs         ignore the program's own switches (a crash file's bytes\n"
 	"                    carry some; the fuzz targets ignore them too)\n"
-	"  --max-runs N      give up after N candidate runs (default 20000)\n"
-	"  --max-steps N     livelock bound (default 200000)\n";
+	"  --max-runs N      give up after N candidate runs (default 20000, at most\n"
+	"                    100000000)\n"
+	"  --max-steps N     livelock bound (default 200000, at most 1000000000)\n"
+	"  --text, --binary  read FILE as that form, whatever it looks like\n";
 
 int cmd_minimize(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-runs", required_argument, 0, 'r' }, { "max-steps", required_argument, 0, 'm' },
-		{ "no-bugs", no_argument, 0, 'B' }, { "help", no_argument, 0, 'h' }, { 0 } };
+		{ "no-bugs", no_argument, 0, 'B' }, { "text", no_argument, 0, 'T' },
+		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' }, { 0 } };
+	enum input_form form = INPUT_AUTO;
 	struct run_opts o = { 0 };
 	bool no_bugs = false;
 	const char *out = NULL;
@@ -40,51 +46,66 @@ int cmd_minimize(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'B': no_bugs = true; break;
-		case 's':
-			if (parse_sched_opt(optarg, &o)) {
-				fprintf(stderr, "mmfuzz minimize: bad --sched '%s'\n", optarg);
+		case 'T':
+		case 'b':
+			if (input_form_opt("minimize", c == 'T' ? "text" : "binary", &form))
 				return EXIT_USAGE;
-			}
+			break;
+		case 's':
+			if (parse_sched_opt("minimize", optarg, &o))
+				return EXIT_USAGE;
 			break;
 		case 'i':
 			if (parse_inject(optarg, &o))
 				return EXIT_USAGE;
 			break;
 		case 'r':
-			if (parse_u64(optarg, &max_runs) || !max_runs) {
-				fprintf(stderr, "mmfuzz minimize: bad --max-runs '%s'\n", optarg);
+			if (parse_num("minimize", "--max-runs", optarg, 1, 100000000, &max_runs))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'm':
-			if (parse_u64(optarg, &o.max_steps) || !o.max_steps) {
-				fprintf(stderr, "mmfuzz minimize: bad --max-steps '%s'\n", optarg);
+			if (parse_num("minimize", "--max-steps", optarg, 1, 1000000000, &o.max_steps))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'h':
 			fputs(min_usage, stdout);
 			return EXIT_CLEAN;
 		default:
-			fputs(min_usage, stderr);
+			opt_error("minimize", c, argv);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc || !out) {
-		fputs(min_usage, stderr);
+	if (optind >= argc) {
+		fprintf(stderr, "mmfuzz minimize: no FILE given (mmfuzz minimize --help)\n");
 		return EXIT_USAGE;
 	}
-	if (input_load(&in, argv[optind]))
+	if (optind + 1 < argc) {
+		fprintf(stderr, "mmfuzz minimize: one FILE only, not '%s' too\n", argv[optind + 1]);
 		return EXIT_USAGE;
+	}
+	if (!out) {
+		fprintf(stderr, "mmfuzz minimize: no -o OUT given (mmfuzz minimize --help)\n");
+		return EXIT_USAGE;
+	}
+	if (input_load(&in, argv[optind], form))
+		return EXIT_USAGE;
+	if (output_check(out)) {
+		input_free(&in);
+		return EXIT_USAGE;
+	}
 	if (no_bugs)
 		in.prog->bugs = 0;
 	e = exec_create();
-	if (!e)
+	if (!e) {
+		fprintf(stderr, "mmfuzz minimize: cannot create the executor\n");
+		input_free(&in);
 		return EXIT_USAGE;
+	}
 	rc = prog_minimize(e, in.prog, &o, (int)max_runs, &st);
 	if (rc && !st.signature[0]) {
 		fprintf(stderr, "%s: runs clean: nothing to minimize\n", in.path);
@@ -100,7 +121,7 @@ int cmd_minimize(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	text = prog_print_text(in.prog);
-	rc = write_atomic(out, text, strlen(text)) ? EXIT_USAGE : EXIT_FOUND;
+	rc = write_output(out, text, strlen(text)) ? EXIT_USAGE : EXIT_FOUND;
 	if (rc == EXIT_FOUND)
 		printf("%s: %s\n  ops %d (from %d), tasks %d (from %d), preemptions %d (bug depth), "
 		       "decisions %d, %d runs\n  wrote %s\n",

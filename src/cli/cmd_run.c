@@ -11,20 +11,27 @@
 static const char run_usage[] =
 	"usage: mmfuzz run [options] FILE...\n"
 	"\n"
-	"Run each program (text or binary, told apart by the text form's first\n"
-	"line) on the deterministic scheduler, with every checker on.\n"
-	"Exit 0 when all run clean, 1 on a violation (report on stderr),\n"
+	"Run each program (text or binary: text starts with the line 'mmfuzz 1',\n"
+	"after blank lines and comments) on the deterministic scheduler, with every\n"
+	"checker on.  Exit 0 when all run clean, 1 on a violation (report on stderr),\n"
 	"2 on bad input or usage (then nothing runs).\n"
 	"\n"
-	"  --trace            print the interleaving: step, task, cpu, op, yield point, switch\n"
+	"  --trace            print the interleaving: step, task, cpu, op, yield point,\n"
+	"                     switch (on stderr with --json)\n"
 	"  --json             one JSON object per file and line on stdout\n"
 	"  --sched=POLICY     input (the program's schedule, default), pct:D[:SEED],\n"
 	"                     random:SEED, rr\n"
 	"  --inject NAME      turn a bug switch on (repeatable; mmfuzz bugs lists them)\n"
-	"  --max-steps N      livelock bound (default 200000)\n"
-	"  --expect           exit 1 unless every file meets its expect: line\n"
+	"  --max-steps N      livelock bound (default 200000, at most 1000000000)\n"
+	"  --expect           exit 1 unless every file has an expect: line and meets it\n"
 	"  --no-bugs          ignore the programs' own bug switches (--inject still applies)\n"
-	"  -q, --quiet        no per-file status line\n";
+	"  --text, --binary   read every FILE as that form, whatever it looks like\n"
+	"  -q, --quiet        no per-file status line\n"
+	"\n"
+	"A schedule decision that never fires is a warning on stderr\n"
+	"(FILE:LINE: warning: ...) and \"decisions_never_fired\" in --json.\n"
+	"free_pages of a handle that is not live (not allocated yet, its allocation\n"
+	"failed, or freed already) does nothing: a handle names an allocation.\n";
 
 /* The operations and yield-point types, for people writing programs. */
 static void run_help_reference(void)
@@ -57,20 +64,21 @@ static void run_help_reference(void)
 }
 
 static struct prog *trace_prog;
+static FILE *trace_out;		/* stdout, or stderr beside --json */
 
 static void print_trace(struct fsched *fs, const struct task *t, const struct yield_site *s,
 			int switched_to)
 {
 	if (!t) {
-		printf("%8s  start%44s-> T%d\n", "0", "", switched_to);
+		fprintf(trace_out, "%8s  start%44s-> T%d\n", "0", "", switched_to);
 		return;
 	}
-	printf("%8llu  T%d cpu%d op%-3d %-18s ", (unsigned long long)fs->step, t->id, t->cpu, t->op,
-	       prog_op_name(t->id, t->op, trace_prog));
+	fprintf(trace_out, "%8llu  T%d cpu%d op%-3d %-18s ", (unsigned long long)fs->step, t->id,
+		t->cpu, t->op, prog_op_name(t->id, t->op, trace_prog));
 	if (switched_to >= 0)
-		printf("%-44s -> T%d\n", s ? s->name : "?", switched_to);
+		fprintf(trace_out, "%-44s -> T%d\n", s ? s->name : "?", switched_to);
 	else
-		printf("%s\n", s ? s->name : "?");
+		fprintf(trace_out, "%s\n", s ? s->name : "?");
 }
 
 static void json_str(const char *s)
@@ -96,6 +104,26 @@ static bool expect_met(const struct prog *p, const struct run_result *r)
 	return true;
 }
 
+/* The program's own decisions that never fired, each a warning; how many. */
+static int never_fired(struct exec *e, const struct input *in, const struct run_opts *o)
+{
+	const struct prog *p = in->prog;
+	static bool fired[PROG_MAX_DEC];
+	int i, n;
+
+	if (o->sched != SCHED_FROM_INPUT || !p->ndec)
+		return 0;
+	n = decisions_never_fired(e, p, fired);
+	if (n && !p->keyed)
+		fprintf(stderr, "%s: warning: %d of the %d schedule decisions never fired\n",
+			in->path, n, p->ndec);
+	for (i = 0; i < p->ndec && p->keyed; i++)
+		if (!fired[i])
+			fprintf(stderr, "%s:%d: warning: this decision never fired\n", in->path,
+				p->dec_line[i]);
+	return n;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -103,49 +131,55 @@ int cmd_run(int argc, char **argv)
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-steps", required_argument, 0, 'm' }, { "expect", no_argument, 0, 'e' },
 		{ "quiet", no_argument, 0, 'q' }, { "no-bugs", no_argument, 0, 'B' },
+		{ "text", no_argument, 0, 'T' }, { "binary", no_argument, 0, 'b' },
 		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct run_opts o = { 0 };
 	bool trace = false, json = false, want_expect = false, quiet = false, no_bugs = false;
+	enum input_form form = INPUT_AUTO;
 	struct input *in;
 	struct exec *e;
+	uint64_t v;
 	int c, i, n, bad = 0, violations = 0, mismatches = 0, errors = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qh", lo, NULL)) != -1) {
 		switch (c) {
 		case 't': trace = true; break;
 		case 'j': json = true; break;
 		case 'e': want_expect = true; break;
 		case 'q': quiet = true; break;
 		case 'B': no_bugs = true; break;
-		case 's':
-			if (parse_sched_opt(optarg, &o)) {
-				fprintf(stderr, "mmfuzz run: bad --sched '%s'\n%s", optarg, run_usage);
+		case 'T':
+		case 'b':
+			if (input_form_opt("run", c == 'T' ? "text" : "binary", &form))
 				return EXIT_USAGE;
-			}
+			break;
+		case 's':
+			if (parse_sched_opt("run", optarg, &o))
+				return EXIT_USAGE;
 			break;
 		case 'i':
 			if (parse_inject(optarg, &o))
 				return EXIT_USAGE;
 			break;
 		case 'm':
-			if (parse_u64(optarg, &o.max_steps) || !o.max_steps) {
-				fprintf(stderr, "mmfuzz run: bad --max-steps '%s'\n", optarg);
+			if (parse_num("run", "--max-steps", optarg, 1, 1000000000, &v))
 				return EXIT_USAGE;
-			}
+			o.max_steps = v;
 			break;
 		case 'h':
 			fputs(run_usage, stdout);
 			run_help_reference();
 			return EXIT_CLEAN;
 		default:
-			fputs(run_usage, stderr);
+			opt_error("run", c, argv);
 			return EXIT_USAGE;
 		}
 	}
 	n = argc - optind;
 	if (n <= 0) {
-		fprintf(stderr, "mmfuzz run: no FILE given\n%s", run_usage);
+		fprintf(stderr, "mmfuzz run: no FILE given (mmfuzz run --help)\n");
 		return EXIT_USAGE;
 	}
 	in = calloc((size_t)n, sizeof(*in));
@@ -153,8 +187,11 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	/* every input is checked before anything runs */
 	for (i = 0; i < n; i++)
-		if (input_load(&in[i], argv[optind + i]))
+		if (input_load(&in[i], argv[optind + i], form))
 			bad++;
+		else if (want_expect && in[i].prog->expect == EXPECT_NONE && ++bad)
+			fprintf(stderr, "%s: no expect: line, nothing for --expect to check\n",
+				argv[optind + i]);
 	for (i = 0; i < n && no_bugs; i++)
 		if (in[i].prog)
 			in[i].prog->bugs = 0;
@@ -165,23 +202,34 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	e = exec_create();
-	if (!e)
+	if (!e) {
+		fprintf(stderr, "mmfuzz run: cannot create the executor\n");
+		for (i = 0; i < n; i++)
+			input_free(&in[i]);
+		free(in);
 		return EXIT_USAGE;
+	}
+	trace_out = json ? stderr : stdout;
+	/* which of the programs' own decisions fire */
+	if (o.sched == SCHED_FROM_INPUT)
+		o.rec = REC_INPUT;
 	if (trace)
 		o.trace = print_trace;
 	for (i = 0; i < n; i++) {
 		struct run_result r;
+		int unfired;
 		bool met;
 
 		trace_prog = in[i].prog;
 		if (trace)
-			printf("== %s\n", in[i].path);
+			fprintf(trace_out, "== %s\n", in[i].path);
 		if (exec_run(e, in[i].prog, &o, &r)) {
 			fprintf(stderr, "%s: cannot build the world\n", in[i].path);
 			errors++;
 			continue;
 		}
 		met = expect_met(in[i].prog, &r);
+		unfired = never_fired(e, &in[i], &o);
 		if (r.outcome == RUN_VIOLATION) {
 			/* naming a binary's decisions replays it once more, exactly:
 			 * the traces the report shows are the same */
@@ -211,7 +259,7 @@ int cmd_run(int argc, char **argv)
 			       r.switches);
 			if (in[i].prog->expect != EXPECT_NONE)
 				printf(",\"expect_met\":%s", met ? "true" : "false");
-			printf("}\n");
+			printf(",\"decisions_never_fired\":%d}\n", unfired);
 		} else if (!quiet) {
 			printf("%s: %s%s (steps %llu, switches %lu, trace %016llx)\n", in[i].path,
 			       r.outcome == RUN_CLEAN ? "clean" : "violation ",

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* cli.h first: <pthread.h> defines SCHED_RR, a name exec.h uses */
 #include "cli.h"
@@ -24,8 +25,8 @@ static const char stress_usage[] =
 	"tasks stop between iterations and the invariants are checked.\n"
 	"\n"
 	"  -t TASKS           tasks, one thread each (default 1, at most 2048)\n"
-	"  -s SECONDS         measured samples (default: until Ctrl-C, as will-it-scale;\n"
-	"                     5 for --scaling and --compare, as runtest.py)\n"
+	"  -s SECONDS         measured samples, 1 to 1000000 (default: until Ctrl-C, as\n"
+	"                     will-it-scale; 5 for --scaling and --compare, as runtest.py)\n"
 	"  -m                 pin tasks to hardware threads (default: one per core)\n"
 	"  -n                 no affinity\n"
 	"  -v                 every task's count in every sample\n"
@@ -34,7 +35,8 @@ static const char stress_usage[] =
 	"                     pick_outside (4.17, seed 000's patch), locked_rr (4.16)\n"
 	"  --mode MODE        thread (default) or process; --scaling: both (default)\n"
 	"  --warmup N         samples discarded first (default 6, WARMUP_ITERATIONS + 1)\n"
-	"  --sample-ms MS     length of a sample (default 1000; shorter for tests)\n"
+	"  --sample-ms MS     length of a sample (default 1000; shorter for tests): the\n"
+	"                     min/max/total lines count per sample, average: per second\n"
 	"  --check-every N    check the invariants every N samples (default 1; 0: only\n"
 	"                     at the end, after the final drain)\n"
 	"  --stall-ms MS      tasks that do not stop within MS are a stall (default 10000)\n"
@@ -58,39 +60,51 @@ enum {
 	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG,
 };
 
-static int bad_number(const char *opt, const char *v, const char *range)
-{
-	fprintf(stderr, "mmfuzz stress: bad %s '%s': %s\n", opt, v, range);
-	return EXIT_USAGE;
-}
-
-/* parse_u64 and a range; -1 after printing the error */
+/* parse_num into an unsigned long; -1 after printing the error */
 static int number(const char *opt, const char *v, uint64_t lo, uint64_t hi, unsigned long *out)
 {
 	uint64_t x;
-	char range[64];
 
-	if (parse_u64(v, &x) || x < lo || x > hi) {
-		snprintf(range, sizeof(range), "a number from %llu to %llu",
-			 (unsigned long long)lo, (unsigned long long)hi);
-		bad_number(opt, v, range);
+	if (parse_num("stress", opt, v, lo, hi, &x))
 		return -1;
-	}
 	*out = (unsigned long)x;
 	return 0;
 }
 
-static void list_workloads(void)
+/*
+ * --scaling's CSV (and the PNG beside it): replaced by rename, so a regular
+ * file or a new name; and quoted in gnuplot's script, so no quote or line
+ * end in it.  -1 after saying why not.
+ */
+static int csv_path_ok(const char *csv)
+{
+	struct stat st;
+
+	if (strpbrk(csv, "'\n\r")) {
+		fprintf(stderr, "mmfuzz stress: -o '%s': a quote or line end gnuplot cannot take\n",
+			csv);
+		return -1;
+	}
+	if (!lstat(csv, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "mmfuzz stress: -o %s: not a regular file (the CSV replaces it: a "
+			"regular file or a new name)\n", csv);
+		return -1;
+	}
+	return 0;
+}
+
+static void list_workloads(FILE *f)
 {
 	int i;
 
 	for (i = 0; stress_workloads[i]; i++)
-		printf("%-14s %s\n", stress_workloads[i]->name, stress_workloads[i]->description);
+		fprintf(f, "%-14s %s\n", stress_workloads[i]->name, stress_workloads[i]->description);
 }
 
 struct stress_cli {
 	struct stress_opts o;
 	const char *workload, *csv, *mode;
+	char csv_default[256];
 	bool scaling, compare, seconds_set, tasks_set, emit_config;
 	unsigned long runs, max_tasks;
 	struct compare_config cfg[8];
@@ -152,7 +166,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 	int opt, id;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:s:mnvr:o:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":t:s:mnvr:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 't':
 			if (number("-t", optarg, 1, STRESS_MAX_TASKS, &o->tasks))
@@ -160,7 +175,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			c->tasks_set = true;
 			break;
 		case 's':
-			if (number("-s", optarg, 0, 1000000, &o->seconds))
+			/* 0 would be will-it-scale's "until Ctrl-C": leave -s out for that */
+			if (number("-s", optarg, 1, 1000000, &o->seconds))
 				return EXIT_USAGE;
 			c->seconds_set = true;
 			break;
@@ -262,7 +278,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case OPT_LIST:
-			list_workloads();
+			list_workloads(stdout);
 			return EXIT_CLEAN;
 		case OPT_EMIT_CONFIG:
 			c->emit_config = true;
@@ -271,7 +287,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			fputs(stress_usage, stdout);
 			return EXIT_CLEAN;
 		default:
-			fputs(stress_usage, stderr);
+			opt_error("stress", opt, argv);
 			return EXIT_USAGE;
 		}
 	}
@@ -288,7 +304,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 	o->wl = stress_workload_lookup(c->workload);
 	if (!o->wl) {
 		fprintf(stderr, "mmfuzz stress: unknown workload '%s'; there are:\n", c->workload);
-		list_workloads();
+		list_workloads(stderr);
 		return EXIT_USAGE;
 	}
 	if (c->emit_config)
@@ -325,10 +341,6 @@ static int run_compare(struct stress_cli *c)
 	struct compare_opts co;
 	int i;
 
-	if (c->seconds_set && !c->o.seconds) {
-		fprintf(stderr, "mmfuzz stress: --compare needs -s SECONDS above 0\n");
-		return EXIT_USAGE;
-	}
 	if (c->ncfg == 0) {
 		fprintf(stderr, "mmfuzz stress: --compare needs --variant or --inject "
 			"configurations\n");
@@ -368,10 +380,6 @@ static int run_scaling(struct stress_cli *c)
 	struct scaling_opts so;
 	int i;
 
-	if (c->seconds_set && !c->o.seconds) {
-		fprintf(stderr, "mmfuzz stress: --scaling needs -s SECONDS above 0\n");
-		return EXIT_USAGE;
-	}
 	if (c->nvariants > 1) {
 		fprintf(stderr, "mmfuzz stress: --scaling takes one --variant\n");
 		return EXIT_USAGE;
@@ -380,6 +388,13 @@ static int run_scaling(struct stress_cli *c)
 		fprintf(stderr, "mmfuzz stress: --scaling runs 1..nproc tasks; --max-tasks N "
 			"sets the last\n");
 		return EXIT_USAGE;
+	}
+	if (c->csv && csv_path_ok(c->csv))
+		return EXIT_USAGE;
+	if (!c->csv) {
+		snprintf(c->csv_default, sizeof(c->csv_default), "%s.csv", c->workload);
+		if (csv_path_ok(c->csv_default))
+			return EXIT_USAGE;
 	}
 	memset(&so, 0, sizeof(so));
 	so.workload = c->workload;

@@ -32,8 +32,29 @@ static const char usage[] =
 	"  triage DIR           crash files grouped by signature, one reproducer each\n"
 	"  stress WORKLOAD      will-it-scale style workloads on real threads\n"
 	"\n"
-	"mmfuzz COMMAND --help tells more.  Exit status: 0 clean, 1 violation found,\n"
-	"2 bad input or usage.\n";
+	"mmfuzz COMMAND --help tells more; mmfuzz --version the version, the commit\n"
+	"and the compiler it was built from.  Exit status: 0 clean, 1 violation\n"
+	"found, 2 bad input or usage.\n";
+
+#ifndef MMFUZZ_VERSION
+#define MMFUZZ_VERSION "0.1"
+#endif
+#ifndef MMFUZZ_COMMIT
+#define MMFUZZ_COMMIT "unknown"
+#endif
+
+/* clang's __VERSION__ names it, gcc's is the number alone */
+#if defined(__clang__)
+#define COMPILER __VERSION__
+#else
+#define COMPILER "gcc " __VERSION__
+#endif
+
+static void version(void)
+{
+	printf("mmfuzz %s\ncommit %s\ncompiler %s\nbuild %s\n", MMFUZZ_VERSION, MMFUZZ_COMMIT,
+	       COMPILER, MMFUZZ_TSAN ? "tsan" : MMFUZZ_ASAN ? "asan" : "plain");
+}
 
 int main(int argc, char **argv)
 {
@@ -47,17 +68,21 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		fputs(usage, stderr);
+		fprintf(stderr, "mmfuzz: no command given\n\n%s", usage);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		fputs(usage, stdout);
 		return EXIT_CLEAN;
 	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		version();
+		return EXIT_CLEAN;
+	}
 	sites_init();
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "mmfuzz: unknown command '%s'\n\n%s", argv[1], usage);
+	fprintf(stderr, "mmfuzz: unknown command '%s' (mmfuzz --help lists them)\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Triage of crash files: each is run (in a child process, so a file that
- * crashes the tool cannot take the triage down) on the model with the
- * campaign's bug switches; its signature is the model's violation, or, when
+ * crashes the tool cannot take the triage down) on the model with the bug
+ * switches of the campaign that found it; its signature is the model's
+ * violation, or, when
  * the model runs it clean, what the sanitizer build of the fuzz target
  * reports.  One file per signature, the smallest, is minimized and written
  * atomically as text with its expect: line, ready for corpus/regress/.
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #include "../bugs/bugs.h"
+#include "../prog/form.h"
+#include "../prog/ops.h"
 #include "cli.h"
 
 void signature_filename(const char *sig, char *out, size_t n)
@@ -34,64 +37,13 @@ void signature_filename(const char *sig, char *out, size_t n)
 	out[i] = 0;
 }
 
-/*
- * DIR/campaign: what the campaign ran, so that triage later knows which
- * switches were on.  The switches go by name (bit numbers change as
- * switches are added):
- *   inject pcp_count_apart,vmstat_lost_update
- *   target mm
- *   engine libfuzzer
- *   sanitizer address
- */
-void campaign_note_write(const char *dir, uint64_t inject, const char *target, const char *engine,
-			 const char *sanitizer)
+/* A crash file: text if it says so, else bytes as the fuzz target that ran
+ * them means them (@target, NULL: every operation). */
+static int load_binary(const char *path, struct prog *p, const char *target)
 {
-	char path[4096], buf[1024];
-	int i, n;
-
-	snprintf(path, sizeof(path), "%s/campaign", dir);
-	n = snprintf(buf, sizeof(buf), "inject ");
-	for (i = 0; i < NR_BUGS; i++)
-		if (inject & (1ULL << i))
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s",
-				      buf[n - 1] == ' ' ? "" : ",", bug_table[i].name);
-	snprintf(buf + n, sizeof(buf) - (size_t)n, "\ntarget %s\nengine %s\nsanitizer %s\n", target,
-		 engine, sanitizer);
-	write_atomic(path, buf, strlen(buf));
-}
-
-uint64_t campaign_note_inject(const char *dir)
-{
-	char path[4096], line[1024], *save = NULL, *name;
-	uint64_t v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/campaign", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "inject ", 7))
-			continue;
-		for (name = strtok_r(line + 7, ", \n", &save); name;
-		     name = strtok_r(NULL, ", \n", &save)) {
-			int id = bug_lookup(name);
-
-			if (id >= 0)
-				v |= 1ULL << id;
-			else
-				fprintf(stderr, "mmfuzz: %s: unknown bug switch '%s' ignored\n", path,
-					name);
-		}
-		break;
-	}
-	fclose(f);
-	return v;
-}
-
-static int load_binary(const char *path, struct prog *p)
-{
+	const struct fuzz_target *t = target && *target ? target_lookup(target) : NULL;
 	uint8_t *buf;
+	int line, col;
 	long n;
 	FILE *f = fopen(path, "rb");
 
@@ -102,78 +54,126 @@ static int load_binary(const char *path, struct prog *p)
 		fclose(f);
 		return -1;
 	}
-	n = (long)fread(buf, 1, 1 << 20, f);
+	n = (long)fread(buf, 1, (1 << 20) - 1, f);
 	fclose(f);
-	if (prog_is_text(buf, (size_t)n)) {
+	/* an engine's input is bytes, whatever they look like; the random
+	 * engine's crash files are text programs */
+	if (prog_detect_form(buf, (size_t)n, &line, &col) == PROG_FORM_TEXT) {
 		char err[512];
 
-		buf[n < (1 << 20) ? n : (1 << 20) - 1] = 0;
-		n = prog_parse_text((const char *)buf, path, p, err, sizeof(err));
+		buf[n] = 0;
+		n = prog_parse_text_n((const char *)buf, (size_t)n, path, p, err, sizeof(err));
 	} else {
-		prog_decode_binary(buf, (size_t)n, p);
+		prog_decode_binary_target(buf, (size_t)n, p, t ? t : target_default());
 		n = 0;
 	}
 	free(buf);
 	return n ? -1 : 0;
 }
 
-/* Run the sanitizer build of the fuzz target on @path and read its summary. */
+/* The sanitizer build of the fuzz target on @path, its report's summary as
+ * a signature.  The file goes on an argument vector, never through a shell. */
 static void sanitizer_signature(const char *bin, const char *path, uint64_t inject, char *sig,
 				size_t n)
 {
-	char cmd[12288], line[1024], inj[512] = "";
+	char line[1024], inj[512];
+	int fds[2], status;
 	FILE *p;
-	int i, k = 0, status;
+	pid_t pid;
 
 	sig[0] = 0;
-	if (!bin)
+	if (!bin || pipe(fds))
 		return;
-	for (i = 0; i < 32; i++)
-		if (inject & (1ULL << i))
-			k += snprintf(inj + k, sizeof(inj) - (size_t)k, "%s%s", k ? "," : "",
-				      bug_table[i].name);
-	snprintf(cmd, sizeof(cmd), "MMFUZZ_INJECT='%s' '%s' '%s' 2>&1", inj, bin, path);
-	p = popen(cmd, "r");
-	if (!p)
+	cdir_inject_names(inject, inj, sizeof(inj));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
 		return;
-	while (fgets(line, sizeof(line), p)) {
+	}
+	if (pid == 0) {
+		char *argv[] = { (char *)bin, (char *)path, NULL };
+
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		setenv("MMFUZZ_INJECT", strcmp(inj, "none") ? inj : "", 1);
+		unsetenv("MMFUZZ_CRASHES");
+		execv(bin, argv);
+		fprintf(stderr, "cannot run %s: %s\n", bin, strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	p = fdopen(fds[0], "r");
+	while (p && fgets(line, sizeof(line), p)) {
 		char *in, *nl = strchr(line, '\n');
 
 		if (nl)
 			*nl = 0;
+		if (sig[0])
+			continue;	/* read it all: the target must not block on a full pipe */
 		if (!strncmp(line, "MMFUZZ-SIGNATURE: ", 18)) {
-			snprintf(sig, n, "%s", line + 18);
-			break;
-		}
-		if (strstr(line, "SUMMARY: ThreadSanitizer: data race") && (in = strstr(line, " in "))) {
-			snprintf(sig, n, "data-race@%s", in + 4);
-			break;
-		}
-		if (strstr(line, "SUMMARY: AddressSanitizer: ") && (in = strstr(line, " in "))) {
+			snprintf(sig, n, "%.*s", (int)n - 1, line + 18);
+		} else if (strstr(line, "SUMMARY: ThreadSanitizer: data race") &&
+			   (in = strstr(line, " in "))) {
+			snprintf(sig, n, "data-race@%.*s", (int)n - 11, in + 4);
+		} else if (strstr(line, "SUMMARY: AddressSanitizer: ") && (in = strstr(line, " in "))) {
 			char kind[64] = "";
 
 			sscanf(strstr(line, "SUMMARY: AddressSanitizer: ") + 27, "%63s", kind);
-			snprintf(sig, n, "asan-%s@%s", kind, in + 4);
-			break;
-		}
-		if (strstr(line, "SUMMARY: UndefinedBehaviorSanitizer")) {
-			snprintf(sig, n, "ubsan@%s", strstr(line, "undefined-behavior ") ?
+			snprintf(sig, n, "asan-%s@%.*s", kind, (int)(n - 7 - strlen(kind)), in + 4);
+		} else if (strstr(line, "SUMMARY: UndefinedBehaviorSanitizer")) {
+			snprintf(sig, n, "ubsan@%.*s", (int)n - 7, strstr(line, "undefined-behavior ") ?
 						      strstr(line, "undefined-behavior ") + 19 : "?");
-			break;
-		}
-		if (strstr(line, "mmfuzz: internal error")) {
+		} else if (strstr(line, "mmfuzz: internal error")) {
 			snprintf(sig, n, "internal-error@scheduler");
-			break;
 		}
+	}
+	if (p)
+		fclose(p);
+	else
+		close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !sig[0]) {
+		fprintf(stderr, "mmfuzz triage: cannot run %s on %s\n", bin, path);
+		return;
 	}
 	/* the target ran it to the end without a report: it does not reproduce
 	 * alone (a race TSan pinned on it that began in an earlier execution) */
-	status = pclose(p);
 	if (!sig[0] && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 		snprintf(sig, n, "crash@unknown");
 }
 
-void triage_classify(struct triage *t, const char *path, char *sig, size_t n, bool *san_only)
+/*
+ * The switches crash file @path runs with and the fuzz target that
+ * classifies it (see struct triage); false when no campaign of the
+ * directory wrote it and it runs with its own.
+ */
+static bool file_switches(const struct triage *t, const char *path, uint64_t *inject,
+			  const char **bin, const char **target)
+{
+	const struct cdir_run *r = cdir_find(&t->cd, cdir_run_of(path));
+	struct prog *p;
+
+	*bin = t->sanitizer_bin ? t->sanitizer_bin : r && r->bin[0] ? r->bin : NULL;
+	*target = r ? r->target : t->target;
+	if (t->inject_set || r || t->cd.old_note) {
+		*inject = t->inject_set ? t->inject : r ? r->inject : t->cd.old_inject;
+		return true;
+	}
+	p = malloc(sizeof(*p));
+	*inject = p && !load_binary(path, p, *target) ? p->bugs : 0;
+	free(p);
+	return false;
+}
+
+/* The signature of one crash file (a model violation, or the sanitizer's
+ * report when the model runs it clean); "" if it does not fail.  The model
+ * runs it in a child: a file that crashes the tool cannot take triage down. */
+static void classify(struct triage *t, const char *path, uint64_t inject, const char *bin,
+		     const char *target, char *sig, size_t n, bool *san_only)
 {
 	int fds[2], status;
 	pid_t pid;
@@ -185,14 +185,19 @@ void triage_classify(struct triage *t, const char *path, char *sig, size_t n, bo
 		return;
 	fflush(NULL);
 	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
 	if (pid == 0) {
 		struct prog *p = malloc(sizeof(*p));
 		struct run_opts o = { 0 };
 		struct run_result r;
 
 		close(fds[0]);
-		if (p && !load_binary(path, p)) {
-			p->bugs = t->inject;
+		if (p && !load_binary(path, p, target)) {
+			p->bugs = inject;
 			o.max_steps = 20000;
 			if (!exec_run(t->e, p, &o, &r) && r.outcome == RUN_VIOLATION)
 				(void)!write(fds[1], r.v.signature, strlen(r.v.signature));
@@ -206,14 +211,14 @@ void triage_classify(struct triage *t, const char *path, char *sig, size_t n, bo
 	waitpid(pid, &status, 0);
 	if (!sig[0]) {
 		/* the model runs it clean, or the tool itself died on it */
-		sanitizer_signature(t->sanitizer_bin, path, t->inject, sig, n);
+		sanitizer_signature(bin, path, inject, sig, n);
 		*san_only = sig[0] != 0;
 		if (WIFSIGNALED(status) && !sig[0])
 			snprintf(sig, n, "crash@signal-%d", WTERMSIG(status));
 	}
 }
 
-static bool is_crash_name(const char *name)
+bool triage_is_crash_name(const char *name)
 {
 	return !strncmp(name, "crash-", 6) || !strncmp(name, "id:", 3) || !strncmp(name, "leak-", 5) ||
 	       !strncmp(name, "timeout-", 8) || !strncmp(name, "oom-", 4);
@@ -241,8 +246,10 @@ int triage_scan(struct triage *t, const char *dir)
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		char path[4096], sig[128];
+		char path[4096], sig[128], *dash;
+		const char *name, *bin, *target;
 		struct stat st;
+		uint64_t inject;
 		bool san_only;
 		int i;
 
@@ -258,12 +265,19 @@ int triage_scan(struct triage *t, const char *dir)
 			added += triage_scan(t, sub);
 			continue;
 		}
-		if (!is_crash_name(de->d_name) || !strcmp(de->d_name, "README.txt"))
+		name = de->d_name;
+		if (cdir_run_of(path) && (dash = strchr(name, '-')))
+			name = dash + 1;	/* rN-crash-... */
+		if (!triage_is_crash_name(name))
+			continue;
+		if (t->only_run && cdir_run_of(path) != t->only_run)
 			continue;
 		if (seen(t, path + (strlen(path) > 63 ? strlen(path) - 63 : 0)))
 			continue;
 		t->files_seen++;
-		triage_classify(t, path, sig, sizeof(sig), &san_only);
+		if (!file_switches(t, path, &inject, &bin, &target))
+			t->own_switches++;
+		classify(t, path, inject, bin, target, sig, sizeof(sig), &san_only);
 		if (!sig[0]) {
 			t->not_reproduced++;
 			continue;
@@ -284,6 +298,9 @@ int triage_scan(struct triage *t, const char *dir)
 		if (!t->f[i].first_file[0] || st.st_size < t->f[i].first_size) {
 			snprintf(t->f[i].first_file, sizeof(t->f[i].first_file), "%s", path);
 			t->f[i].first_size = st.st_size;
+			t->f[i].inject = inject;
+			snprintf(t->f[i].target, sizeof(t->f[i].target), "%s", target ? target : "");
+			snprintf(t->f[i].bin, sizeof(t->f[i].bin), "%s", bin ? bin : "");
 		}
 	}
 	closedir(d);
@@ -308,8 +325,8 @@ static int minimize_one(struct triage *t, struct finding *f, const char *out)
 		int r[2] = { -1, -1 };
 
 		close(fds[0]);
-		if (p && !load_binary(f->first_file, p)) {
-			p->bugs = t->inject;
+		if (p && !load_binary(f->first_file, p, f->target)) {
+			p->bugs = f->inject;
 			o.max_steps = 20000;
 			if (!f->sanitizer_only && !prog_minimize(t->e, p, &o, 5000, &st)) {
 				r[0] = st.ops;
@@ -334,7 +351,7 @@ static int minimize_one(struct triage *t, struct finding *f, const char *out)
 					}
 				}
 			}
-			if (text && !write_atomic(out, text, strlen(text)))
+			if (text && !write_output(out, text, strlen(text)))
 				(void)!write(fds[1], r, sizeof(r));
 		}
 		_exit(0);
@@ -353,7 +370,6 @@ int triage_write(struct triage *t, const char *outdir, bool quiet)
 {
 	int i, written = 0;
 
-	mkdir(outdir, 0755);
 	for (i = 0; i < t->n; i++) {
 		struct finding *f = &t->f[i];
 		char name[160];

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../prog/exec.h"
+#include "campaign_dir.h"
 
 #define TRIAGE_MAX_SIGS 64
 
@@ -17,36 +18,47 @@ struct finding {
 	char signature[128];
 	char first_file[4096];		/* the smallest crash file with it */
 	long first_size;
+	uint64_t inject;		/* the switches it reproduces with */
+	char target[16];		/* the fuzz target that ran its bytes */
+	char bin[4096];			/* the fuzz target that classified it, if any */
 	int count;
 	bool sanitizer_only;		/* the plain model runs it clean */
 	char reproducer[4096];		/* the .mmf written for it */
 	int ops, preemptions;
 };
 
+/*
+ * Which switches a crash file runs with: --inject's for every file when
+ * given; else those of the campaign run that wrote it (its rN- tag and the
+ * directory's ledger, campaign_dir.h); else, for a file no campaign of the
+ * directory wrote, its own (a text's bugs: line, a binary's switch bits).
+ */
 struct triage {
 	struct exec *e;
-	uint64_t inject;		/* the campaign's switches (files' own bits ignored) */
-	const char *sanitizer_bin;	/* fuzz binary to classify what the model misses */
+	struct cdir cd;			/* the campaigns of the directory */
+	bool inject_set;		/* --inject given */
+	uint64_t inject;
+	const char *sanitizer_bin;	/* --sanitizer-bin: for every file */
+	const char *target;		/* for files no campaign wrote (NULL: mm) */
+	int only_run;			/* a running campaign: its own files (0: all) */
 	struct finding f[TRIAGE_MAX_SIGS];
 	int n;
 	int files_seen;
 	int not_reproduced;		/* crash files that ran clean alone */
+	int own_switches;		/* files no campaign here wrote */
 	char seen_names[4096][64];	/* crash files already classified */
 	int nseen_names;
 };
 
-/* Classify the crash files under @dir not seen yet; returns how many new. */
+/* Classify the crash files under @dir not seen yet; returns how many new
+ * signatures. */
 int triage_scan(struct triage *t, const char *dir);
-/* Minimize one file per signature and write OUTDIR/<signature>.mmf. */
+/* Minimize one file per signature and write OUTDIR/<signature>.mmf; how
+ * many were written. */
 int triage_write(struct triage *t, const char *outdir, bool quiet);
-/* The signature of one crash file (a model violation, or the sanitizer's
- * report when the model runs it clean); "" if it does not fail. */
-void triage_classify(struct triage *t, const char *path, char *sig, size_t n, bool *san_only);
 /* A file name for a signature: [A-Za-z0-9_.@-], the rest as '_'. */
 void signature_filename(const char *sig, char *out, size_t n);
-/* Record/read the campaign's switches in DIR/campaign, for a later triage. */
-void campaign_note_write(const char *dir, uint64_t inject, const char *target, const char *engine,
-			 const char *sanitizer);
-uint64_t campaign_note_inject(const char *dir);
+/* Is @name (a base name, after its rN- tag) an engine's crash file? */
+bool triage_is_crash_name(const char *name);
 
 #endif /* MMFUZZ_CLI_TRIAGE_H */

@@ -419,8 +419,11 @@ extern bool real_cpu_shared;
 void real_cpu_enter(struct task *t);
 void real_cpu_exit(struct task *t);
 
-/* Deterministic PRNG (splitmix64 seeding, xorshift64*). */
-static inline uint64_t rng_next(uint64_t *s)
+/* Deterministic PRNG (splitmix64 seeding, xorshift64*).  The state is the
+ * scheduler's (fs->rng), stepped from whichever fiber runs the choice:
+ * __sched_notsan like the rest of its bookkeeping, or TSan, which sees no
+ * happens-before between fibers, reports the scheduler racing itself. */
+static inline __sched_notsan uint64_t rng_next(uint64_t *s)
 {
 	uint64_t x = *s;
 

@@ -10,6 +10,10 @@ ok() {	# ok CONDITION-STATUS NAME
 	_n=$((_n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; _failed=$((_failed + 1)); fi
 }
+todo() {	# todo CONDITION-STATUS NAME REASON: expected to fail until REASON lands
+	_n=$((_n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $_n - $2 # TODO $3"; else echo "not ok $_n - $2 # TODO $3"; fi
+}
 diag() { echo "$*" | sed 's/^/# /'; }
 is_tsan() { case "$BUILD" in *tsan*) return 0;; esac; return 1; }
 finish() { exit $((_failed > 0)); }

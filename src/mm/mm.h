@@ -74,6 +74,7 @@ int pcp_bulk_variant_lookup(const char *name);
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
 void drain_local_pages(struct zone *zone);
+void drain_zone_pages(struct zone *zone, struct per_cpu_pages *pcp);
 void drain_all_pages(struct zone *zone);
 void __drain_all_pages(struct zone *zone, bool force_all_cpus);
 void zone_pcp_disable(struct zone *zone);

@@ -254,6 +254,24 @@ static void drain_pages(unsigned int cpu)
 		drain_pages_zone(cpu, &mm_world->zones[z]);
 }
 
+/*
+ * Called from the vmstat counter updater to drain pagesets of this
+ * currently executing processor (6.6, CONFIG_NUMA): up to a batch, the
+ * count read before the lock and clamped again under it.
+ */
+void drain_zone_pages(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int to_drain, batch;
+
+	batch = READ_ONCE(pcp->batch);
+	to_drain = min(READ_ONCE(pcp->count), batch);
+	if (to_drain > 0) {
+		spin_lock(&pcp->lock);
+		free_pcppages_bulk(zone, to_drain, pcp, 0);
+		spin_unlock(&pcp->lock);
+	}
+}
+
 /* Spill all of this CPU's per-cpu pages back into the buddy allocator.
  * Caller has preemption off. */
 void drain_local_pages(struct zone *zone)

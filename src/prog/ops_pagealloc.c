@@ -283,6 +283,25 @@ static struct op_desc op_vmstat_refresh = {
 };
 OP_DESC(op_vmstat_refresh);
 
+static void do_drain_zone_pages(struct op_ctx *c)
+{
+	struct zone *zone = &c->w->zones[c->op->arg[0]];
+
+	/* the vmstat worker is bound to its CPU */
+	preempt_disable();
+	drain_zone_pages(zone, this_cpu_ptr(zone->per_cpu_pageset));
+	preempt_enable();
+}
+
+static struct op_desc op_drain_zone_pages = {
+	OP_NAME("drain_zone_pages"), .code = 0x0a, .layer = "pagealloc",
+	.desc = "drain_zone_pages(): up to a batch of the task's CPU's pcp (the vmstat worker)",
+	.nargs = 1,
+	.args = { { .name = "zone", .kind = ARG_ZONE } },
+	.exec = do_drain_zone_pages,
+};
+OP_DESC(op_drain_zone_pages);
+
 /* ---- the fuzz target ---- */
 
 static const char *const pagealloc_layers[] = { "pagealloc", NULL };

@@ -92,6 +92,10 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 			snprintf(arg[n++], sizeof(arg[0]), "-ignore_timeouts=1");
 		}
 		snprintf(arg[n++], sizeof(arg[0]), "-max_total_time=%ld", seconds);
+		/* an execution is bounded by its steps: one that takes seconds is
+		 * a hang of the tool, saved as timeout-* (libFuzzer's default is
+		 * 1200 s) */
+		snprintf(arg[n++], sizeof(arg[0]), "-timeout=%d", CAMPAIGN_EXEC_TIMEOUT);
 		snprintf(arg[n++], sizeof(arg[0]), "-artifact_prefix=%s/%s-", c->crashes, c->tag);
 		/* as fuzz/fuzz_*.options say: programs of ~40 ops, texts of a page */
 		snprintf(arg[n++], sizeof(arg[0]), "-max_len=%d",
@@ -111,6 +115,7 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		snprintf(arg[n++], sizeof(arg[0]), "-V%ld", seconds);
 		snprintf(arg[n++], sizeof(arg[0]), "-s%u", (unsigned)seed);
 		snprintf(arg[n++], sizeof(arg[0]), "-mnone");
+		snprintf(arg[n++], sizeof(arg[0]), "-t%d", CAMPAIGN_EXEC_TIMEOUT * 1000);
 		if (c->jobs > 1 && instance == 0)
 			snprintf(arg[n++], sizeof(arg[0]), "-M%s-main", c->tag);
 		else if (c->jobs > 1)

@@ -14,6 +14,9 @@
 
 #include "triage.h"
 
+/* Seconds one execution may take before the engine calls it a hang. */
+#define CAMPAIGN_EXEC_TIMEOUT 10
+
 #define MAX_ENGINE_ARGS 16
 #define MAX_JOBS	64	/* --jobs */
 #define MAX_SECONDS	31536000L	/* --time: a year */

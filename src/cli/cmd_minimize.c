@@ -25,6 +25,8 @@ static const char min_usage[] =
 	"  --max-runs N      give up after N candidate runs (default 20000, at most\n"
 	"                    100000000)\n"
 	"  --max-steps N     livelock bound (default 200000, at most 1000000000)\n"
+	"  --time S          stop after S seconds with the smallest program so far\n"
+	"                    (default 300, at most 86400; 0: no limit)\n"
 	"  --text, --binary  read FILE as that form, whatever it looks like\n";
 
 int cmd_minimize(int argc, char **argv)
@@ -32,13 +34,14 @@ int cmd_minimize(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-runs", required_argument, 0, 'r' }, { "max-steps", required_argument, 0, 'm' },
+		{ "time", required_argument, 0, 't' },
 		{ "no-bugs", no_argument, 0, 'B' }, { "text", no_argument, 0, 'T' },
 		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' }, { 0 } };
 	enum input_form form = INPUT_AUTO;
 	struct run_opts o = { 0 };
 	bool no_bugs = false;
 	const char *out = NULL;
-	uint64_t max_runs = 20000;
+	uint64_t max_runs = 20000, seconds = 300;
 	struct min_stats st;
 	struct input in;
 	struct exec *e;
@@ -70,6 +73,10 @@ int cmd_minimize(int argc, char **argv)
 			break;
 		case 'm':
 			if (parse_num("minimize", "--max-steps", optarg, 1, 1000000000, &o.max_steps))
+				return EXIT_USAGE;
+			break;
+		case 't':
+			if (parse_num("minimize", "--time", optarg, 0, 86400, &seconds))
 				return EXIT_USAGE;
 			break;
 		case 'h':
@@ -106,7 +113,7 @@ int cmd_minimize(int argc, char **argv)
 		input_free(&in);
 		return EXIT_USAGE;
 	}
-	rc = prog_minimize(e, in.prog, &o, (int)max_runs, &st);
+	rc = prog_minimize_budget(e, in.prog, &o, (int)max_runs, (unsigned)seconds, &st);
 	if (rc && !st.signature[0]) {
 		fprintf(stderr, "%s: runs clean: nothing to minimize\n", in.path);
 		exec_destroy(e);
@@ -124,9 +131,10 @@ int cmd_minimize(int argc, char **argv)
 	rc = write_output(out, text, strlen(text)) ? EXIT_USAGE : EXIT_FOUND;
 	if (rc == EXIT_FOUND)
 		printf("%s: %s\n  ops %d (from %d), tasks %d (from %d), preemptions %d (bug depth), "
-		       "decisions %d, %d runs\n  wrote %s\n",
+		       "decisions %d, %d runs%s\n  wrote %s\n",
 		       in.path, st.signature, st.ops, st.ops_before, st.tasks, st.tasks_before,
-		       st.preemptions, st.decisions, st.runs, out);
+		       st.preemptions, st.decisions, st.runs,
+		       st.out_of_time ? " (time up: the smallest so far)" : "", out);
 	free(text);
 	exec_destroy(e);
 	input_free(&in);

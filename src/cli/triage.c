@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,9 @@ static void classify(struct triage *t, const char *path, uint64_t inject, const 
 		struct run_result r;
 
 		close(fds[0]);
+		/* every model loop is bounded by the step bound: a run that
+		 * still does not end is a hang of the tool, reported as one */
+		alarm(TRIAGE_RUN_SECONDS);
 		if (p && !load_binary(path, p, target)) {
 			p->bugs = inject;
 			o.max_steps = 20000;
@@ -213,7 +217,9 @@ static void classify(struct triage *t, const char *path, uint64_t inject, const 
 		/* the model runs it clean, or the tool itself died on it */
 		sanitizer_signature(bin, path, inject, sig, n);
 		*san_only = sig[0] != 0;
-		if (WIFSIGNALED(status) && !sig[0])
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM && !sig[0])
+			snprintf(sig, n, "hang@run");
+		else if (WIFSIGNALED(status) && !sig[0])
 			snprintf(sig, n, "crash@signal-%d", WTERMSIG(status));
 	}
 }
@@ -262,6 +268,8 @@ int triage_scan(struct triage *t, const char *dir)
 			char sub[4200];
 
 			snprintf(sub, sizeof(sub), "%s/crashes", path);
+			added += triage_scan(t, sub);
+			snprintf(sub, sizeof(sub), "%s/hangs", path);
 			added += triage_scan(t, sub);
 			continue;
 		}
@@ -328,7 +336,8 @@ static int minimize_one(struct triage *t, struct finding *f, const char *out)
 		if (p && !load_binary(f->first_file, p, f->target)) {
 			p->bugs = f->inject;
 			o.max_steps = 20000;
-			if (!f->sanitizer_only && !prog_minimize(t->e, p, &o, 5000, &st)) {
+			if (!f->sanitizer_only &&
+			    !prog_minimize_budget(t->e, p, &o, 5000, TRIAGE_MIN_SECONDS, &st)) {
 				r[0] = st.ops;
 				r[1] = st.preemptions;
 				text = prog_print_text(p);

@@ -12,6 +12,10 @@
 #include "../prog/exec.h"
 #include "campaign_dir.h"
 
+/* A crash file that runs longer than this in triage is a hang. */
+#define TRIAGE_RUN_SECONDS 20
+/* Minimizing one signature's reproducer stops here with the best so far. */
+#define TRIAGE_MIN_SECONDS 60
 #define TRIAGE_MAX_SIGS 64
 
 struct finding {

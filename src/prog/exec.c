@@ -205,9 +205,8 @@ static void build_policy(const struct exec *e, const struct prog *p, const struc
 }
 
 /* Give back what the program still holds, let every layer drain, check. */
-static void finish(struct exec *e)
+static void finish(struct exec *e, struct task *m)
 {
-	struct task *m = &e->main_task;
 	int i;
 
 	for (i = 0; i < e->p->nops; i++) {
@@ -220,6 +219,38 @@ static void finish(struct exec *e)
 	world_drain(e->w);
 	m->cpu = 0;
 	check_final(e->w);
+}
+
+static void finish_body(struct task *t, void *arg)
+{
+	struct exec *e = arg;
+
+	t->op = e->p->nops + 1;		/* reports name it "exit" */
+	finish(e, t);
+}
+
+/*
+ * The end of the run on the scheduler too, as one task: a loop in a drain
+ * (a count that never reaches its list's length) is then a livelock
+ * report with the trace, bounded by the same step bound, not a hang.  What
+ * the program's run recorded (its decisions, its preemptions, its trace
+ * hash and steps) is the run's: the drain adds its steps to the count.
+ */
+static int finish_on_scheduler(struct exec *e, int ncpus, struct run_result *r)
+{
+	struct sched_policy pol = { .kind = POL_RR };
+	struct task_init init = { .cpu = 0, .irq = false };
+	int nrec = e->fs->nrec, rc;
+	unsigned long preemptions = e->fs->preemptions;
+	enum sched_record rec = e->fs->rec;
+
+	fsched_set_record(e->fs, REC_NONE);
+	rc = fsched_run(e->fs, 1, ncpus, &init, &pol, finish_body, e);
+	r->steps += e->fs->step;
+	fsched_set_record(e->fs, rec);
+	e->fs->nrec = nrec;
+	e->fs->preemptions = preemptions;
+	return rc;
 }
 
 static void run_sequential(struct exec *e)
@@ -313,11 +344,12 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 		r->steps = e->fs->step;
 		r->switches = e->fs->switches;
 		r->ndec_fired = e->fs->next_dec;
-		if (rc)
-			goto out;
-		current_task = &e->main_task;
+		if (!rc)
+			rc = finish_on_scheduler(e, (int)config_get(&p->cfg, &ck_cpus), r);
+		goto out;
 	}
-	finish(e);
+	current_task = &e->main_task;
+	finish(e, &e->main_task);
 	current_task = NULL;
 out:
 	shadow_run_end();

@@ -76,6 +76,7 @@ struct min_stats {
 	int preemptions;		/* decisions that preempt a runnable task: the bug depth */
 	int decisions;
 	int runs;
+	bool out_of_time;		/* the time budget ended it: the best so far */
 	char signature[128];
 };
 
@@ -88,5 +89,10 @@ struct min_stats {
  */
 int prog_minimize(struct exec *e, struct prog *p, const struct run_opts *o, int max_runs,
 		  struct min_stats *st);
+/* The same within @seconds of wall clock (0: no limit): when they are up,
+ * the program is the smallest found so far (each run is bounded by the
+ * step bound, so a candidate cannot hang it). */
+int prog_minimize_budget(struct exec *e, struct prog *p, const struct run_opts *o, int max_runs,
+			 unsigned seconds, struct min_stats *st);
 
 #endif /* MMFUZZ_PROG_EXEC_H */

@@ -10,20 +10,37 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct minimizer {
 	struct exec *e;
 	struct run_opts o;
 	char sig[128];
 	int runs, max_runs;
+	struct timespec deadline;	/* tv_sec 0: none */
+	bool out_of_time;
 };
+
+static bool past(const struct timespec *d)
+{
+	struct timespec now;
+
+	if (!d->tv_sec)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > d->tv_sec || (now.tv_sec == d->tv_sec && now.tv_nsec >= d->tv_nsec);
+}
 
 static bool still_fails(struct minimizer *m, const struct prog *cand)
 {
 	struct run_result r;
 
-	if (m->runs >= m->max_runs)
+	if (m->runs >= m->max_runs || m->out_of_time)
 		return false;
+	if (past(&m->deadline)) {
+		m->out_of_time = true;
+		return false;
+	}
 	m->runs++;
 	if (exec_run(m->e, cand, &m->o, &r))
 		return false;
@@ -268,10 +285,10 @@ static bool pass_config(struct minimizer *m, struct prog *p, struct prog *c)
 	return changed;
 }
 
-int prog_minimize(struct exec *e, struct prog *p, const struct run_opts *o, int max_runs,
-		  struct min_stats *st)
+int prog_minimize_budget(struct exec *e, struct prog *p, const struct run_opts *o, int max_runs,
+			 unsigned seconds, struct min_stats *st)
 {
-	struct minimizer m = { e, *o, "", 0, max_runs };
+	struct minimizer m = { e, *o, "", 0, max_runs, { 0, 0 }, false };
 	struct prog *c = malloc(sizeof(*c));
 	struct run_opts rec = *o;
 	struct run_result r;
@@ -279,6 +296,10 @@ int prog_minimize(struct exec *e, struct prog *p, const struct run_opts *o, int 
 
 	if (!c)
 		return -1;
+	if (seconds) {
+		clock_gettime(CLOCK_MONOTONIC, &m.deadline);
+		m.deadline.tv_sec += seconds;
+	}
 	memset(st, 0, sizeof(*st));
 	st->ops_before = p->nops;
 	st->tasks_before = p->ntasks;
@@ -303,7 +324,7 @@ int prog_minimize(struct exec *e, struct prog *p, const struct run_opts *o, int 
 		changed |= pass_decisions(&m, p, c);
 		changed |= pass_args(&m, p, c);
 		changed |= pass_config(&m, p, c);
-	} while (changed && m.runs < m.max_runs);
+	} while (changed && m.runs < m.max_runs && !m.out_of_time);
 	free(c);
 
 	exec_run(e, p, &m.o, &r);
@@ -312,8 +333,15 @@ int prog_minimize(struct exec *e, struct prog *p, const struct run_opts *o, int 
 	st->tasks = p->ntasks;
 	st->decisions = p->ndec;
 	st->runs = m.runs;
+	st->out_of_time = m.out_of_time;
 	snprintf(st->signature, sizeof(st->signature), "%s", m.sig);
 	p->expect = EXPECT_VIOLATION;
 	snprintf(p->expect_sig, sizeof(p->expect_sig), "%s", m.sig);
 	return r.outcome == RUN_VIOLATION && !strcmp(r.v.signature, m.sig) ? 0 : -1;
+}
+
+int prog_minimize(struct exec *e, struct prog *p, const struct run_opts *o, int max_runs,
+		  struct min_stats *st)
+{
+	return prog_minimize_budget(e, p, o, max_runs, 0, st);
 }

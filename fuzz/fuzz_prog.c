@@ -207,6 +207,62 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+#if MMFUZZ_ILV_SINK == 1
+/*
+ * libFuzzer: one mutation in eight sets a config key of the header to an
+ * edge the kernel meets (both ends of its range, one step inside them, its
+ * default), written at the key's place as the binary form has it; the
+ * others are libFuzzer's own.  A byte flip rarely lands a 3-byte key on
+ * its end, and regressions hide at the ends (the boot pageset's high below
+ * batch, a zone of one max-order block, threshold 1, pageblock_order ==
+ * max_order).  A mutation that changes max_order refolds the keys after it.
+ */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	uint64_t r = rng_seed(seed);
+	const struct config_key *k;
+	struct mm_config c;
+	long lo, hi, unit, v;
+	int i;
+
+	if (rng_next(&r) % 8 || max_size < BIN_HEADER)
+		return LLVMFuzzerMutate(data, size, max_size);
+	if (size < BIN_HEADER) {
+		memset(data + size, 0, BIN_HEADER - size);
+		size = BIN_HEADER;
+	}
+	config_decode_block(data + 16, &c);
+	k = config_key_by_id((int)(rng_next(&r) % (uint64_t)config_nkeys()));
+	config_range(&c, k, &lo, &hi, &unit);
+	switch (rng_next(&r) % 5) {
+	case 0: v = lo; break;
+	case 1: v = hi; break;
+	case 2: v = lo + unit <= hi ? lo + unit : lo; break;
+	case 3: v = hi - unit >= lo ? hi - unit : hi; break;
+	default: v = k->def; break;
+	}
+	config_set(&c, k, v);
+	/* the keys after it in their ranges again (zone_pages after max_order) */
+	for (i = k->id + 1; i < config_nkeys(); i++) {
+		const struct config_key *after = config_key_by_id(i);
+
+		config_range(&c, after, &lo, &hi, &unit);
+		v = config_get(&c, after);
+		if (v > hi)
+			config_set(&c, after, hi);
+		else if (v < lo || (v - lo) % unit)
+			config_set(&c, after, lo + (v > lo ? (v - lo) / unit * unit : 0));
+	}
+	if (config_check(&c, NULL, (char[160]){ 0 }, 160))
+		return LLVMFuzzerMutate(data, size, max_size);
+	config_encode_block(&c, data + 16);
+	return size;
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct prog p;

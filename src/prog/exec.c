@@ -278,6 +278,24 @@ static void run_sequential(struct exec *e)
 	m->id = 0;
 }
 
+/*
+ * The livelock bound for @p: the steps without progress allowed (the
+ * caller's, or the default), plus what one operation may legitimately take
+ * on this machine (a drain of every pcp of every zone, a refill of a whole
+ * batch, a sweep of the zone: a step a page), so that a large machine is
+ * not a livelock and a small one is caught as soon as it was.
+ */
+static uint64_t livelock_bound(const struct prog *p, uint64_t base)
+{
+	const struct mm_config *c = &p->cfg;
+	uint64_t zones = (uint64_t)config_get(c, &ck_zones);
+
+	return (base ? base : 200000) +
+	       2 * (zones * (uint64_t)config_get(c, &ck_cpus) *
+		    (uint64_t)(config_get(c, &ck_pcp_high) + config_get(c, &ck_pcp_batch)) +
+		    zones * (uint64_t)config_get(c, &ck_zone_pages));
+}
+
 /* Which op defines the handle each argument names; each handle's N. */
 static void bind_handles(struct exec *e, const struct prog *p)
 {
@@ -335,7 +353,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 		run_sequential(e);
 	} else {
 		build_policy(e, p, o, &pol);
-		e->fs->max_steps = o->max_steps;
+		e->fs->max_steps = livelock_bound(p, o->max_steps);
 		e->fs->trace = o->trace;
 		e->fs->ring = ring;
 		fsched_set_record(e->fs, o->rec);

@@ -269,8 +269,8 @@ __sched_notsan void sched_update_next_event(struct fsched *fs)
 		if (fs->fallback && fs->step == fs->fb_base && fs->pol.depth > 0)
 			ev = fs->step + 1;
 	}
-	if (ev > fs->max_steps + 1)
-		ev = fs->max_steps + 1;
+	if (ev > fs->livelock_at)
+		ev = fs->livelock_at;
 	fs->next_event = ev;
 	fs->need_resched = false;
 }

@@ -307,12 +307,12 @@ __sched_notsan void fsched_step_slow(struct fsched *fs, struct task *t, const st
 		fsched_ring(t, fs->step, s);
 	if (fs->slow)
 		count_occ(t, s);
-	if (fs->step > fs->max_steps)
+	if (fs->step >= fs->livelock_at)
 		sched_violation("livelock", s->func,
-				"no progress: %llu steps without the run ending (bound %llu); %s "
-				"last at %s",
-				(unsigned long long)fs->step, (unsigned long long)fs->max_steps,
-				t->fiber.name, s->name);
+				"no progress: %llu steps without an operation beginning or a task "
+				"ending (bound %llu, step %llu); %s last at %s",
+				(unsigned long long)fs->max_steps + 1, (unsigned long long)fs->max_steps,
+				(unsigned long long)fs->step, t->fiber.name, s->name);
 	next = sched_choose(fs, t);
 	if (fs->trace)
 		fs->trace(fs, t, s, next != t->id ? next : -1);
@@ -430,8 +430,12 @@ __sched_notsan void sched_op_begin(struct task *t, int op, const struct yield_si
 	for (i = 0; i < t->nocc_touched; i++)
 		t->occ[t->occ_touched[i]] = 0;
 	t->nocc_touched = 0;
-	if (t->fs)
+	if (t->fs) {
+		/* progress: the livelock bound counts from here (a stale next
+		 * event only costs one slow step, which recomputes it) */
+		t->fs->livelock_at = t->fs->step + t->fs->max_steps + 1;
 		fsched_yield_out(t, s);
+	}
 }
 
 /* The task ran out of operations: one last step picks who runs next. */
@@ -455,6 +459,7 @@ static __sched_notsan void task_exit(struct fsched *fs, struct task *t)
 	t->nocc_touched = 0;
 	t->state = TASK_DONE;
 	fsched_cpu_update(t);
+	fs->livelock_at = fs->step + fs->max_steps + 1;
 	fs->step++;
 	fs->hash = (fs->hash ^ (s->hash + (uint64_t)t->id)) * 0x100000001b3ULL;
 	if (fs->ring)
@@ -582,6 +587,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 		   pol->kind == POL_RR || fs->trace || fs->ring;
 	if (!fs->max_steps)
 		fs->max_steps = 200000;
+	fs->livelock_at = fs->max_steps + 1;
 	memset(fs->cpu, 0, sizeof(fs->cpu));
 	memset(fs->cpu_ntasks, 0, sizeof(fs->cpu_ntasks));
 	fs->nblocked = 0;

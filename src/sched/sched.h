@@ -188,7 +188,9 @@ struct fsched {
 	struct task *cur;
 
 	uint64_t step;
-	uint64_t max_steps;
+	uint64_t max_steps;		/* the livelock bound: steps without progress */
+	uint64_t livelock_at;		/* the last progress (an op began or a task
+					 * ended) + max_steps + 1 */
 	uint64_t next_event;		/* the fast path leaves at this step */
 	bool need_resched;		/* a blocked task may have become runnable */
 	bool resched_matters;		/* the policy may then switch (PCT) */

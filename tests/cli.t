@@ -97,7 +97,7 @@ sed -n '/^program:/,$p' "$TMP/rep" | tail -n +2 > "$TMP/again.mmf"
 "$MMFUZZ" run -q --expect "$TMP/again.mmf" > /dev/null 2>&1; ok $? "the program in a report replays to the same violation"
 if ! is_tsan; then
 	"$MMFUZZ" run corpus/regress/pcp_pick_unlocked_livelock.mmf > /dev/null 2> "$TMP/rep"
-	grep -q 'livelock@pick_list_rr' "$TMP/rep" && grep -q 'steps without the run ending' "$TMP/rep"
+	grep -q 'livelock@pick_list_rr' "$TMP/rep" && grep -q 'steps without an operation beginning' "$TMP/rep"
 	ok $? "a livelock report at the step bound"
 else
 	ok 0 "# SKIP the livelock file is a data race under TSan first"

@@ -24,7 +24,8 @@ static const char min_usage[] =
 	"                    carry some; the fuzz targets ignore them too)\n"
 	"  --max-runs N      give up after N candidate runs (default 20000, at most\n"
 	"                    100000000)\n"
-	"  --max-steps N     livelock bound (default 200000, at most 1000000000)\n"
+	"  --max-steps N     livelock bound: steps without progress (default 200000,\n"
+	"                    at most 1000000000), plus a step a page of the machine\n"
 	"  --time S          stop after S seconds with the smallest program so far\n"
 	"                    (default 300, at most 86400; 0: no limit)\n"
 	"  --text, --binary  read FILE as that form, whatever it looks like\n";

@@ -32,6 +32,9 @@ enum input_form { INPUT_AUTO, INPUT_TEXT, INPUT_BINARY };
  * text without the magic line) with nothing left allocated.
  */
 int input_load(struct input *in, const char *path, enum input_form form);
+/* --target T: binary inputs mean what they mean to fuzz target T (mm). */
+extern const struct fuzz_target *input_target;
+int input_target_opt(const char *cmd, const char *name);
 void input_free(struct input *in);
 /* --text / --binary (@opt is "text" or "binary"); -1 for both at once. */
 int input_form_opt(const char *cmd, const char *opt, enum input_form *form);

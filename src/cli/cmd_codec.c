@@ -14,7 +14,9 @@ static const char decode_usage[] =
 	"decisions named by the yield points they fire at (the program is run once\n"
 	"to name them), and expect: saying what the run found.\n"
 	"\n"
-	"  --text, --binary   read FILE as that form, whatever it looks like\n";
+	"  --text, --binary   read FILE as that form, whatever it looks like\n"
+	"  --target T         a binary FILE means what it means to fuzz target T\n"
+	"                     (default mm)\n";
 
 static const char encode_usage[] =
 	"usage: mmfuzz encode [--text | --binary] FILE -o OUT\n"
@@ -25,7 +27,9 @@ static const char encode_usage[] =
 	"\n"
 	"  -o OUT             where to write it: a new name or a regular file is\n"
 	"                     replaced atomically, a device or FIFO written in place\n"
-	"  --text, --binary   read FILE as that form, whatever it looks like\n";
+	"  --text, --binary   read FILE as that form, whatever it looks like\n"
+	"  --target T         a binary FILE means what it means to fuzz target T\n"
+	"                     (default mm)\n";
 
 /* decode and encode: [--text|--binary] FILE [-o OUT]; -1 after an error,
  * 1 after --help */
@@ -33,14 +37,18 @@ static int codec_args(const char *cmd, const char *usage, int argc, char **argv,
 		      const char **file, const char **out, enum input_form *form)
 {
 	static const struct option lo[] = {
-		{ "text", no_argument, 0, 'T' }, { "binary", no_argument, 0, 'b' },
-		{ "help", no_argument, 0, 'h' }, { 0 } };
+		{ "text", no_argument, 0, 'T' }, { "target", required_argument, 0, 'G' },
+		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' }, { 0 } };
 	int c;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, want_out ? ":o:h" : ":h", lo, NULL)) != -1) {
 		switch (c) {
+		case 'G':
+			if (input_target_opt(cmd, optarg))
+				return -1;
+			break;
 		case 'T':
 		case 'b':
 			if (input_form_opt(cmd, c == 'T' ? "text" : "binary", form))

@@ -28,7 +28,8 @@ static const char min_usage[] =
 	"                    at most 1000000000), plus a step a page of the machine\n"
 	"  --time S          stop after S seconds with the smallest program so far\n"
 	"                    (default 300, at most 86400; 0: no limit)\n"
-	"  --text, --binary  read FILE as that form, whatever it looks like\n";
+	"  --text, --binary  read FILE as that form, whatever it looks like\n"
+	"  --target T        a binary FILE means what it means to fuzz target T (mm)\n";
 
 int cmd_minimize(int argc, char **argv)
 {
@@ -36,7 +37,7 @@ int cmd_minimize(int argc, char **argv)
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-runs", required_argument, 0, 'r' }, { "max-steps", required_argument, 0, 'm' },
 		{ "time", required_argument, 0, 't' },
-		{ "no-bugs", no_argument, 0, 'B' }, { "text", no_argument, 0, 'T' },
+		{ "no-bugs", no_argument, 0, 'B' }, { "text", no_argument, 0, 'T' }, { "target", required_argument, 0, 'G' },
 		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' }, { 0 } };
 	enum input_form form = INPUT_AUTO;
 	struct run_opts o = { 0 };
@@ -55,6 +56,10 @@ int cmd_minimize(int argc, char **argv)
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'B': no_bugs = true; break;
+		case 'G':
+			if (input_target_opt("minimize", optarg))
+				return EXIT_USAGE;
+			break;
 		case 'T':
 		case 'b':
 			if (input_form_opt("minimize", c == 'T' ? "text" : "binary", &form))

@@ -28,6 +28,7 @@ static const char run_usage[] =
 	"  --expect           exit 1 unless every file has an expect: line and meets it\n"
 	"  --no-bugs          ignore the programs' own bug switches (--inject still applies)\n"
 	"  --text, --binary   read every FILE as that form, whatever it looks like\n"
+	"  --target T         binary FILEs mean what they mean to fuzz target T (mm)\n"
 	"  -q, --quiet        no per-file status line\n"
 	"\n"
 	"A schedule decision that never fires is a warning on stderr\n"
@@ -133,7 +134,7 @@ int cmd_run(int argc, char **argv)
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-steps", required_argument, 0, 'm' }, { "expect", no_argument, 0, 'e' },
 		{ "quiet", no_argument, 0, 'q' }, { "no-bugs", no_argument, 0, 'B' },
-		{ "text", no_argument, 0, 'T' }, { "binary", no_argument, 0, 'b' },
+		{ "text", no_argument, 0, 'T' }, { "target", required_argument, 0, 'G' }, { "binary", no_argument, 0, 'b' },
 		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct run_opts o = { 0 };
 	bool trace = false, json = false, want_expect = false, quiet = false, no_bugs = false;
@@ -152,6 +153,10 @@ int cmd_run(int argc, char **argv)
 		case 'e': want_expect = true; break;
 		case 'q': quiet = true; break;
 		case 'B': no_bugs = true; break;
+		case 'G':
+			if (input_target_opt("run", optarg))
+				return EXIT_USAGE;
+			break;
 		case 'T':
 		case 'b':
 			if (input_form_opt("run", c == 'T' ? "text" : "binary", &form))

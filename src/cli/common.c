@@ -75,6 +75,22 @@ fail:
 	return -1;
 }
 
+const struct fuzz_target *input_target;
+
+int input_target_opt(const char *cmd, const char *name)
+{
+	int i;
+
+	input_target = target_lookup(name);
+	if (input_target)
+		return 0;
+	fprintf(stderr, "mmfuzz %s: no fuzz target '%s'; there are:", cmd, name);
+	for (i = 0; i < targets_count(); i++)
+		fprintf(stderr, " %s", target_by_index(i)->name);
+	fprintf(stderr, "\n");
+	return -1;
+}
+
 int input_load(struct input *in, const char *path, enum input_form form)
 {
 	char err[512];
@@ -111,7 +127,8 @@ int input_load(struct input *in, const char *path, enum input_form form)
 	if (form != INPUT_AUTO)
 		in->is_text = form == INPUT_TEXT;
 	if (!in->is_text) {
-		prog_decode_binary(in->data, in->size, in->prog);
+		prog_decode_binary_target(in->data, in->size, in->prog,
+					  input_target ? input_target : target_default());
 		return 0;
 	}
 	if (prog_parse_text_n((const char *)in->data, in->size, path, in->prog, err, sizeof(err))) {

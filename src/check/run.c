@@ -95,8 +95,8 @@ void check_quiescent(struct world *w, const char *where)
 	struct cfail f = { 0 };
 	int i;
 
-	check_pass++;
 	tsan_ignore_begin();
+	check_pass++;
 	for (i = 0; i < nchecker && !f.hit; i++)
 		if (checkers[i]->quiescent)
 			checkers[i]->quiescent(w, where, &f);
@@ -108,8 +108,8 @@ void check_final(struct world *w)
 	struct cfail f = { 0 };
 	int i;
 
-	check_pass++;
 	tsan_ignore_begin();
+	check_pass++;
 	for (i = 0; i < nchecker && !f.hit; i++)
 		if (checkers[i]->end)
 			checkers[i]->end(w, &f);

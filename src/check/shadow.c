@@ -71,7 +71,8 @@ static struct {
 	short live_at[SHADOW_MAX_HANDLES];	/* each live handle's place in live[] */
 } sh;
 
-static void live_add(int h)
+/* The harness's bookkeeping, shared by the task fibers: not the model. */
+static __sched_notsan void live_add(int h)
 {
 	int n = __atomic_fetch_add(&sh.nlive, 1, __ATOMIC_RELAXED);
 
@@ -79,7 +80,7 @@ static void live_add(int h)
 	sh.live_at[h] = (short)n;
 }
 
-static void live_del(int h)
+static __sched_notsan void live_del(int h)
 {
 	int n = __atomic_sub_fetch(&sh.nlive, 1, __ATOMIC_RELAXED), at = sh.live_at[h];
 
@@ -87,7 +88,7 @@ static void live_del(int h)
 	sh.live_at[sh.live[n]] = (short)at;
 }
 
-void shadow_run_begin(struct world *w, uint64_t run_no)
+__sched_notsan void shadow_run_begin(struct world *w, uint64_t run_no)
 {
 	while (sh.nlive)
 		sh.h[sh.live[--sh.nlive]] = (struct shadow_handle){ 0 };
@@ -98,7 +99,7 @@ void shadow_run_begin(struct world *w, uint64_t run_no)
 	page_moved_hook = shadow_page_moved;
 }
 
-void shadow_run_end(void)
+__sched_notsan void shadow_run_end(void)
 {
 	unsigned long i, nr;
 	int k;
@@ -191,7 +192,7 @@ int shadow_live_count(void)
 
 /* ---- the owner source: blocks the program holds ---- */
 
-static void handle_collect(struct world *w, struct owner_sink *s)
+static __sched_notsan void handle_collect(struct world *w, struct owner_sink *s)
 {
 	int i, n = __atomic_load_n(&sh.nlive, __ATOMIC_RELAXED);
 

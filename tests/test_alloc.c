@@ -51,12 +51,12 @@ static unsigned long free_pages_now(struct world *w)
 int main(void)
 {
 	static struct page *held[300];
-	struct page *p, *first;
+	struct page *p, *q, *first;
 	struct world *w;
 	unsigned long base = 0;
 	int n, i;
 
-	tap_plan(25);
+	tap_plan(27);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -90,6 +90,30 @@ int main(void)
 	ok(sum_vm_event(PGALLOC_NORMAL) == 57 && sum_vm_event(PGALLOC_DMA32) == 1 &&
 	   sum_vm_event(PGALLOC) == 58,
 	   "PGALLOC per zone: 57 pages from Normal, 1 from DMA32, 58 in all");
+	/*
+	 * Now DMA32 has nothing either: its other pageblocks taken whole,
+	 * the unmovable one filled.  No zone can give an unmovable page
+	 * without fragmenting, so get_page_from_freelist passes again
+	 * without ALLOC_NOFRAGMENT, and Normal, first in the zonelist, gives
+	 * up part of its movable pageblock.
+	 */
+	for (i = 8; i < 15; i++)
+		held[i] = alloc_pages(GFP_HIGHUSER_MOVABLE, 3);
+	for (i = 15; i < 22; i++)
+		held[i] = alloc_pages(GFP_KERNEL, 0);
+	ok(mm_nr_free(w, 0, 3) == 0 && page_to_pfn(held[21]) < 8 &&
+	   zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES) == 0,
+	   "DMA32 taken: 7 movable pageblocks, the unmovable one full");
+	q = alloc_pages(GFP_KERNEL, 0);
+	ok(q && page_to_pfn(q) >= 64 && page_to_pfn(q) < 72 &&
+	   mm_stat_sum(MM_NOFRAGMENT_RETRY) == 1,
+	   "the retry without ALLOC_NOFRAGMENT takes pfn %lu from Normal's movable pageblock",
+	   q ? page_to_pfn(q) : 0);
+	__free_pages(q, 0);
+	for (i = 15; i < 22; i++)
+		__free_pages(held[i], 0);
+	for (i = 8; i < 15; i++)
+		__free_pages(held[i], 3);
 	__free_pages(p, 0);
 	for (i = 1; i < 8; i++)
 		__free_pages(held[i], 3);

@@ -25,6 +25,9 @@
 #include "highatomic.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "check.h"
 
 #include "../mm/internal.h"
 
@@ -36,9 +39,10 @@ bool highatomic_zone_valid(struct zone *zone, char *msg, size_t n)
 	/* 6.6 reserves while the count is below this, one pageblock at a time */
 	unsigned long max_managed = zone_managed_pages(zone) / 100 + pb;
 
-	for (i = 0; i < nblocks; i++)
-		if (is_migrate_highatomic(READ_ONCE(zone->pageblock_mt[i])))
-			ha++;
+	/* (under zone->lock, or hidden from TSan: plain reads are fine) */
+	if (memchr(zone->pageblock_mt, MIGRATE_HIGHATOMIC, nblocks))
+		for (i = 0; i < nblocks; i++)
+			ha += is_migrate_highatomic(zone->pageblock_mt[i]);
 	if (nr % pb) {
 		snprintf(msg, n, "%s nr_reserved_highatomic %lu is not a multiple of a pageblock (%lu)",
 			 zone->name, nr, pb);
@@ -56,14 +60,6 @@ bool highatomic_zone_valid(struct zone *zone, char *msg, size_t n)
 		return false;
 	}
 	return true;
-}
-
-void check_highatomic_locked(struct zone *zone, const char *site)
-{
-	char msg[256];
-
-	if (!highatomic_zone_valid(zone, msg, sizeof(msg)))
-		sched_violation("I-HA", site, "%s", msg);
 }
 
 void check_highatomic(struct world *w, const char *site)
@@ -84,3 +80,26 @@ bool highatomic_reserved_this_run(void)
 {
 	return mm_stat_sum(MM_HIGHATOMIC_RESERVE) != 0;
 }
+
+/* At quiescence and the end too (zone->lock's validator, pagealloc.c,
+ * checks it at every acquisition when validators are on). */
+static void highatomic_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	char msg[256];
+	int z;
+
+	for (z = 0; z < w->nr_zones && !f->hit; z++)
+		if (!highatomic_zone_valid(&w->zones[z], msg, sizeof(msg)))
+			cfail_set(f, "I-HA", where, "%s", msg);
+}
+
+static void highatomic_end(struct world *w, struct cfail *f)
+{
+	highatomic_quiescent(w, "end", f);
+}
+
+static const struct checker highatomic_checker = {
+	.name = "I-HA", .layer = "pagealloc", .prio = 15,
+	.quiescent = highatomic_quiescent, .end = highatomic_end,
+};
+CHECKER(highatomic_checker);

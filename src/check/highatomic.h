@@ -23,10 +23,9 @@
  * Reads what zone->lock protects and nothing else; reports nothing. */
 bool highatomic_zone_valid(struct zone *zone, char *msg, size_t n);
 
-/* Under zone->lock (the zone->lock validator): a violation "I-HA@site". */
-void check_highatomic_locked(struct zone *zone, const char *site);
-
-/* Every zone, from any fiber (quiescence, end): a violation "I-HA@site". */
+/* Every zone, from any fiber: a violation "I-HA@site".  (Registered as a
+ * checker at quiescence and the end; check/pagealloc.c also runs it in
+ * zone->lock's validator.) */
 void check_highatomic(struct world *w, const char *site);
 
 /*

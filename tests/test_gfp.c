@@ -6,7 +6,20 @@
  * its two forms (eight bits, names).
  */
 #include "mm_world.h"
+#include "prog/ops.h"
 #include "tap.h"
+
+/* the name gfp_op_names gives @mask: a single flag's (__GFP_) or a
+ * combination's (GFP_; GFP_NOWAIT is __GFP_KSWAPD_RECLAIM alone), or "" */
+static const char *gfp_name_of(gfp_t mask, bool single)
+{
+	const struct gfp_name *f;
+
+	for (f = gfp_op_names; f->name; f++)
+		if (f->mask == mask && (f->name[0] == '_') == single)
+			return f->name;
+	return "";
+}
 
 static void two_zones(struct mm_config *cfg)
 {
@@ -21,7 +34,7 @@ int main(void)
 	char buf[128];
 	int b, bits_ok = 1, text_ok = 1;
 
-	tap_plan(32);
+	tap_plan(33);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -126,6 +139,27 @@ int main(void)
 	   "an empty name after | is refused where it would start");
 	ok(gfp_op_parse("__GFP_MOVABLE", 13, &g, &bad) == -1 && bad == 0,
 	   "__GFP_MOVABLE is not a program's gfp name: the migratetype is mt=");
+
+	/* the operation's descriptor spells the same bits and aliases */
+	{
+		const struct op_desc *d = op_lookup("alloc_pages");
+		const struct op_arg *a = NULL;
+		const struct flag_alias *al;
+		int k, same = 1;
+
+		for (k = 0; d && k < d->nargs; k++)
+			if (!strcmp(d->args[k].name, "gfp"))
+				a = &d->args[k];
+		for (k = 0; a && k < GFP_OP_BITS; k++)
+			if (k >= a->nnames || strcmp(a->names[k], gfp_name_of(gfp_op_bit[k], true)))
+				same = 0;
+		for (al = a ? a->aliases : NULL; al && al->name; al++)
+			if (strcmp(gfp_name_of(gfp_from_op_bits((uint8_t)al->bits), false), al->name))
+				same = 0;
+		ok(a && same && a->has_def && gfp_from_op_bits((uint8_t)a->def) == GFP_KERNEL,
+		   "alloc_pages' gfp= names the eight bits in this order, its aliases are these "
+		   "combinations, and it defaults to GFP_KERNEL");
+	}
 	current_task = NULL;
 	return tap_done();
 }

@@ -107,17 +107,11 @@ static inline int gfp_migratetype(const gfp_t gfp_flags)
 	return (int)((gfp_flags & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT);
 }
 
-/*
- * The gfp of a task-context allocation of migratetype @mt: GFP_KERNEL and
- * the mobility bit gfp_migratetype() maps back to @mt (model helper: what
- * the executor passes until a program says its gfp).  It may block, so it
- * never reserves highatomic pageblocks; with __GFP_HIGH added it gets
- * ALLOC_MIN_RESERVE alone, half the min reserve.
- */
+/* The mobility bits gfp_migratetype() maps back to @mt (model helper). */
 static inline gfp_t migratetype_gfp(int mt)
 {
-	return GFP_KERNEL | (mt == MIGRATE_MOVABLE ? __GFP_MOVABLE :
-			     mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0);
+	return mt == MIGRATE_MOVABLE ? __GFP_MOVABLE :
+	       mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0;
 }
 
 /* No __GFP_DMA/__GFP_DMA32 in the model: every allocation may use Normal. */

@@ -97,7 +97,7 @@ static const struct flag_alias gfp_aliases[] = {
  */
 static gfp_t op_gfp(int bits, int mt, bool irq)
 {
-	gfp_t gfp = gfp_from_op_bits((uint8_t)bits) | (migratetype_gfp(mt) & GFP_MOVABLE_MASK);
+	gfp_t gfp = gfp_from_op_bits((uint8_t)bits) | migratetype_gfp(mt);
 
 	BUILD_BUG_ON(OPG_HIGH != 1u << 0 || OPG_DIRECT_RECLAIM != 1u << 1 ||
 		     OPG_KSWAPD_RECLAIM != 1u << 2);

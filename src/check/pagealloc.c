@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The page allocator's checkers: I-BUD-1..3 under zone->lock, I-PCP-1 under
+ * The page allocator's checkers: I-BUD-1..3 and I-HA (highatomic.c) under
+ * zone->lock, I-PCP-1 under
  * pcp->lock, I-VM-1 after each op, and at quiescence and the end I-BUD-1..4,
  * I-PCP-1..2, I-VM-1..2; the owner sources of I-CONS for the buddy lists
  * and the pcp lists; and the I-PCP-2 excuse for 6.6's drain race.  Every
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "../mm/internal.h"
+#include "highatomic.h"
 
 #define fail cfail_set
 
@@ -140,8 +142,10 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 		walk.free_pages[zone->idx] = free_pages;
 
 	/* I-BUD-3: no two free buddies of one order left unmerged (a pair
-	 * becomes one only when one of them is added: its order changed) */
-	for (o = 0; o < w->max_order && !f->hit; o++) {
+	 * becomes one only when one of them is added: its order changed;
+	 * from pageblock order up, only while no pageblock was highatomic) */
+	for (o = 0; o < (highatomic_reserved_this_run() ? w->pb_order : w->max_order) && !f->hit;
+	     o++) {
 		if (skip[o])
 			continue;
 		for (mt = 0; mt < MIGRATE_TYPES && !f->hit; mt++) {
@@ -189,8 +193,11 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 static void zone_lock_validate(void *arg, const char *site)
 {
 	struct cfail f = { 0 };
+	char msg[256];
 
 	zone_free_lists_valid(arg, site, &f, false, true);
+	if (!f.hit && !highatomic_zone_valid(arg, msg, sizeof(msg)))
+		fail(&f, "I-HA", site, "%s", msg);
 	if (f.hit)
 		sched_violation(f.checker, f.site, "%s", f.msg);
 }
@@ -589,15 +596,25 @@ static void vmstat_end(struct world *w, struct cfail *f)
 	int z;
 
 	vmstat_exact(w, "end", true, f);
-	/* everything given back: every zone merged back into max-order blocks */
+	/* everything given back: every zone merged back into max-order blocks,
+	 * or, once a pageblock was highatomic, every pageblock whole */
 	for (z = 0; z < w->nr_zones && !f->hit && !shadow_live_count(); z++) {
 		struct zone *zone = &w->zones[z];
 		unsigned long want = zone->spanned_pages >> w->max_order;
+		int o;
 
-		if (zone->free_area[w->max_order].nr_free != want)
+		if (highatomic_reserved_this_run()) {
+			for (o = 0; o < w->pb_order && !f->hit; o++)
+				if (zone->free_area[o].nr_free)
+					fail(f, "I-BUD-3", "end",
+					     "%s has %lu free order-%d blocks after everything was "
+					     "freed, inside pageblocks", zone->name,
+					     zone->free_area[o].nr_free, o);
+		} else if (zone->free_area[w->max_order].nr_free != want) {
 			fail(f, "I-BUD-3", "end",
 			     "%s has %lu free max-order blocks after everything was freed, not %lu",
 			     zone->name, zone->free_area[w->max_order].nr_free, want);
+		}
 	}
 }
 

@@ -13,37 +13,46 @@ typedef int fpi_t;
 #define FPI_NONE	0
 #define FPI_TO_TAIL	(1 << 1)
 
-#define ALLOC_WMARK_MIN		0x00
-#define ALLOC_WMARK_LOW		0x01
-#define ALLOC_WMARK_MASK	0x03
-#define ALLOC_HIGH		0x20
-#define ALLOC_NOFRAGMENT	0x100
+/* The ALLOC_WMARK bits are used as an index to zone->watermark */
+#define ALLOC_WMARK_MIN		WMARK_MIN
+#define ALLOC_WMARK_LOW		WMARK_LOW
+#define ALLOC_WMARK_HIGH	WMARK_HIGH
+#define ALLOC_NO_WATERMARKS	0x04 /* don't check watermarks at all */
 
-static inline void __SetPageBuddy(struct page *page)
-{
-	page->page_type |= PG_buddy;
-}
+/* Mask to get the watermark bits */
+#define ALLOC_WMARK_MASK	(ALLOC_NO_WATERMARKS - 1)
 
-static inline void __ClearPageBuddy(struct page *page)
-{
-	page->page_type &= ~PG_buddy;
-}
+#define ALLOC_OOM		0x08 /* an OOM victim: a further half of the reserve */
+#define ALLOC_NON_BLOCK		0x10 /* Caller cannot block. Allow access
+				      * to 25% of the min watermark or
+				      * 62.5% if __GFP_HIGH is set. */
+#define ALLOC_MIN_RESERVE	0x20 /* __GFP_HIGH set. Allow access to 50%
+				      * of the min watermark. */
+#define ALLOC_CPUSET		0x40 /* check for correct cpuset: no cpusets here */
+#define ALLOC_CMA		0x80 /* allow allocations from CMA areas: no CMA */
+#define ALLOC_NOFRAGMENT	0x100 /* avoid mixing pageblock types */
+#define ALLOC_HIGHATOMIC	0x200 /* Allows access to MIGRATE_HIGHATOMIC */
+#define ALLOC_KSWAPD		0x800 /* allow waking of kswapd, __GFP_KSWAPD_RECLAIM set */
 
-static inline int page_ref_count(const struct page *page)
-{
-	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
-}
+/* Flags that allow allocations below the min watermark. */
+#define ALLOC_RESERVES (ALLOC_NON_BLOCK | ALLOC_MIN_RESERVE | ALLOC_HIGHATOMIC | ALLOC_OOM)
 
-static inline void set_page_count(struct page *page, int v)
-{
-	__atomic_store_n(&page->_refcount, v, __ATOMIC_RELAXED);
-}
+/*
+ * Structure for holding the mostly immutable allocation parameters passed
+ * between functions involved in allocations, including the alloc_pages*
+ * family of functions.  The zonelist is the world's zones from the highest
+ * type down; one node, no nodemask, no cpusets.
+ */
+struct alloc_context {
+	struct zone *preferred_zone;	/* the first zone of the zonelist */
+	int migratetype;
+	enum zone_type highest_zoneidx;
+};
 
-/* put_page_testzero() without the yield of an atomic: the page is ours */
-static inline bool page_ref_dec_and_test(struct page *page)
-{
-	return __atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL) == 0;
-}
+/* The zonelist walk: from the preferred zone down to the lowest. */
+#define for_next_zone_zonelist(zone, i, ac)					\
+	for ((i) = (ac)->preferred_zone->idx;					\
+	     (i) >= 0 && ((zone) = &mm_world->zones[(i)], 1); (i)--)
 
 static inline unsigned int buddy_order(const struct page *page)
 {
@@ -72,6 +81,19 @@ void world_touch_pfn(unsigned long pfn);
 void *calloc_lines(size_t n, size_t size);
 void set_pageblock_migratetype(struct page *page, int migratetype);
 
+/* mm_init.c */
+void __init_single_page(struct page *page, unsigned long pfn, unsigned long zone, int nid);
+/* The boot state of @nr_pages struct pages from @start_pfn of @w's memmap
+ * (free, before they reach the free lists) */
+void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr_pages);
+
+/* alloc_pages.c: vmstat thresholds, lowmem reserves, no OOM victims (boot) */
+void page_alloc_boot_state(struct world *w);
+/* alloc_pages.c: static in the kernel, here for the tests */
+unsigned int gfp_to_alloc_flags(gfp_t gfp_mask, unsigned int order);
+unsigned int __gfp_pfmemalloc_flags(gfp_t gfp_mask);
+unsigned int alloc_flags_nofragment(struct zone *zone, gfp_t gfp_mask);
+
 /* page_alloc.c: the buddy allocator, called from the pcp code */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		     unsigned int order, int migratetype, fpi_t fpi_flags);
@@ -82,7 +104,13 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone,
 			   unsigned int order, unsigned int alloc_flags, int migratetype);
 bool free_pages_prepare(struct page *page, unsigned int order);
-void post_alloc_hook(struct page *page, unsigned int order);
+void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp_flags);
+void prep_new_page(struct page *page, unsigned int order, gfp_t gfp_flags,
+		   unsigned int alloc_flags);
+void prep_compound_page(struct page *page, unsigned int order);
+void free_the_page(struct page *page, unsigned int order);
+void reserve_highatomic_pageblock(struct page *page, struct zone *zone);
+bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force);
 
 /* page_alloc_pcp.c */
 struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zone,
@@ -95,6 +123,9 @@ void per_cpu_pages_init(struct per_cpu_pages *pcp, struct per_cpu_zonestat *pzst
 void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 void __count_vm_events(enum vm_event_item item, long delta);
+/* FOR_ALL_ZONES items: @item##_NORMAL is the Normal zone's */
+#define __count_zid_vm_events(item, zid, delta) \
+	__count_vm_events((enum vm_event_item)(item##_NORMAL - ZONE_NORMAL + (zid)), (delta))
 
 static inline void __mod_zone_freepage_state(struct zone *zone, int nr_pages, int migratetype)
 {

@@ -7,30 +7,42 @@
 #ifndef MMFUZZ_MM_MM_H
 #define MMFUZZ_MM_MM_H
 
+#include "gfp.h"
 #include "mmzone.h"
+#include "page-flags.h"
+#include "page_ref.h"
 
-typedef unsigned int gfp_t;
+/* ---- folios (include/linux/mm.h) ---- */
 
-#define __GFP_MOVABLE		0x01u
-#define __GFP_RECLAIMABLE	0x02u
-#define __GFP_HIGH		0x04u	/* atomic: may dip below the min watermark */
-#define GFP_KERNEL		0x00u
-#define GFP_ATOMIC		(__GFP_HIGH)
-#define GFP_HIGHUSER_MOVABLE	(__GFP_MOVABLE)
-
-static inline int gfp_migratetype(gfp_t gfp)
+/* The allocation order of a folio: 0 for a single page. */
+static inline unsigned int folio_order(const struct folio *folio)
 {
-	if (gfp & __GFP_MOVABLE)
-		return MIGRATE_MOVABLE;
-	if (gfp & __GFP_RECLAIMABLE)
-		return MIGRATE_RECLAIMABLE;
-	return MIGRATE_UNMOVABLE;
+	if (!folio_test_large(folio))
+		return 0;
+	return (unsigned int)(folio->_flags_1 & 0xff);
 }
 
-static inline gfp_t migratetype_gfp(int mt)
+/* The number of pages in a folio. */
+static inline long folio_nr_pages(const struct folio *folio)
 {
-	return mt == MIGRATE_MOVABLE ? __GFP_MOVABLE :
-	       mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : GFP_KERNEL;
+	if (!folio_test_large(folio))
+		return 1;
+	return folio->_folio_nr_pages;
+}
+
+static inline unsigned long folio_pfn(const struct folio *folio)
+{
+	return page_to_pfn(&folio->page);
+}
+
+static inline struct zone *folio_zone(const struct folio *folio)
+{
+	return page_zone(&folio->page);
+}
+
+static inline void *folio_address(const struct folio *folio)
+{
+	return page_address(&folio->page);
 }
 
 /* ---- the world (world.c, layers in their own files) ---- */
@@ -71,7 +83,20 @@ int pcp_bulk_variant_lookup(const char *name);
 
 /* ---- the page allocator (page_alloc.c, page_alloc_pcp.c) ---- */
 
+/*
+ * alloc_pages: __alloc_pages() on the one node.  NULL when the fast path,
+ * then the slow path as far as the model has it, found nothing (see
+ * alloc_pages.c for where the slow path stops).
+ */
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order);
+/* alloc_pages(gfp | __GFP_COMP): a folio */
+struct folio *folio_alloc(gfp_t gfp, unsigned int order);
+/*
+ * Drop the caller's reference on a block of 2^order pages; the last one
+ * frees it.  When another reference remains on a non-compound block, the
+ * pages after the first are freed now and the first when its last
+ * reference goes (put_page).
+ */
 void __free_pages(struct page *page, unsigned int order);
 void drain_local_pages(struct zone *zone);
 void drain_zone_pages(struct zone *zone, struct per_cpu_pages *pcp);
@@ -95,12 +120,46 @@ static inline void page_moved(struct page *from, struct page *to)
 		page_moved_hook(from, to);
 }
 
+/* ---- watermarks (alloc_pages.c) ---- */
+
+static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks i)
+{
+	return z->_watermark[i];	/* no watermark boosting in the model */
+}
+#define min_wmark_pages(z)	wmark_pages((z), WMARK_MIN)
+#define low_wmark_pages(z)	wmark_pages((z), WMARK_LOW)
+#define high_wmark_pages(z)	wmark_pages((z), WMARK_HIGH)
+
+/*
+ * Free pages above @mark (the min reserve cut by @alloc_flags' rights, the
+ * lowmem reserve of @highest_zoneidx added), and for order > 0 a free
+ * block of the order.  Racy, as the kernel's: NR_FREE_PAGES and nr_free
+ * are read without zone->lock.
+ */
+bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+			 int highest_zoneidx, unsigned int alloc_flags, long free_pages);
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       int highest_zoneidx, unsigned int alloc_flags);
+/* The same, with the per-CPU drift folded in below percpu_drift_mark. */
+bool zone_watermark_ok_safe(struct zone *z, unsigned int order, unsigned long mark,
+			    int highest_zoneidx);
+/* lowmem_reserve_ratio, as the sysctl sets it, and the reserves it gives */
+extern int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES];
+void setup_per_zone_lowmem_reserve(void);
+
+/* ---- the OOM killer's mark (there is no OOM killer in the model) ---- */
+
+/* A task the OOM killer chose may dig deeper into the reserves (ALLOC_OOM). */
+void mark_oom_victim(struct task *tsk);
+bool tsk_is_oom_victim(const struct task *tsk);
+
 /* ---- vmstat (vmstat.c) ---- */
 
 unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item);
 unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item item);
 unsigned long global_zone_page_state(enum zone_stat_item item);
 int refresh_cpu_vm_stats(bool do_pagesets);
+/* Every CPU's count of @item (PGALLOC: of every PGALLOC_* zone item). */
 unsigned long sum_vm_event(enum vm_event_item item);
 void refresh_zone_stat_thresholds(void);
 extern const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS];
@@ -116,6 +175,16 @@ enum mm_stat_item {
 	MM_BUDDY_MERGE,		/* __free_one_page merges */
 	MM_FALLBACK_STEAL,	/* __rmqueue_fallback calls that found a block */
 	MM_ALLOC_FAIL,		/* alloc_pages returning NULL */
+	MM_NOFRAGMENT_RETRY,	/* get_page_from_freelist passes again without ALLOC_NOFRAGMENT */
+	MM_SLOWPATH,		/* __alloc_pages_slowpath calls */
+	MM_KSWAPD_WAKE,		/* wake_all_kswapds calls (no kswapd runs) */
+	MM_DIRECT_RECLAIM,	/* direct reclaim attempts: nothing to reclaim, no progress */
+	MM_RECLAIM_RETRY,	/* should_reclaim_retry said try again */
+	MM_OOM,			/* slow paths that got where the OOM killer would run (none) */
+	MM_NOFAIL_STOP,		/* __GFP_NOFAIL failures: the kernel would retry for ever */
+	MM_WARN_ALLOC,		/* failures warn_alloc would report (no __GFP_NOWARN) */
+	MM_HIGHATOMIC_RESERVE,	/* pageblocks reserve_highatomic_pageblock made HIGHATOMIC */
+	MM_HIGHATOMIC_UNRESERVE,	/* free blocks unreserve_highatomic_pageblock moved back */
 	NR_MM_STAT_ITEMS
 };
 extern const char *const mm_stat_names[NR_MM_STAT_ITEMS];

@@ -7,7 +7,8 @@
  *
  * After boot every zone is a run of free max-order blocks, each head on the
  * MOVABLE free list in pfn order, every pageblock MOVABLE, all memory
- * poisoned.  A block's struct pages leave that state only after the block
+ * poisoned, every struct page as __init_single_page() and
+ * __free_pages_core() leave it (no reference, _mapcount -1).  A block's struct pages leave that state only after the block
  * was taken off a free list, moved, or had its pageblock retyped; those
  * paths mark it dirty (world_touch_pfn), and the reset rewrites only dirty
  * blocks, so an execution pays for the memory it touched, not for the size
@@ -130,13 +131,47 @@ void world_touch_pfn(unsigned long pfn)
 
 /* ---- boot ---- */
 
+/*
+ * A struct page as memmap_init_range() leaves it: zeroed, one reference
+ * (not free yet), not mapped (page_type -1, no type), its lru empty.  The
+ * model's zone and node live in the memmap's layout, not in page->flags.
+ */
+void __init_single_page(struct page *page, unsigned long pfn, unsigned long zone, int nid)
+{
+	(void)pfn;
+	(void)zone;
+	(void)nid;
+	memset(page, 0, sizeof(*page));
+	init_page_count(page);
+	page_mapcount_reset(page);
+	INIT_LIST_HEAD(&page->lru);
+}
+
+/*
+ * The boot state of @nr_pages struct pages from @start_pfn: each as
+ * __init_single_page() leaves it, then as __free_pages_core() hands it to
+ * the buddy allocator (no reference), before zone_boot_free_lists() puts
+ * the max-order heads on the free lists.
+ */
+void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr_pages)
+{
+	unsigned long pfn;
+
+	for (pfn = start_pfn; pfn < start_pfn + nr_pages; pfn++) {
+		struct page *page = &w->memmap[pfn];
+
+		__init_single_page(page, pfn, pfn / w->cfg.zone_pages, 0);
+		set_page_count(page, 0);	/* __free_pages_core() */
+	}
+}
+
 /* Put every max-order block back on its zone's MOVABLE list, in pfn order. */
 static void zone_boot_free_lists(struct world *w, struct zone *zone)
 {
 	unsigned long pfn, end = zone->zone_start_pfn + zone->spanned_pages;
 	int o, mt;
 
-	for (o = 0; o < NR_PAGE_ORDERS; o++) {
+	for (o = 0; o <= MODEL_MAX_ORDER; o++) {
 		for (mt = 0; mt < MIGRATE_TYPES; mt++)
 			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
 		zone->free_area[o].nr_free = 0;
@@ -145,8 +180,7 @@ static void zone_boot_free_lists(struct world *w, struct zone *zone)
 	for (pfn = zone->zone_start_pfn; pfn < end; pfn += 1UL << w->max_order) {
 		struct page *page = &w->memmap[pfn];
 
-		page->page_type = PG_buddy;
-		page->private = (unsigned long)w->max_order;
+		set_buddy_order(page, (unsigned int)w->max_order);
 		list_add_tail(&page->buddy_list, &zone->free_area[w->max_order].free_list[MIGRATE_MOVABLE]);
 		zone->free_area[w->max_order].nr_free++;
 	}
@@ -184,7 +218,7 @@ static void pagealloc_boot(struct world *w)
 				atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]) +
 				(long)zone->spanned_pages);
 	}
-	refresh_zone_stat_thresholds();
+	page_alloc_boot_state(w);
 }
 
 /*
@@ -192,20 +226,23 @@ static void pagealloc_boot(struct world *w)
  * next world: a fuzzing campaign creates a world whenever an input brings a
  * configuration the world cache does not hold, and faulting in and zeroing a
  * fresh memmap every time cost a tenth of all executions.  A kept memmap is
- * zero but for the heads of the max-order blocks of the world that had it
- * (a reset leaves nothing else), and its memory is all poisoned.
+ * in the boot state (memmap_init_boot) up to boot_pages, zero beyond, but
+ * for the heads of the max-order blocks of the world that had it (a reset
+ * leaves nothing else), and its memory is all poisoned.
  */
 #define POOL_SLOTS 4
 static struct pool_buf {
 	struct page *memmap;
 	unsigned char *mem;
 	unsigned long cap;		/* pages */
+	unsigned long boot_pages;	/* leading pages in the boot state */
 	unsigned long nr_pages;		/* of the world that had it */
 	int max_order;
 } pool[POOL_SLOTS];
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A kept buffer of at least @nr pages, made all zero; false if none. */
+/* A kept buffer of at least @nr pages, its first @nr struct pages in the
+ * boot state; false if none. */
 static bool pool_take(struct world *w, unsigned long nr)
 {
 	struct pool_buf *best = NULL;
@@ -221,7 +258,10 @@ static bool pool_take(struct world *w, unsigned long nr)
 		w->mem = best->mem;
 		w->mem_cap = best->cap;
 		for (pfn = 0; pfn < best->nr_pages; pfn += 1UL << best->max_order)
-			memset(&w->memmap[pfn], 0, sizeof(struct page));
+			memmap_init_boot(w, pfn, 1);
+		w->memmap_boot = max(best->boot_pages, nr);
+		if (nr > best->boot_pages)
+			memmap_init_boot(w, best->boot_pages, nr - best->boot_pages);
 		memset(best, 0, sizeof(*best));
 	}
 	pthread_mutex_unlock(&pool_lock);
@@ -249,6 +289,7 @@ static void pool_give(struct world *w)
 		slot->memmap = w->memmap;
 		slot->mem = w->mem;
 		slot->cap = w->mem_cap;
+		slot->boot_pages = w->memmap_boot;
 		slot->nr_pages = w->nr_pages;
 		slot->max_order = w->max_order;
 		w->memmap = NULL;
@@ -283,6 +324,10 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 		w->memmap = calloc_lines(w->nr_pages, sizeof(struct page));
 		w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		w->mem_cap = w->nr_pages;
+		if (w->memmap) {
+			memmap_init_boot(w, 0, w->nr_pages);
+			w->memmap_boot = w->nr_pages;
+		}
 		if (w->mem != MAP_FAILED)
 			san_poison(w->mem, memsz);
 	}
@@ -352,7 +397,7 @@ static void pagealloc_reset(struct world *w)
 		struct zone *zone = &w->zones[pfn / w->cfg.zone_pages];
 		unsigned long pb = (pfn - zone->zone_start_pfn) >> w->pb_order;
 
-		memset(&w->memmap[pfn], 0, blk * sizeof(struct page));
+		memmap_init_boot(w, pfn, blk);
 		memset(&zone->pageblock_mt[pb], MIGRATE_MOVABLE,
 		       blk >> w->pb_order ? blk >> w->pb_order : 1);
 		san_poison(w->mem + pfn * MODEL_PAGE_SIZE, blk * MODEL_PAGE_SIZE);

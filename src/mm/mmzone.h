@@ -8,7 +8,10 @@
  *
  * Locks (as in the kernel):
  *   zone->lock          free_area[] lists and nr_free, pageblock types of
- *                       free pages, the buddy state of struct page
+ *                       free pages, the buddy state of struct page,
+ *                       nr_reserved_highatomic (also read without it, with
+ *                       READ_ONCE: the watermark check and
+ *                       reserve_highatomic_pageblock's first test)
  *   pcp->lock           pcp->lists[] and pcp->count (count is also read
  *                       racily by drain_all_pages)
  *   pcp_batch_high_lock updaters of pcp->high/batch (readers use READ_ONCE)
@@ -29,7 +32,13 @@
 #include "config.h"
 #include "layer.h"
 
+/*
+ * MAX_ORDER is the largest buddy order, inclusive (6.4+).  6.6 sizes its
+ * arrays MAX_ORDER + 1 (6.8 calls that NR_PAGE_ORDERS); the model's
+ * MAX_ORDER is the world's, so arrays are MODEL_MAX_ORDER + 1.
+ */
 #define MODEL_MAX_ORDER		10	/* largest max_order a world may use */
+/* 6.8's name for MAX_ORDER + 1, kept for the checkers' arrays */
 #define NR_PAGE_ORDERS		(MODEL_MAX_ORDER + 1)
 #define MODEL_MAX_ZONES		2
 #define MODEL_PAGE_SIZE		64	/* bytes of "memory" behind each page */
@@ -54,25 +63,59 @@ enum migratetype {
 #define NR_PCP_THP		1
 #define NR_PCP_LISTS		(NR_LOWORDER_PCP_LISTS + NR_PCP_THP)
 
+/*
+ * The zone types the model has: a one-zone world's zone is Normal, a
+ * two-zone world's are DMA32 and Normal (zone_idx() maps a world's zones).
+ */
+enum zone_type {
+	ZONE_DMA32,
+	ZONE_NORMAL,
+	MAX_NR_ZONES
+};
+_Static_assert(MAX_NR_ZONES == MODEL_MAX_ZONES, "a world has at most one zone of each type");
+
 enum zone_stat_item {
 	NR_FREE_PAGES,
 	NR_FREE_CMA_PAGES,		/* no CMA in the model: stays 0 */
 	NR_VM_ZONE_STAT_ITEMS
 };
 
+/*
+ * include/linux/vm_event_item.h: FOR_ALL_ZONES(PGALLOC) is one counter per
+ * zone type, counted by __count_zid_vm_events() where 6.6 counts it.
+ */
 enum vm_event_item {
-	PGALLOC,
+	PGALLOC_DMA32,
+	PGALLOC_NORMAL,
 	PGFREE,
-	NR_VM_EVENT_ITEMS
+	NR_VM_EVENT_ITEMS,
+	/* not an event: sum_vm_event(PGALLOC) sums PGALLOC_* over the zones,
+	 * what /proc/vmstat's pgalloc_* lines add up to */
+	PGALLOC = NR_VM_EVENT_ITEMS
 };
 
-/* struct page flags the model uses */
+/*
+ * struct page flags the model uses, at 6.6's bit numbers (include/linux/
+ * page-flags.h): the first tail page's flags word holds a compound page's
+ * order in its low byte, as the kernel's does, and that must not read as
+ * PG_head.  The other bits below NR_PAGEFLAGS are the kernel's flags the
+ * model does not have; they stay clear.
+ */
 enum pageflags {
-	PG_reserved,			/* not yet handed to the allocator */
+	PG_head = 6,			/* the head page of a compound page */
+	PG_reserved = 14,		/* not handed to the allocator */
+	NR_PAGEFLAGS = 22
 };
 
-/* page_type, as in 6.6: changed only under zone->lock */
-#define PG_buddy	0x00000080u
+/*
+ * page_type shares a union with _mapcount, initialised to -1, so the sense
+ * of its bits is inverted: __SetPageBuddy *clears* PG_buddy.  The high bits
+ * and the low 7 are reserved so that a page_mapcount() that under- or
+ * overflows is not mistaken for a type.  Changed only under zone->lock.
+ */
+#define PAGE_TYPE_BASE		0xf0000000u
+#define PAGE_MAPCOUNT_RESERVE	-128
+#define PG_buddy		0x00000080u
 
 /*
  * The fields the model uses, in the kernel's order, and its size: 64 bytes,
@@ -89,15 +132,92 @@ struct page {
 		struct list_head lru;
 		struct list_head buddy_list;
 		struct list_head pcp_list;
+		struct {	/* Tail pages of compound page */
+			unsigned long compound_head;	/* Bit zero is set */
+		};
 	};
-	void *mapping;			/* unused: the model has no page cache */
+	void *mapping;			/* TAIL_MAPPING on tails; no page cache */
 	unsigned long index;		/* pcp migratetype cache (6.6) */
 	unsigned long private;		/* buddy order of a free block */
-	unsigned int page_type;		/* the _mapcount union in the kernel */
-	int _refcount;			/* atomic_t in the kernel */
+	union {		/* This union is 4 bytes in size. */
+		atomic_t _mapcount;	/* -1: not mapped (no page tables yet) */
+		unsigned int page_type;	/* PG_buddy, inverted (see above) */
+	};
+	/* Usage count. *DO NOT USE DIRECTLY*. See page_ref.h */
+	atomic_t _refcount;
 	unsigned long memcg_data;	/* unused: no memcg */
 };
 _Static_assert(sizeof(struct page) == SMP_CACHE_BYTES, "struct page is one cache line");
+
+#define TAIL_MAPPING	((void *)0x400)	/* POISON_POINTER_DELTA is 0 */
+
+/*
+ * A folio is a physically, virtually and logically contiguous set of bytes:
+ * a power-of-two sized, naturally aligned order-0 page or the head of a
+ * compound page.  As in 6.6 it overlays the head page and the first two
+ * tail pages (the second only exists from order 2).
+ */
+struct folio {
+	union {
+		struct {
+			unsigned long flags;
+			union {
+				struct list_head lru;
+			};
+			void *mapping;
+			unsigned long index;
+			void *private;
+			atomic_t _mapcount;
+			atomic_t _refcount;
+			unsigned long memcg_data;
+		};
+		struct page page;
+	};
+	union {
+		struct {
+			unsigned long _flags_1;		/* low byte: the order */
+			unsigned long _head_1;
+			unsigned long _folio_avail;
+			atomic_t _entire_mapcount;
+			atomic_t _nr_pages_mapped;
+			atomic_t _pincount;
+			unsigned int _folio_nr_pages;
+		};
+		struct page __page_1;
+	};
+	union {
+		struct {
+			unsigned long _flags_2a;
+			unsigned long _head_2a;
+			struct list_head _deferred_list;
+		};
+		struct page __page_2;
+	};
+};
+
+#define FOLIO_MATCH(pg, fl)						\
+	_Static_assert(offsetof(struct page, pg) == offsetof(struct folio, fl), #fl)
+FOLIO_MATCH(flags, flags);
+FOLIO_MATCH(lru, lru);
+FOLIO_MATCH(mapping, mapping);
+FOLIO_MATCH(index, index);
+FOLIO_MATCH(private, private);
+FOLIO_MATCH(_mapcount, _mapcount);
+FOLIO_MATCH(_refcount, _refcount);
+FOLIO_MATCH(memcg_data, memcg_data);
+#undef FOLIO_MATCH
+#define FOLIO_MATCH(pg, fl)						\
+	_Static_assert(offsetof(struct folio, fl) ==			\
+		       offsetof(struct page, pg) + sizeof(struct page), #fl)
+FOLIO_MATCH(flags, _flags_1);
+FOLIO_MATCH(compound_head, _head_1);
+#undef FOLIO_MATCH
+#define FOLIO_MATCH(pg, fl)						\
+	_Static_assert(offsetof(struct folio, fl) ==			\
+		       offsetof(struct page, pg) + 2 * sizeof(struct page), #fl)
+FOLIO_MATCH(flags, _flags_2a);
+FOLIO_MATCH(compound_head, _head_2a);
+#undef FOLIO_MATCH
 
 struct free_area {
 	struct list_head free_list[MIGRATE_TYPES];
@@ -141,6 +261,15 @@ struct world;
 struct zone {
 	/* read-mostly */
 	unsigned long _watermark[NR_WMARK];
+	/*
+	 * We don't know if the memory that we're going to allocate will be
+	 * freeable or/and it will be released eventually, so to avoid totally
+	 * wasting several GB of ram we must reserve some of the lower zone
+	 * memory (otherwise we risk to run OOM on the lower zones despite
+	 * there being tons of freeable ram on the higher zones).
+	 * Indexed by the allocation's highest zone type.
+	 */
+	long lowmem_reserve[MAX_NR_ZONES];
 	struct per_cpu_pages *per_cpu_pageset;		/* [ncpus] */
 	struct per_cpu_zonestat *per_cpu_zonestats;	/* [ncpus] */
 	int pageset_high;
@@ -150,6 +279,7 @@ struct zone {
 	unsigned long spanned_pages;
 	atomic_long_t managed_pages;
 	unsigned long percpu_drift_mark;
+	/* pages in MIGRATE_HIGHATOMIC pageblocks: zone->lock, READ_ONCE */
 	unsigned long nr_reserved_highatomic;
 	unsigned char *pageblock_mt;	/* migratetype of each pageblock */
 	const char *name;
@@ -164,7 +294,7 @@ struct zone {
 	 */
 	/* Primarily protects free_area */
 	spinlock_t lock ____cacheline_aligned;
-	struct free_area free_area[NR_PAGE_ORDERS];
+	struct free_area free_area[MODEL_MAX_ORDER + 1];
 
 	/* Zone statistics (CACHELINE_PADDING(_pad3_)): changed by atomics
 	 * outside zone->lock, off the lock's and the free lists' lines */
@@ -208,10 +338,13 @@ struct world {
 	struct page *memmap;
 	unsigned char *mem;		/* MODEL_PAGE_SIZE bytes per page */
 	unsigned long mem_cap;		/* pages memmap and mem have room for */
+	unsigned long memmap_boot;	/* leading struct pages in the boot state
+					 * (for the memmap pool, mm_init.c) */
 	struct zone zones[MODEL_MAX_ZONES];
 	int nr_zones;
 
 	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
+	unsigned long oom_victims;	/* task ids marked by mark_oom_victim() */
 	struct mutex pcp_batch_high_lock;
 	struct mutex pcpu_drain_mutex;
 	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
@@ -246,6 +379,17 @@ static inline struct zone *page_zone(const struct page *page)
 	return &mm_world->zones[page_to_pfn(page) / mm_world->cfg.zone_pages];
 }
 
+/* The zone's type: the world's zones are the top nr_zones types. */
+static inline enum zone_type zone_idx(const struct zone *zone)
+{
+	return (enum zone_type)(zone->idx + MAX_NR_ZONES - mm_world->nr_zones);
+}
+
+static inline enum zone_type page_zonenum(const struct page *page)
+{
+	return zone_idx(page_zone(page));
+}
+
 static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 {
 	return pfn >= zone->zone_start_pfn && pfn < zone->zone_start_pfn + zone->spanned_pages;
@@ -254,11 +398,6 @@ static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 static inline void *page_address(const struct page *page)
 {
 	return mm_world->mem + page_to_pfn(page) * MODEL_PAGE_SIZE;
-}
-
-static inline bool PageBuddy(const struct page *page)
-{
-	return page->page_type & PG_buddy;
 }
 
 static inline unsigned long zone_managed_pages(struct zone *zone)

@@ -2,14 +2,20 @@
 /*
  * The buddy allocator: free lists per order and migratetype, splitting
  * (expand), merging (__free_one_page), migratetype fallback and stealing,
- * and the allocation entry (Linux 6.6 mm/page_alloc.c).  The per-CPU page
- * lists are in page_alloc_pcp.c.
+ * the highatomic reserve, and a page's way in and out: prep_new_page
+ * (compound pages, __GFP_ZERO) and the free path down from __free_pages
+ * (Linux 6.6 mm/page_alloc.c).  The per-CPU page lists are in
+ * page_alloc_pcp.c, the allocation entry with the watermarks and the slow
+ * path in alloc_pages.c.
  *
  * Lock order: pcp->lock -> zone->lock.  Every function named __xxx below
  * runs with zone->lock held and says so with lockdep_assert_held().
+ * zone->lock also protects nr_reserved_highatomic, which
+ * reserve_highatomic_pageblock and the watermark check read before
+ * taking it (READ_ONCE).
  *
  * Left out of the model: CMA, page reporting, shuffling, guard pages,
- * highatomic reservation (the type exists, nothing reserves it), NUMA.
+ * watermark boosting, memory isolation (the type exists), NUMA.
  */
 #include "internal.h"
 
@@ -430,19 +436,124 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone, unsigned int order,
 			   unsigned int alloc_flags, int migratetype)
 {
-	struct page *page;
+	struct page *page = NULL;
 	unsigned long flags;
 
 	(void)preferred_zone;
 	spin_lock_irqsave(&zone->lock, flags);
-	page = __rmqueue(zone, order, migratetype, alloc_flags);
+	if (alloc_flags & ALLOC_HIGHATOMIC)
+		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	if (!page) {
-		spin_unlock_irqrestore(&zone->lock, flags);
-		return NULL;
+		page = __rmqueue(zone, order, migratetype, alloc_flags);
+		/*
+		 * If the allocation fails, allow OOM handling access to
+		 * HIGHATOMIC reserves as failing now is worse than failing a
+		 * high-order atomic allocation in the future.
+		 */
+		if (!page && (alloc_flags & ALLOC_OOM))
+			page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+		if (!page) {
+			spin_unlock_irqrestore(&zone->lock, flags);
+			return NULL;
+		}
 	}
 	__mod_zone_freepage_state(zone, -(1 << order), get_pcppage_migratetype(page));
 	spin_unlock_irqrestore(&zone->lock, flags);
+	__count_zid_vm_events(PGALLOC, page_zonenum(page), 1 << order);
 	return page;
+}
+
+/* ---- the highatomic reserve ---- */
+
+/*
+ * Reserve the pageblock of a high-order atomic allocation for exclusive use
+ * of high-order atomic allocations: "Limit the number reserved to 1
+ * pageblock or roughly 1% of a zone.  Check is race-prone but harmless."
+ * (6.6's limit; 6.8 made it ALIGN(managed / 100, pageblock_nr_pages).)
+ */
+void reserve_highatomic_pageblock(struct page *page, struct zone *zone)
+{
+	unsigned long max_managed, flags;
+	int mt;
+
+	max_managed = (zone_managed_pages(zone) / 100) + pageblock_nr_pages;
+	if (READ_ONCE(zone->nr_reserved_highatomic) >= max_managed)
+		return;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	/* Recheck the nr_reserved_highatomic limit under the lock */
+	if (zone->nr_reserved_highatomic >= max_managed)
+		goto out_unlock;
+
+	/* Yoink! */
+	mt = get_pageblock_migratetype(page);
+	/* Only reserve normal pageblocks (i.e., they can merge with others) */
+	if (migratetype_is_mergeable(mt)) {
+		WRITE_ONCE(zone->nr_reserved_highatomic,
+			   zone->nr_reserved_highatomic + pageblock_nr_pages);
+		set_pageblock_migratetype(page, MIGRATE_HIGHATOMIC);
+		move_freepages_block(zone, page, MIGRATE_HIGHATOMIC, NULL);
+		mm_stat_inc(MM_HIGHATOMIC_RESERVE);
+	}
+out_unlock:
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+/*
+ * Used when an allocation is about to fail under memory pressure: give a
+ * highatomic pageblock back to @ac's migratetype ("failed atomic
+ * allocations should be easier to recover from than an OOM").  With @force
+ * even the last pageblock goes.  True when free pages were moved.
+ */
+bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force)
+{
+	struct zone *zone;
+	unsigned long flags;
+	int z, order, ret;
+
+	for_next_zone_zonelist(zone, z, ac) {
+		/* Preserve at least one pageblock unless memory pressure is
+		 * really high. */
+		if (!force && READ_ONCE(zone->nr_reserved_highatomic) <= pageblock_nr_pages)
+			continue;
+
+		spin_lock_irqsave(&zone->lock, flags);
+		for (order = 0; order <= MAX_ORDER; order++) {
+			struct free_area *area = &zone->free_area[order];
+			struct page *page = get_page_from_free_area(area, MIGRATE_HIGHATOMIC);
+
+			if (!page)
+				continue;
+			/*
+			 * In page freeing path, migratetype change is racy so
+			 * we can counter several free pages in a pageblock in
+			 * this loop although we changed the pageblock type
+			 * from highatomic to ac->migratetype.  So we should
+			 * adjust the count once.
+			 */
+			if (is_migrate_highatomic(get_pageblock_migratetype(page))) {
+				/* watch for underflows */
+				WRITE_ONCE(zone->nr_reserved_highatomic,
+					   zone->nr_reserved_highatomic -
+					   min(pageblock_nr_pages, zone->nr_reserved_highatomic));
+			}
+			/*
+			 * Convert to ac->migratetype and avoid the normal
+			 * pageblock stealing heuristics.  (6.6 retypes the
+			 * first pageblock only, even when the free block spans
+			 * more: see check/highatomic.c.)
+			 */
+			set_pageblock_migratetype(page, ac->migratetype);
+			ret = move_freepages_block(zone, page, ac->migratetype, NULL);
+			if (ret) {
+				mm_stat_inc(MM_HIGHATOMIC_UNRESERVE);
+				spin_unlock_irqrestore(&zone->lock, flags);
+				return true;
+			}
+		}
+		spin_unlock_irqrestore(&zone->lock, flags);
+	}
+	return false;
 }
 
 void free_one_page(struct zone *zone, struct page *page, unsigned long pfn, unsigned int order,
@@ -470,122 +581,31 @@ static void __free_pages_ok(struct page *page, unsigned int order, fpi_t fpi_fla
 	__count_vm_events(PGFREE, 1 << order);
 }
 
-/* The checks and the KASAN-style poisoning of a page being freed. */
-bool free_pages_prepare(struct page *page, unsigned int order)
+/* ---- freeing ---- */
+
+void free_the_page(struct page *page, unsigned int order)
 {
-	unsigned long i, nr = 1UL << order;
-
-	VM_BUG_ON_PAGE(PageBuddy(page), page);
-	VM_BUG_ON_PAGE(page_ref_count(page) != 0, page);
-	for (i = 0; i < nr; i++)
-		page[i].flags = 0;	/* the page is ours: nobody else writes its flags */
-	san_poison(page_address(page), nr * MODEL_PAGE_SIZE);
-	return true;
-}
-
-void post_alloc_hook(struct page *page, unsigned int order)
-{
-	VM_BUG_ON_PAGE(PageBuddy(page), page);
-	set_page_count(page, 1);
-	page->private = 0;
-	san_unpoison(page_address(page), (1UL << order) * MODEL_PAGE_SIZE);
-}
-
-/* ---- the allocation entry ---- */
-
-static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone, unsigned int order,
-			    unsigned int alloc_flags, int migratetype)
-{
-	struct page *page;
-
-	if (likely(pcp_allowed_order(order))) {
-		page = rmqueue_pcplist(preferred_zone, zone, order, migratetype, alloc_flags);
-		if (likely(page))
-			return page;
-	}
-	return rmqueue_buddy(preferred_zone, zone, order, alloc_flags, migratetype);
-}
-
-/* Free pages beyond @mark for an allocation of @order?  Racy, like the kernel's. */
-static bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
-				unsigned int alloc_flags, long free_pages)
-{
-	long min = (long)mark;
-	int o, mt;
-
-	free_pages -= (1L << order) - 1;
-	if (alloc_flags & ALLOC_HIGH)
-		min -= min / 2;
-	if (free_pages <= min)
-		return false;
-	if (!order)
-		return true;
-	for (o = (int)order; o <= MAX_ORDER; o++) {
-		struct free_area *area = &z->free_area[o];
-
-		if (!READ_ONCE(area->nr_free))
-			continue;
-		for (mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (!free_area_empty(area, mt))
-				return true;
-	}
-	return false;
-}
-
-static struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order,
-					   unsigned int alloc_flags)
-{
-	int migratetype = gfp_migratetype(gfp_mask), z;
-	struct zone *preferred = &mm_world->zones[mm_world->nr_zones - 1];
-
-	/* the zonelist: highest zone first */
-	for (z = mm_world->nr_zones - 1; z >= 0; z--) {
-		struct zone *zone = &mm_world->zones[z];
-		unsigned long mark = zone->_watermark[alloc_flags & ALLOC_WMARK_MASK];
-		struct page *page;
-
-		if (!__zone_watermark_ok(zone, order, mark, alloc_flags,
-					 (long)zone_page_state(zone, NR_FREE_PAGES)))
-			continue;
-		page = rmqueue(preferred, zone, order, alloc_flags, migratetype);
-		if (page) {
-			post_alloc_hook(page, order);
-			__count_vm_events(PGALLOC, 1 << order);
-			return page;
-		}
-	}
-	return NULL;
-}
-
-/*
- * The model's __alloc_pages: the fast path at the low watermark, then once
- * more at min (lower still for __GFP_HIGH).  No reclaim or compaction: a
- * failure returns NULL.
- */
-struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
-{
-	struct page *page;
-	unsigned int alloc_flags = ALLOC_WMARK_LOW;
-
-	if ((int)order > MAX_ORDER)
-		return NULL;
-	page = get_page_from_freelist(gfp_mask, order, alloc_flags);
-	if (!page) {
-		alloc_flags = ALLOC_WMARK_MIN | ((gfp_mask & __GFP_HIGH) ? ALLOC_HIGH : 0);
-		page = get_page_from_freelist(gfp_mask, order, alloc_flags);
-	}
-	if (!page)
-		mm_stat_inc(MM_ALLOC_FAIL);
-	return page;
-}
-
-void __free_pages(struct page *page, unsigned int order)
-{
-	VM_BUG_ON_PAGE(page_ref_count(page) <= 0, page);
-	if (!page_ref_dec_and_test(page))
-		return;
-	if (pcp_allowed_order(order))
+	if (pcp_allowed_order(order))		/* Via pcp? */
 		free_unref_page(page, order);
 	else
 		__free_pages_ok(page, order, FPI_NONE);
+}
+
+/*
+ * Drop a reference.  A compound page (or an order-0 one) is freed when the
+ * last reference goes.  A non-compound high-order page whose first page is
+ * still referenced by someone else (a speculative get_page_unless_zero, say)
+ * has its other pages freed now, in decreasing halves; the first page goes
+ * when its last reference does (put_page frees it as an order-0 page).
+ */
+void __free_pages(struct page *page, unsigned int order)
+{
+	/* get PageHead before we drop reference */
+	bool head = PageHead(page);
+
+	if (put_page_testzero(page))
+		free_the_page(page, order);
+	else if (!head)
+		while (order-- > 0)
+			free_the_page(page + (1 << order), order);
 }

@@ -384,6 +384,8 @@ struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zone, uns
 	list = &pcp->lists[order_to_pindex(migratetype, (int)order)];
 	page = __rmqueue_pcplist(zone, order, migratetype, alloc_flags, pcp, list);
 	pcp_spin_unlock(pcp);
+	if (page)
+		__count_zid_vm_events(PGALLOC, page_zonenum(page), 1 << order);
 	return page;
 }
 

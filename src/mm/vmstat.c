@@ -27,6 +27,16 @@ const char *const mm_stat_names[NR_MM_STAT_ITEMS] = {
 	[MM_BUDDY_MERGE] = "buddy_merge",
 	[MM_FALLBACK_STEAL] = "fallback_steal",
 	[MM_ALLOC_FAIL] = "alloc_fail",
+	[MM_NOFRAGMENT_RETRY] = "nofragment_retry",
+	[MM_SLOWPATH] = "alloc_slowpath",
+	[MM_KSWAPD_WAKE] = "kswapd_wake",
+	[MM_DIRECT_RECLAIM] = "direct_reclaim_no_progress",
+	[MM_RECLAIM_RETRY] = "reclaim_retry",
+	[MM_OOM] = "oom_no_killer",
+	[MM_NOFAIL_STOP] = "nofail_stop",
+	[MM_WARN_ALLOC] = "warn_alloc",
+	[MM_HIGHATOMIC_RESERVE] = "highatomic_reserve",
+	[MM_HIGHATOMIC_UNRESERVE] = "highatomic_unreserve",
 };
 
 struct mm_stat_cpu *mm_stat_percpu;
@@ -71,6 +81,8 @@ unsigned long sum_vm_event(enum vm_event_item item)
 	unsigned long sum = 0;
 	int cpu;
 
+	if (item == PGALLOC)
+		return sum_vm_event(PGALLOC_DMA32) + sum_vm_event(PGALLOC_NORMAL);
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
 		sum += __atomic_load_n(&mm_world->vm_events[cpu].event[item], __ATOMIC_RELAXED);
 	return sum;

@@ -89,15 +89,20 @@ static const struct flag_alias gfp_aliases[] = {
 	{ NULL, 0 },
 };
 
-/* The model's gfp_t for the op's gfp bits and migratetype. */
+/*
+ * The model's gfp_t for the op's gfp bits (gfp_op_bit[] is this order) and
+ * migratetype.  An interrupt cannot sleep: in interrupt context the
+ * allocation is GFP_ATOMIC, whatever else it asks for, without
+ * __GFP_DIRECT_RECLAIM.
+ */
 static gfp_t op_gfp(int bits, int mt, bool irq)
 {
-	gfp_t gfp = migratetype_gfp(mt);
+	gfp_t gfp = gfp_from_op_bits((uint8_t)bits) | migratetype_gfp(mt);
 
-	if (bits & OPG_HIGH)
-		gfp |= __GFP_HIGH;
+	BUILD_BUG_ON(OPG_HIGH != 1u << 0 || OPG_DIRECT_RECLAIM != 1u << 1 ||
+		     OPG_KSWAPD_RECLAIM != 1u << 2);
 	if (irq)
-		gfp |= GFP_ATOMIC;
+		gfp = (gfp & ~__GFP_DIRECT_RECLAIM) | GFP_ATOMIC;
 	return gfp;
 }
 
@@ -116,7 +121,7 @@ static void do_alloc_pages(struct op_ctx *c)
 
 static struct op_desc op_alloc_pages = {
 	OP_NAME("alloc_pages"), .code = 0x00, .layer = "pagealloc", .irq_ok = true,
-	.desc = "alloc_pages(gfp of the migratetype, order); the result is a handle",
+	.desc = "alloc_pages(gfp | the migratetype's, order); GFP_ATOMIC in irq; the result is a handle",
 	.defines = &hk_page,
 	.nargs = 3,
 	.args = {

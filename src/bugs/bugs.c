@@ -43,7 +43,7 @@ const struct bug_info bug_table[NR_BUGS] = {
 	},
 	[BUG_PCP_LOCK_IRQ] = {
 		"pcp_lock_irq", "pcp", "free_unref_page",
-		"deadlock",
+		"lock-irq (lockdep); deadlock with MMFUZZ_PROVE_LOCKING=0",
 		"free_unref_page takes pcp->lock with spin_lock instead of "
 		"pcp_spin_trylock: a free from an interrupt that arrives while this "
 		"CPU holds pcp->lock spins forever (why 6.x uses trylock)",

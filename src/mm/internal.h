@@ -95,6 +95,8 @@ void per_cpu_pages_init(struct per_cpu_pages *pcp, struct per_cpu_zonestat *pzst
 void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 void __count_vm_events(enum vm_event_item item, long delta);
+void cpu_vm_stats_fold(int cpu);
+void vm_events_fold_cpu(int cpu);
 
 static inline void __mod_zone_freepage_state(struct zone *zone, int nr_pages, int migratetype)
 {

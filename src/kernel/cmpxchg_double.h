@@ -32,7 +32,8 @@ typedef unsigned __int128 u128;
 
 #define __cmpxchg_double_pair(w1, w2)	(((u128)(w2) << 64) | (u128)(w1))
 
-__attribute__((target("cx16"))) static inline bool __cmpxchg16(void *p, u128 old, u128 new)
+/* lock cmpxchg16b: both words or neither (TSan: its 128-bit atomic) */
+static inline bool __cmpxchg16(void *p, u128 old, u128 new)
 {
 #if MMFUZZ_TSAN
 	__tsan_atomic128 o = (__tsan_atomic128)old;
@@ -42,7 +43,14 @@ __attribute__((target("cx16"))) static inline bool __cmpxchg16(void *p, u128 old
 							 __tsan_memory_order_seq_cst,
 							 __tsan_memory_order_relaxed);
 #else
-	return __sync_bool_compare_and_swap((u128 *)p, old, new);
+	unsigned long lo = (unsigned long)old, hi = (unsigned long)(old >> 64);
+	bool ok;
+
+	__asm__ __volatile__("lock cmpxchg16b %1"
+			     : "=@ccz"(ok), "+m"(*(volatile u128 *)p), "+a"(lo), "+d"(hi)
+			     : "b"((unsigned long)new), "c"((unsigned long)(new >> 64))
+			     : "memory");
+	return ok;
 #endif
 }
 

@@ -30,6 +30,8 @@ struct completion {
 static inline void init_completion_named(struct completion *x, const char *name)
 {
 	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
+	while (*name == '&')
+		name++;
 	x->name = name;
 }
 #define init_completion(x)	init_completion_named((x), #x)

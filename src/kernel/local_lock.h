@@ -35,6 +35,7 @@ static inline void local_lock_init_named(local_lock_t *l, int ncpus, const char 
 		l[cpu].sl.idx = cpu;
 		l[cpu].sl.sleeping = false;
 		l[cpu].sl.lockdep_class = 0;
+		l[cpu].sl.tsan = SL_TSAN_NONE;
 	}
 }
 

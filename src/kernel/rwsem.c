@@ -25,9 +25,12 @@
 void init_rwsem_named(struct rw_semaphore *sem, const char *name)
 {
 	memset(sem, 0, sizeof(*sem));
+	while (*name == '&')
+		name++;
 	sem->sl.name = name;
 	sem->sl.idx = -1;
 	sem->sl.sleeping = true;
+	sem->sl.tsan = SL_TSAN_RWSEM;
 #if MMFUZZ_TSAN
 	__tsan_mutex_create(sem, __tsan_mutex_not_static);
 #endif

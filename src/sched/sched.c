@@ -56,9 +56,14 @@ static __sched_notsan void fsched_abandon(struct task *t)
 	 * the world is re-initialised; only the holder may release them. */
 	while (t->nheld > 0) {
 		struct sched_lock *l = t->held[--t->nheld];
+		unsigned flags = l->tsan == SL_TSAN_RWSEM &&
+				 __atomic_load_n(&l->owner, __ATOMIC_RELAXED) != t ?
+				 __tsan_mutex_read_lock : 0;
 
-		__tsan_mutex_pre_unlock(l, 0);
-		__tsan_mutex_post_unlock(l, 0);
+		if (l->tsan == SL_TSAN_NONE)
+			continue;
+		__tsan_mutex_pre_unlock(l, flags);
+		__tsan_mutex_post_unlock(l, flags);
 	}
 #endif
 	t->nheld = 0;

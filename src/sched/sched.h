@@ -106,7 +106,11 @@ struct sched_lock {
 	int idx;			/* instance (cpu, zone), -1 if none */
 	bool sleeping;			/* mutex: holder may be preempted */
 	unsigned char lockdep_class;	/* lockdep.c: 0 until first seen */
+	unsigned char tsan;		/* told TSan it is a mutex: SL_TSAN_* */
 };
+#define SL_TSAN_NONE	0		/* local_lock, bit spinlock: not a TSan mutex */
+#define SL_TSAN_MUTEX	1		/* spinlock_t, struct mutex */
+#define SL_TSAN_RWSEM	2		/* held for reading unless owner */
 
 struct trace_ev {
 	uint64_t step;

@@ -65,6 +65,7 @@ static void rcu_run_hook(struct fsched *fs)
 {
 	(void)fs;
 	memset(&rcu_state, 0, sizeof(rcu_state));
+	rcu_clock_v = 0;	/* a run's numbers are the same in its replay */
 	rcu_state.cb_tail = &rcu_state.cb_head;
 }
 

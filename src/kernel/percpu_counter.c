@@ -2,6 +2,7 @@
 /* Fast batching percpu counters: see percpu_counter.h. */
 #include "percpu_counter.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,9 @@ int percpu_counter_init_named(struct percpu_counter *fbc, s64 amount, const char
 	}
 	spin_lock_init_named(&fbc->lock, name, -1);
 	fbc->count = amount;
+	if (posix_memalign((void **)&fbc->counters, PERCPU_SLOT_BYTES,
+			   MAX_CPUS * sizeof(*fbc->counters)))
+		return -ENOMEM;
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		fbc->counters[cpu].count = 0;
 	INIT_LIST_HEAD(&fbc->list);
@@ -54,9 +58,13 @@ int percpu_counter_init_named(struct percpu_counter *fbc, s64 amount, const char
 
 void percpu_counter_destroy(struct percpu_counter *fbc)
 {
+	if (!fbc->counters)
+		return;
 	counters_lock();
 	list_del(&fbc->list);
 	counters_unlock();
+	free(fbc->counters);
+	fbc->counters = NULL;
 }
 
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount)

@@ -37,13 +37,13 @@ struct percpu_counter {
 	spinlock_t lock;		/* raw_spinlock_t in the kernel */
 	s64 count;
 	struct list_head list;		/* all counters, for the dead callback */
-	struct percpu_counter_cpu counters[MAX_CPUS];
+	struct percpu_counter_cpu *counters;	/* [MAX_CPUS]: alloc_percpu() */
 };
 
 extern int percpu_counter_batch;
 
 /* @name: fbc->lock's lockdep class ("kt->counter.lock").  Outside a task
- * (boot) or inside one. */
+ * (boot) or inside one.  0, or -ENOMEM. */
 int percpu_counter_init_named(struct percpu_counter *fbc, s64 amount, const char *name);
 void percpu_counter_destroy(struct percpu_counter *fbc);
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount);

@@ -230,12 +230,14 @@ static __sched_notsan void gp_request(unsigned long snap)
 
 static void gp_kthread_ensure(struct task *t)
 {
-	if (rcu_state.gp_kthread)
+	struct task *k;
+
+	if (__atomic_load_n(&rcu_state.gp_kthread, __ATOMIC_RELAXED))
 		return;
-	rcu_state.gp_kthread = fsched_kthread_run(t->fs, rcu_gp_kthread, NULL, "rcu_gp", t->cpu,
-						  false);
-	if (!rcu_state.gp_kthread)
+	k = fsched_kthread_run(t->fs, rcu_gp_kthread, NULL, "rcu_gp", t->cpu, false);
+	if (!k)
 		sched_violation("kthread", "rcu_gp", "no task left for rcu_gp (%d tasks)", MAX_TASKS);
+	__atomic_store_n(&rcu_state.gp_kthread, k, __ATOMIC_RELAXED);
 }
 
 static __sched_notsan bool seq_reached(void *arg)
@@ -248,7 +250,7 @@ static __sched_notsan bool seq_reached(void *arg)
 static __sched_notsan struct task *gp_thread(void *arg)
 {
 	(void)arg;
-	return rcu_state.gp_kthread;
+	return __atomic_load_n(&rcu_state.gp_kthread, __ATOMIC_RELAXED);
 }
 
 static __sched_notsan bool barrier_done(void *arg)

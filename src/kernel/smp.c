@@ -167,7 +167,7 @@ static __sched_notsan struct task *csd_holder(void *arg)
 
 	if (o && o->irq_depth)
 		return o;
-	return ipi_thread[w->c->dst];
+	return __atomic_load_n(&ipi_thread[w->c->dst], __ATOMIC_RELAXED);
 }
 
 /* csd_lock_wait(): spin, preemption off, until the call on its CPU is done. */
@@ -206,16 +206,18 @@ static void queue_call(struct task *t, int this_cpu, int cpu, smp_call_func_t fu
 	if (t->fs) {
 		/* send_call_function_single_ipi(): its handler, started the
 		 * first time this run (an irq kthread bound to the CPU) */
-		if (!ipi_thread[cpu]) {
+		if (!__atomic_load_n(&ipi_thread[cpu], __ATOMIC_RELAXED)) {
 			static char names[MAX_CPUS][8];
+			struct task *k;
 
 			if (!names[cpu][0])
 				snprintf(names[cpu], sizeof(names[cpu]), "ipi/%d", cpu);
-			ipi_thread[cpu] = fsched_kthread_run(t->fs, ipi_thread_fn, (void *)(long)cpu,
-							     names[cpu], cpu, true);
-			if (!ipi_thread[cpu])
+			k = fsched_kthread_run(t->fs, ipi_thread_fn, (void *)(long)cpu, names[cpu], cpu,
+					       true);
+			if (!k)
 				sched_violation("kthread", "ipi", "no task left for ipi/%d (%d tasks)",
 						cpu, MAX_TASKS);
+			__atomic_store_n(&ipi_thread[cpu], k, __ATOMIC_RELAXED);
 		}
 		fsched_wake(t);
 	} else {

@@ -329,6 +329,11 @@ $(MMFUZZ): $(STRESS_OBJS)
 STRESS_TEST_BINS := $(filter $(BUILD)/tests/test_stress%,$(TEST_BINS))
 $(STRESS_TEST_BINS): $(STRESS_OBJS)
 $(STRESS_TEST_BINS): LDFLAGS += $(STRESS_OBJS)
+# liburcu (urcu-memb) behind the model's RCU on real threads (stress/rcu_urcu.c)
+URCU_CFLAGS := $(shell pkg-config --cflags liburcu-memb 2>/dev/null)
+URCU_LIBS := $(shell pkg-config --libs liburcu-memb 2>/dev/null || echo -lurcu-memb -lurcu-common)
+$(BUILD)/stress/rcu_urcu.o: ALL_CFLAGS += $(URCU_CFLAGS)
+$(MMFUZZ) $(STRESS_TEST_BINS): LDLIBS += $(URCU_LIBS)
 
 .PHONY: bench-stress bench-lines
 # bench-lines: the cache lines the tasks of a stress run trade, counted by

@@ -74,6 +74,9 @@ struct stress_workload {
 	void (*held)(struct stress_run *r, struct stress_held *h);
 	/* free what held() lists; runs on the runner after the tasks ended */
 	void (*cleanup)(struct stress_run *r);
+	/* the workload's own checks with the tasks parked (and before cleanup
+	 * at the end), on the runner's task: a violation is reported */
+	void (*check)(struct stress_run *r);
 };
 
 extern const struct stress_workload *const stress_workloads[];
@@ -147,6 +150,9 @@ struct stress_run {
 	struct stress_snap snap_start, snap_a;	/* before the start, at measurement */
 	bool have_snap_a;
 };
+
+/* rcu_urcu.c: liburcu behind the model's RCU on the task threads */
+void stress_rcu_install(void);
 
 /* Run @o->wl as will-it-scale does and print its output to @out.
  * Returns the exit status (0, 1 on a violation, 130 when interrupted). */

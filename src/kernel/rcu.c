@@ -10,11 +10,14 @@
  */
 #include "rcupdate.h"
 
+#include <stddef.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../bugs/bugs.h"
+#include "compiler.h"
 
 static struct {
 	unsigned long gp_seq;		/* even: idle; odd: a grace period runs */
@@ -39,9 +42,42 @@ static struct rcu_head *real_deferred;
 #define tsan_acquire(p)	do { (void)(p); } while (0)
 #endif
 
+BUILD_BUG_ON(sizeof(((struct rcu_head *)0)->urcu_space) < RCU_REAL_HEAD_SPACE);
+BUILD_BUG_ON(offsetof(struct rcu_head, urcu_space) != 0);
+
 void rcu_set_real_ops(const struct rcu_real_ops *ops)
 {
 	rcu_real = ops;
+}
+
+void rcu_register_thread(void)
+{
+	if (rcu_real && rcu_real->register_thread)
+		rcu_real->register_thread();
+}
+
+void rcu_unregister_thread(void)
+{
+	if (rcu_real && rcu_real->unregister_thread)
+		rcu_real->unregister_thread();
+}
+
+void rcu_real_task_exit(struct task *t)
+{
+	if (t->rcu_nesting && rcu_real)
+		rcu_real->read_unlock();
+	t->rcu_nesting = 0;
+	rcu_unregister_thread();
+}
+
+/* The backend's callback: the model's after its grace period. */
+static void real_invoke(void *head)
+{
+	struct rcu_head *h = head;
+
+	tsan_acquire(h);
+	tsan_acquire(&rcu_gp_sync);
+	h->func(h);
 }
 
 uint64_t rcu_clock(void)
@@ -328,7 +364,7 @@ void __call_rcu(struct rcu_head *head, rcu_callback_t func, const struct yield_s
 		gp_kthread_ensure(t);
 		fsched_wake(t);
 	} else if (rcu_real) {
-		rcu_real->call(head);
+		rcu_real->call(head, real_invoke);
 	} else if (t->rcu_nesting) {
 		head->next = real_deferred;
 		real_deferred = head;
@@ -353,6 +389,6 @@ void __rcu_barrier(const struct yield_site *s, const char *fn)
 			fsched_wait(t, &w, s);
 		tsan_acquire(&rcu_gp_sync);
 	} else if (rcu_real) {
-		rcu_real->barrier();
+		rcu_real->do_barrier();
 	}
 }

@@ -43,21 +43,13 @@ struct rcu_head;
 typedef void (*rcu_callback_t)(struct rcu_head *head);
 
 struct rcu_head {
-	void *urcu_space[2];		/* liburcu's struct rcu_head, real mode */
+	void *urcu_space[2];		/* the real-mode backend's (RCU_REAL_HEAD_SPACE) */
 	struct rcu_head *next;
 	rcu_callback_t func;
 	unsigned long gp_snap;		/* the grace period it waits for */
 };
 
-/* Real-mode RCU provided by the stress runner (liburcu). */
-struct rcu_real_ops {
-	void (*read_lock)(void);
-	void (*read_unlock)(void);
-	void (*synchronize)(void);
-	void (*call)(struct rcu_head *head);	/* runs head->func(head) after a GP */
-	void (*barrier)(void);
-};
-void rcu_set_real_ops(const struct rcu_real_ops *ops);
+#include "rcu_real.h"	/* the real-mode backend (liburcu, the stress runner's) */
 
 void __rcu_read_lock(struct task *t);
 void __rcu_read_unlock(struct task *t);

@@ -182,6 +182,9 @@ static void csd_lock_wait(struct task *t, struct csd *c)
 	} else {
 		while (__atomic_load_n(&c->flags, __ATOMIC_ACQUIRE) & CSD_FLAG_LOCK) {
 			smp_real_poll(t);	/* IRQs are on while it spins */
+			/* its task went idle (parked) before it came in */
+			if (!__atomic_load_n(&real_attached[c->dst], __ATOMIC_RELAXED))
+				real_run_idle(c->dst);
 			__builtin_ia32_pause();
 		}
 	}

@@ -184,18 +184,31 @@ void kt_handoff_produce(struct ktorture *kt)
 	complete(&kt->done);
 }
 
-void kt_handoff_consume(struct ktorture *kt)
+static void handoff_check(struct ktorture *kt)
 {
 	unsigned long c, p;
 
-	wait_for_completion(&kt->done);
 	c = __atomic_add_fetch(&kt->consumed, 1, __ATOMIC_RELAXED);
 	p = __atomic_load_n(&kt->published, __ATOMIC_ACQUIRE);
 	/* the c-th completion taken: c pieces of work were announced */
 	if (p < c)
-		sched_violation("I-COMP", __func__,
+		sched_violation("I-COMP", "kt_handoff_consume",
 				"completion %lu taken but only %lu pieces of work published: "
 				"complete() came before the work it announces", c, p);
+}
+
+void kt_handoff_consume(struct ktorture *kt)
+{
+	wait_for_completion(&kt->done);
+	handoff_check(kt);
+}
+
+bool kt_handoff_try_consume(struct ktorture *kt)
+{
+	if (!try_wait_for_completion(&kt->done))
+		return false;
+	handoff_check(kt);
+	return true;
 }
 
 /* ---- the per-CPU freelist (SLUB's fast paths) ---- */

@@ -128,6 +128,8 @@ void kt_counter_add(struct ktorture *kt, long delta);
  * check it was published (I-COMP) */
 void kt_handoff_produce(struct ktorture *kt);
 void kt_handoff_consume(struct ktorture *kt);
+/* the same without sleeping (try_wait_for_completion): true if it took one */
+bool kt_handoff_try_consume(struct ktorture *kt);
 
 /* the freelist fast paths: an object (NULL if none), and its free */
 struct kt_fl_obj *kt_fl_alloc(struct ktorture *kt);

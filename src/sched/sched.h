@@ -47,8 +47,10 @@ enum yield_type {
 	YP_IRQ,			/* local_irq_restore() back to IRQs on */
 	YP_POINT,		/* explicit preemption point */
 	YP_LOOP,		/* a loop that may spin: livelock bound */
-	/* the kernel's other primitives (src/kernel/) */
-	YP_KTHREAD,		/* a kernel thread starts or begins a work item */
+	/* the kernel's other primitives (src/kernel/); no operation of the
+	 * program format reaches them yet */
+	YP_FIRST_KERNEL,
+	YP_KTHREAD = YP_FIRST_KERNEL,		/* a kernel thread starts or begins a work item */
 	YP_COMPLETE,		/* complete(), complete_all() */
 	YP_WAIT_COMPLETION,	/* wait_for_completion() */
 	YP_DOWN_READ,

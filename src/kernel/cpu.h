@@ -22,8 +22,11 @@
  * Real mode (stress): a CPU some task runs on cannot be taken down
  * (-EBUSY): the runner's threads are not migrated.
  *
- * Lock order: cpu_add_remove_lock -> cpu_hotplug_lock -> whatever the
- * callbacks take (pcp_batch_high_lock, pcp->lock, percpu_counters_lock).
+ * Lock order: cpu_add_remove_lock -> cpu_hotplug_lock -> pcp_batch_high_lock
+ * Lock order: cpu_hotplug_lock -> pcp->lock
+ * Lock order: cpu_hotplug_lock -> percpu_counters_lock
+ * (what the callbacks take under it: zone_pcp_update, drain_pages, the
+ * percpu_counter dead callback).
  */
 #ifndef MMFUZZ_KERNEL_CPU_H
 #define MMFUZZ_KERNEL_CPU_H

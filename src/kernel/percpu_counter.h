@@ -13,8 +13,10 @@
  * Invariant I-PCPCNT (src/check/): at quiescence, and across hotplug, the
  * sum equals the sum of every delta added.
  *
- * Lock order: percpu_counters_lock -> fbc->lock (the dead callback walks
- * every counter).  fbc->lock protects fbc->count; each CPU's s32 is that
+ * Lock order: percpu_counters_lock -> fbc->lock
+ * (the dead callback walks every counter; each counter's fbc->lock is a
+ * class of its own, named at init).  fbc->lock protects fbc->count; each
+ * CPU's s32 is that
  * CPU's, changed with IRQs off there (or by the dead callback, the CPU
  * being gone).  The list of counters is changed at init and destroy.
  */

@@ -9,7 +9,9 @@
  * relies on; the checkers at quiescence are src/check/ktorture.c.
  *
  * Lock order: n->list_lock -> slab_lock
- * (kt->lock, mmap_lock and kt->cpu_lock are each taken alone.)
+ * Lock order: percpu_counters_lock -> kt->counter.lock
+ * (the counter's fbc->lock; kt->lock, mmap_lock and kt->cpu_lock are each
+ * taken alone.)
  *   kt->lock        the object pool (in_use) and the RCU pointer's updates
  *   n->list_lock    kt->nr_partial;  slab_lock: kt->slab_counters
  *   mmap_lock       kt->sem_data (written under the write lock)

@@ -14,11 +14,16 @@ struct bitlock_rec {
 };
 
 static struct bitlock_rec fiber_recs[MAX_TASKS][BITLOCKS_HELD];	/* fiber mode, by id */
+static bool fiber_recs_used;		/* since the last run hook cleared them */
 static __thread struct bitlock_rec real_recs[BITLOCKS_HELD];		/* real mode */
 
 static struct bitlock_rec *recs_of(const struct task *t)
 {
-	return t->fs ? fiber_recs[t->id] : real_recs;
+	if (!t->fs)
+		return real_recs;
+	if (!__atomic_load_n(&fiber_recs_used, __ATOMIC_RELAXED))
+		__atomic_store_n(&fiber_recs_used, true, __ATOMIC_RELAXED);
+	return fiber_recs[t->id];
 }
 
 static struct bitlock_rec *rec_new(struct task *t, unsigned long *addr, int bit,
@@ -156,7 +161,9 @@ void __bit_spin_unlock(int bit, unsigned long *addr, const struct yield_site *s,
 static void bitlock_run_hook(struct fsched *fs)
 {
 	(void)fs;
-	memset(fiber_recs, 0, sizeof(fiber_recs));
+	if (fiber_recs_used)
+		memset(fiber_recs, 0, sizeof(fiber_recs));
+	fiber_recs_used = false;
 }
 
 __attribute__((constructor)) static void bitlock_init(void)

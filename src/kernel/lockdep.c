@@ -61,10 +61,18 @@ static __sched_notsan void lockdep_off(const char *why)
 static __sched_notsan unsigned class_of(struct sched_lock *l)
 {
 	unsigned c = l->lockdep_class;
-	int i;
+	int i, n;
 
 	if (c)
 		return c;
+	/* the same name string: no lock, no strcmp (a lock re-initialised
+	 * by every world reset looks its class up again) */
+	n = __atomic_load_n(&nr_classes, __ATOMIC_ACQUIRE);
+	for (i = 1; i < n; i++)
+		if (__atomic_load_n(&class_name[i], __ATOMIC_RELAXED) == l->name) {
+			l->lockdep_class = (unsigned char)i;
+			return (unsigned)i;
+		}
 	pthread_mutex_lock(&lockdep_lock);
 	for (i = 1; i < nr_classes; i++)
 		if (class_name[i] == l->name || !strcmp(class_name[i], l->name))
@@ -75,7 +83,8 @@ static __sched_notsan unsigned class_of(struct sched_lock *l)
 			lockdep_off("more than 63 lock classes");
 			return 0;
 		}
-		class_name[nr_classes++] = l->name;
+		__atomic_store_n(&class_name[nr_classes], l->name, __ATOMIC_RELAXED);
+		__atomic_store_n(&nr_classes, nr_classes + 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&lockdep_lock);
 	l->lockdep_class = (unsigned char)i;

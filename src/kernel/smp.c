@@ -27,6 +27,7 @@ struct csd {
 static struct csd cfd[MAX_CPUS][MAX_CPUS];		/* [sender][target] */
 static struct csd *call_single_queue[MAX_CPUS];	/* atomic heads */
 static struct task *ipi_thread[MAX_CPUS];		/* fiber mode, this run's */
+static bool smp_used;					/* a call was queued this run */
 unsigned long smp_real_pending;
 static int real_attached[MAX_CPUS];			/* real mode: tasks on each CPU */
 
@@ -90,9 +91,12 @@ static void ipi_thread_fn(struct task *t, void *arg)
 static void smp_run_hook(struct fsched *fs)
 {
 	(void)fs;
+	if (!smp_used)
+		return;
 	memset(ipi_thread, 0, sizeof(ipi_thread));
 	memset(call_single_queue, 0, sizeof(call_single_queue));
 	memset(cfd, 0, sizeof(cfd));
+	smp_used = false;
 }
 
 static int smpcfd_dying_cpu_cb(unsigned int cpu);
@@ -196,6 +200,8 @@ static void queue_call(struct task *t, int this_cpu, int cpu, smp_call_func_t fu
 	struct csd *c = &cfd[this_cpu][cpu];
 	struct csd *head;
 
+	if (!__atomic_load_n(&smp_used, __ATOMIC_RELAXED))
+		__atomic_store_n(&smp_used, true, __ATOMIC_RELAXED);
 	csd_lock_wait(t, c);		/* csd_lock(): the previous call is done */
 	__atomic_store_n(&c->flags, CSD_FLAG_LOCK, __ATOMIC_RELAXED);
 	c->func = func;

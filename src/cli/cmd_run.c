@@ -61,7 +61,7 @@ static void run_help_reference(void)
 	for (i = 0; i < YP_FIRST_KERNEL; i++)
 		printf(" %s", yield_type_name((enum yield_type)i));
 	printf("\n");
-	printf("\nYield points of the kernel primitives no operation reaches yet:\n ");
+	printf("\nThe kernel primitives' yield points (no operation reaches them yet):\n ");
 	for (i = YP_FIRST_KERNEL; i < NR_YIELD_TYPES; i++)
 		printf(" %s", yield_type_name((enum yield_type)i));
 	printf("\n");

@@ -149,8 +149,10 @@ static __sched_notsan bool dec_missed(const struct fsched *fs, const struct sche
 
 	if (d->task < 0)
 		return fs->step > 0;
-	if (d->task >= fs->ntasks)
+	if (d->task >= MAX_TASKS)
 		return true;
+	if (d->task >= fs->ntasks)
+		return false;	/* a kthread that has not started yet */
 	t = &fs->task[d->task];
 	if (t->state == TASK_DONE || t->op > d->op)
 		return true;

@@ -500,7 +500,7 @@ __sched_notsan void fsched_irq_exit(struct task *t)
 	t->irq_active = false;
 	t->irq_ctx = t->kfn != NULL;	/* an IRQ handler kthread stays one */
 	t->fs->cpu[t->cpu].irq_task = NULL;
-	if (t->fs->qs_need && !t->fs->cpu[t->cpu].preempt_owner)
+	if ((t->fs->qs_need & (1u << t->cpu)) && !t->fs->cpu[t->cpu].preempt_owner)
 		t->fs->qs_need &= ~(1u << t->cpu);
 	/* back from the interrupt: the task it interrupted may own this CPU,
 	 * and then it, not us, goes on (whatever the policy) */
@@ -694,12 +694,16 @@ __sched_notsan struct task *fsched_kthread_run(struct fsched *fs, kthread_fn fn,
 	t->kfn = fn;
 	t->karg = arg;
 	t->name = name;
+	t->op = 0;		/* its work items are ops 1, 2, ... (kthread_op_begin) */
 	/* PCT: above every task so far (the start order is deterministic) */
 	for (i = 0; i < fs->ntasks; i++)
 		if (fs->prio[i] > top)
 			top = fs->prio[i];
 	fs->prio[t->id] = top + 1;
 	fs->ntasks++;
+	/* PCT runs it at once: the fast path must see that, as the slow does */
+	if (fs->resched_matters)
+		fs->need_resched = true;
 #if MMFUZZ_TSAN
 	__tsan_release(t);
 #endif

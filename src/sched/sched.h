@@ -47,10 +47,8 @@ enum yield_type {
 	YP_IRQ,			/* local_irq_restore() back to IRQs on */
 	YP_POINT,		/* explicit preemption point */
 	YP_LOOP,		/* a loop that may spin: livelock bound */
-	/* the kernel's other primitives (src/kernel/); no operation of the
-	 * program format reaches them yet */
-	YP_FIRST_KERNEL,
-	YP_KTHREAD = YP_FIRST_KERNEL,		/* a kernel thread starts or begins a work item */
+	/* the kernel's other primitives (src/kernel/) */
+	YP_KTHREAD,		/* a kernel thread starts or begins a work item */
 	YP_COMPLETE,		/* complete(), complete_all() */
 	YP_WAIT_COMPLETION,	/* wait_for_completion() */
 	YP_DOWN_READ,
@@ -514,9 +512,13 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 		__tsan_release(&c->tsan_sync);
 #endif
 		c->preempt_owner = NULL;
-		/* nobody holds the CPU: a quiescent state for RCU */
-		if (unlikely(fs->qs_need))
+		/* nobody holds the CPU: a quiescent state for RCU (the
+		 * grace-period thread may be able to go on: PCT sees it) */
+		if (unlikely(fs->qs_need & (1u << t->cpu))) {
 			fs->qs_need &= ~(1u << t->cpu);
+			if (fs->resched_matters)
+				fs->need_resched = true;
+		}
 		/* another task that wants this CPU may outrank us (PCT) */
 		if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
 		    fsched_cpu_rival(fs, t, false))

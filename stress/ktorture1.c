@@ -8,8 +8,9 @@
  * parked producer never strands a consumer), the cmpxchg_double freelist,
  * mmap_lock readers and writers with downgrades, local_lock, slab_lock
  * under n->list_lock, and cross-CPU calls to every CPU with the caller
- * waiting.  The checks at quiescence are ktorture's (I-PCPCNT,
- * I-FREELIST, I-RWSEM, I-LOCAL, I-COMP); at the end rcu_barrier() first.
+ * waiting.  The checks at quiescence are the kernel layer's (I-PCPCNT,
+ * I-FREELIST, I-RWSEM, I-LOCAL, I-COMP, I-CPUHP); at the end its drain
+ * waits for every call_rcu() callback (rcu_barrier) first.
  * One op is one operation of the cycle.
  */
 #include "stress.h"
@@ -20,23 +21,18 @@
 #include "../src/check/kernel.h"
 #include "../src/mm/ktorture.h"
 
+/* The world's kernel layer (src/mm/ktorture.c), booted with the world; its
+ * checkers run at every check (the registered "kernel" checker). */
 static int ktorture1_prepare(struct stress_run *r, unsigned long tasks)
 {
-	struct ktorture *kt = NULL;
-
 	(void)tasks;
-	if (posix_memalign((void **)&kt, PERCPU_SLOT_BYTES, sizeof(*kt)))
-		return -1;
-	memset(kt, 0, sizeof(*kt));
-	kt_init(kt, r->ncpus);
-	check_ktorture_attach(kt);
-	r->priv = kt;
+	check_ktorture_attach(kt_world(r->w));
 	return 0;
 }
 
 static void ktorture1_testcase(struct stress_task *t)
 {
-	struct ktorture *kt = t->run->priv;
+	struct ktorture *kt = kt_world(t->run->w);
 	unsigned long i = t->nr;
 	struct kt_fl_obj *o;
 
@@ -78,29 +74,9 @@ static void ktorture1_testcase(struct stress_task *t)
 	}
 }
 
-static void ktorture1_check(struct stress_run *r)
-{
-	check_ktorture_quiescent(r->priv, "ktorture1");
-}
-
-static void ktorture1_cleanup(struct stress_run *r)
-{
-	struct ktorture *kt = r->priv;
-
-	/* every call_rcu() callback has run: the objects are back */
-	rcu_register_thread();
-	rcu_barrier();
-	rcu_unregister_thread();
-	kt_destroy(kt);
-	free(kt);
-	r->priv = NULL;
-}
-
 const struct stress_workload stress_ktorture1 = {
 	.name = "ktorture1",
 	.description = "RCU, percpu_counter, completion, cmpxchg_double, rwsem, local_lock and IPIs on the kernel layer",
 	.prepare = ktorture1_prepare,
 	.testcase = ktorture1_testcase,
-	.check = ktorture1_check,
-	.cleanup = ktorture1_cleanup,
 };

@@ -197,8 +197,6 @@ static void check_quiescent_fn(struct stress_run *r, void *arg)
 	held_now = h;
 	check_quiescent(r->w, "stress");
 	held_now = NULL;
-	if (r->o->wl->check)
-		r->o->wl->check(r);
 }
 
 int stress_check_quiescent(struct stress_run *r)
@@ -216,8 +214,6 @@ int stress_check_quiescent(struct stress_run *r)
 static void check_final_fn(struct stress_run *r, void *arg)
 {
 	(void)arg;
-	if (r->o->wl->check)
-		r->o->wl->check(r);
 	if (r->o->wl->cleanup)
 		r->o->wl->cleanup(r);
 	world_drain(r->w);

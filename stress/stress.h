@@ -74,9 +74,6 @@ struct stress_workload {
 	void (*held)(struct stress_run *r, struct stress_held *h);
 	/* free what held() lists; runs on the runner after the tasks ended */
 	void (*cleanup)(struct stress_run *r);
-	/* the workload's own checks with the tasks parked (and before cleanup
-	 * at the end), on the runner's task: a violation is reported */
-	void (*check)(struct stress_run *r);
 };
 
 extern const struct stress_workload *const stress_workloads[];

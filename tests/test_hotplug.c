@@ -21,7 +21,8 @@
 #include "tap.h"
 
 static struct world *w;
-static struct ktorture kt;
+static struct ktorture *ktp;
+#define kt (*ktp)
 static int order_log[64], norder;
 static int flag_freed, flag_down, rc[8], end_cpu[4];
 
@@ -154,8 +155,8 @@ static int run(struct fsched *fs, int ntasks, const int *cpus, const struct sche
 	violation_reset();
 	world_reset(w);
 	mm_world = w;
-	check_attach(w);
-	kt_init(&kt, w->cfg.ncpus);
+	check_run_begin(w);
+	ktp = kt_world(w);
 	return fsched_run(fs, ntasks, w->cfg.ncpus, init, pol, body, NULL);
 }
 
@@ -173,9 +174,7 @@ static bool mm_quiescent(void)
 		return false;
 	}
 	current_task = &me;
-	check_quiescent(w, NULL, 0, "test", ~0u);
-	check_cpus_offline(w, "test");
-	check_ktorture_quiescent(&kt, "test");
+	check_quiescent(w, "test");
 	current_task = NULL;
 	return true;
 }
@@ -189,11 +188,12 @@ int main(void)
 	uint64_t h1;
 
 	tap_plan(16);
-	mm_config_default(&cfg);
-	cfg.ncpus = 3;
+	config_default(&cfg);
+	config_set(&cfg, &ck_cpus, 3);
 	if (world_create(&cfg, &w))
 		return 1;
 	mm_world = w;
+	ktp = kt_world(w);
 	memset(&pol, 0, sizeof(pol));
 	pol.kind = POL_RR;
 
@@ -274,7 +274,6 @@ int main(void)
 		   "real mode: cpu_down(2) nobody runs on folds its count (sum %lld)",
 		   (long long)percpu_counter_sum(&kt.counter));
 		ok(cpu_up(2) == 0 && cpu_online(2), "and cpu_up(2) brings it back");
-		kt_destroy(&kt);
 		current_task = NULL;
 	}
 

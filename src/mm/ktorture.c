@@ -13,8 +13,10 @@
 #include "../bugs/bugs.h"
 #include "../kernel/bit_spinlock.h"
 #include "../kernel/cmpxchg_double.h"
+#include "../kernel/cpu.h"
 #include "../kernel/percpu.h"
 #include "../kernel/smp.h"
+#include "layer.h"
 
 /* SLUB's tid: the CPU in its low bits, advanced by a power of two. */
 #define TID_STEP	8
@@ -68,6 +70,53 @@ void kt_destroy(struct ktorture *kt)
 	percpu_counter_destroy(&kt->counter);
 	san_unpoison(kt, sizeof(*kt));
 	kt->ncpus = 0;
+}
+
+/* ---- the world layer ---- */
+
+static void kt_layer_boot(struct world *w);
+static void kt_layer_drain(struct world *w);
+static void kt_layer_destroy(struct world *w);
+
+static struct world_layer kt_layer = {
+	.name = "kernel",
+	.order = 1,
+	.state_size = sizeof(struct ktorture),
+	.boot = kt_layer_boot,
+	.drain = kt_layer_drain,
+	.destroy = kt_layer_destroy,
+};
+WORLD_LAYER(kt_layer);
+
+struct ktorture *kt_world(struct world *w)
+{
+	return world_layer_state(w, &kt_layer);
+}
+
+/* After create and every reset: the CPUs all up, the torture state new. */
+static void kt_layer_boot(struct world *w)
+{
+	cpu_hotplug_boot(w->cfg.ncpus);
+	kt_init(kt_world(w), w->cfg.ncpus);
+}
+
+/* The end of a run: every call_rcu() callback has run (fiber mode: the
+ * grace-period thread ran them before the run ended). */
+static void kt_layer_drain(struct world *w)
+{
+	(void)w;
+	/* real mode: liburcu wants a registered thread (the stress runner's
+	 * own is not; registering twice is not done: a task registers once) */
+	if (!current->fs)
+		rcu_register_thread();
+	rcu_barrier();
+	if (!current->fs)
+		rcu_unregister_thread();
+}
+
+static void kt_layer_destroy(struct world *w)
+{
+	kt_destroy(kt_world(w));
 }
 
 /* ---- RCU ---- */
@@ -170,6 +219,44 @@ void kt_counter_add(struct ktorture *kt, long delta)
 }
 
 /* ---- completion ---- */
+
+/* The handoff's kthread: the work, published, then complete(). */
+static void kt_handoff_work(struct kt_handoff *h)
+{
+	if (bug_on(BUG_COMPLETE_EARLY)) {
+		complete(&h->done);
+		sched_point("publish");
+		__atomic_store_n(&h->published, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	__atomic_store_n(&h->published, 1, __ATOMIC_RELEASE);
+	sched_point("publish");
+	complete(&h->done);
+}
+
+static void kt_handoff_kthread(struct task *t, void *arg)
+{
+	kthread_op_begin(t, YIELD_SITE(YP_KTHREAD, "kt_handoff_kthread"));
+	kt_handoff_work(arg);
+}
+
+void kt_handoff(struct ktorture *kt, struct kt_handoff *h, int cpu)
+{
+	struct task *t = current;
+
+	init_completion_named(&h->done, "handoff->done");
+	__atomic_store_n(&h->published, 0, __ATOMIC_RELAXED);
+	h->kt = kt;
+	if (!t->fs || !fsched_cpu_online(t->fs, cpu) ||
+	    !fsched_kthread_run(t->fs, kt_handoff_kthread, h, "handoff", cpu, false)) {
+		kt_handoff_work(h);	/* no kthread: in line */
+	}
+	wait_for_completion(&h->done);
+	if (!__atomic_load_n(&h->published, __ATOMIC_ACQUIRE))
+		sched_violation("I-COMP", "kt_handoff",
+				"%s woke from wait_for_completion() before the work it waits for "
+				"was published: complete() came first", t->name);
+}
 
 void kt_handoff_produce(struct ktorture *kt)
 {

@@ -31,6 +31,7 @@
 #include "../kernel/percpu_counter.h"
 #include "../kernel/rcupdate.h"
 #include "../kernel/rwsem.h"
+#include "mm.h"
 
 #define KT_NOBJ		8	/* RCU-protected objects */
 #define KT_NFL		16	/* freelist objects */
@@ -116,6 +117,13 @@ struct ktorture {
 void kt_init(struct ktorture *kt, int ncpus);
 void kt_destroy(struct ktorture *kt);
 
+/*
+ * The world layer "kernel": each world holds one ktorture, booted with the
+ * world (and the CPUs all online again: cpu_hotplug_boot).  kt_world()
+ * is that world's.
+ */
+struct ktorture *kt_world(struct world *w);
+
 /* RCU: read the current object (@nreads accesses inside one section);
  * replace it, freeing the old one after synchronize_rcu() (@sync) or
  * through call_rcu().  0, or -EBUSY when every object waits for a GP. */
@@ -126,8 +134,22 @@ void kt_rcu_barrier(struct ktorture *kt);
 /* percpu_counter_add_batch(delta), and the exact sum of deltas */
 void kt_counter_add(struct ktorture *kt, long delta);
 
-/* completion: publish one unit of work then complete(); wait for one and
- * check it was published (I-COMP) */
+/*
+ * A handoff as kernel code does one: start a kthread on @cpu that does the
+ * work, publishes it and complete()s, and wait_for_completion() for it;
+ * the work must be there (I-COMP).  @h must outlive the kthread (it does
+ * not live on the waiter's stack).  With no task left for the kthread, or
+ * in real mode, the work is done in line.
+ */
+struct kt_handoff {
+	struct completion done;
+	int published;			/* atomic */
+	struct ktorture *kt;
+};
+void kt_handoff(struct ktorture *kt, struct kt_handoff *h, int cpu);
+
+/* completion between tasks (the stress mode): publish one unit of work
+ * then complete(); wait for one and check it was published (I-COMP) */
 void kt_handoff_produce(struct ktorture *kt);
 void kt_handoff_consume(struct ktorture *kt);
 /* the same without sleeping (try_wait_for_completion): true if it took one */

@@ -58,11 +58,7 @@ static void run_help_reference(void)
 		printf("  %-20s%-26s%s%s\n", d->name, args, d->irq_ok ? "[irq] " : "", d->desc);
 	}
 	printf("\nYield points (schedule decisions name them FUNC:TYPE(WHAT)):\n ");
-	for (i = 0; i < YP_FIRST_KERNEL; i++)
-		printf(" %s", yield_type_name((enum yield_type)i));
-	printf("\n");
-	printf("\nThe kernel primitives' yield points (no operation reaches them yet):\n ");
-	for (i = YP_FIRST_KERNEL; i < NR_YIELD_TYPES; i++)
+	for (i = 0; i < NR_YIELD_TYPES; i++)
 		printf(" %s", yield_type_name((enum yield_type)i));
 	printf("\n");
 }

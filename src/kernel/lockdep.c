@@ -120,7 +120,7 @@ static __sched_notsan size_t where_print(char *buf, size_t len, size_t n,
 {
 	int i;
 
-#define P(...) (len += (size_t)snprintf(buf + len, len < n ? n - len : 0, __VA_ARGS__))
+#define P(...) (len += (size_t)snprintf(len < n ? buf + len : NULL, len < n ? n - len : 0, __VA_ARGS__))
 	P("%s op%d in %s", w->task, w->op, w->fn ? w->fn : "?");
 	if (w->site && w->site->name)
 		P(" at %s", w->site->name);
@@ -188,7 +188,7 @@ static __sched_notsan __attribute__((noreturn)) void report_cycle(
 	size_t len = 0, n = sizeof(msg);
 	int i;
 
-#define P(...) (len += (size_t)snprintf(msg + len, len < n ? n - len : 0, __VA_ARGS__))
+#define P(...) (len += (size_t)snprintf(len < n ? msg + len : NULL, len < n ? n - len : 0, __VA_ARGS__))
 	P("%s takes %s while holding %s, but %s -> ", t->name, class_name[c], class_name[pc],
 	  class_name[c]);
 	for (i = 1; i < npath; i++)
@@ -274,7 +274,8 @@ static __sched_notsan void mark_usage(struct task *t, struct sched_lock *l, unsi
 					"interrupt that takes it on a CPU holding it deadlocks.\n  %s: ",
 					l->name, (have & LOCKDEP_USED_IN_IRQ) ? "in IRQ" : "IRQs on");
 		len = where_print(msg, len, sizeof(msg), other);
-		len += (size_t)snprintf(msg + len, len < sizeof(msg) ? sizeof(msg) - len : 0,
+		len += (size_t)snprintf(len < sizeof(msg) ? msg + len : NULL,
+					len < sizeof(msg) ? sizeof(msg) - len : 0,
 					"\n  %s: ", (now & LOCKDEP_USED_IN_IRQ) ? "in IRQ" : "IRQs on");
 		where_print(msg, len, sizeof(msg), &w);
 		sched_violation("lock-irq", l->name, "%s", msg);

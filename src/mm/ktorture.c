@@ -101,10 +101,16 @@ static void kt_layer_boot(struct world *w)
 }
 
 /* The end of a run: every call_rcu() callback has run (fiber mode: the
- * grace-period thread ran them before the run ended). */
+ * grace-period thread ran them before the run ended), and the CPUs taken
+ * down come back up, so that what the later drains give back (on the
+ * executor's task, which has a CPU of its own) lands on an online CPU. */
 static void kt_layer_drain(struct world *w)
 {
-	(void)w;
+	int cpu;
+
+	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
+		if (!cpu_online(cpu))
+			cpu_up((unsigned int)cpu);
 	/* real mode: liburcu wants a registered thread (the stress runner's
 	 * own is not; registering twice is not done: a task registers once) */
 	if (!current->fs)

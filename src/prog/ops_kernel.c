@@ -48,10 +48,21 @@ static const struct handle_kind hk_obj = {
 
 /* ---- CPU hotplug ---- */
 
+/*
+ * The kernel takes CPUs down and up holding no lock; a task that holds one
+ * across operations (zone_pcp_disable's pcp_batch_high_lock) would make an
+ * order (pcp_batch_high_lock -> cpu_hotplug_lock) and a deadlock of the
+ * program's own: nothing to do then.
+ */
+static bool hotplug_allowed(struct op_ctx *c)
+{
+	return c->t->nheld == 0;
+}
+
 static void do_cpu_down(struct op_ctx *c)
 {
 	/* -EBUSY (the last CPU) and -EINVAL (already down) are answers too */
-	if (!cpu_down((unsigned int)c->op->arg[0]))
+	if (hotplug_allowed(c) && !cpu_down((unsigned int)c->op->arg[0]))
 		check_cpus_offline(c->w, "cpu_down");
 }
 
@@ -59,7 +70,7 @@ static struct op_desc op_cpu_down = {
 	OP_NAME("cpu_down"), .code = 0x20, .layer = "kernel",
 	.desc = "take a CPU down: its tasks move away, the cpuhp teardowns run "
 		"(page_alloc_cpu_dead drains its pcps, folds its vmstat; the "
-		"percpu_counter fold)",
+		"percpu_counter fold); nothing while the task holds a lock",
 	.nargs = 1,
 	.args = { { .name = "cpu", .kind = ARG_CPU } },
 	.exec = do_cpu_down,
@@ -68,7 +79,8 @@ OP_DESC(op_cpu_down);
 
 static void do_cpu_up(struct op_ctx *c)
 {
-	cpu_up((unsigned int)c->op->arg[0]);
+	if (hotplug_allowed(c))
+		cpu_up((unsigned int)c->op->arg[0]);
 }
 
 static struct op_desc op_cpu_up = {

@@ -245,7 +245,8 @@ static __sched_notsan __attribute__((noreturn)) void report_deadlock(struct fsch
 		char res[64];
 
 		describe_wait(fs, chain[i], res, sizeof(res));
-		len += (size_t)snprintf(msg + len, len < sizeof(msg) ? sizeof(msg) - len : 0,
+		len += (size_t)snprintf(len < sizeof(msg) ? msg + len : NULL,
+					len < sizeof(msg) ? sizeof(msg) - len : 0,
 					"%s%s%s on cpu%d waits for %s held by %s%s",
 					i > cyc ? "; " : "", chain[i]->irq_active ? "irq " : "",
 					chain[i]->name, chain[i]->cpu, res,
@@ -258,14 +259,19 @@ static __sched_notsan __attribute__((noreturn)) void report_deadlock(struct fsch
 	sig[0] = 0;
 	for (i = 0; i < nk; i++)
 		if (!i || strcmp(kinds[i], kinds[i - 1]))
-			len += (size_t)snprintf(sig + len, len < sizeof(sig) ? sizeof(sig) - len : 0,
+			len += (size_t)snprintf(len < sizeof(sig) ? sig + len : NULL,
+						len < sizeof(sig) ? sizeof(sig) - len : 0,
 						"%s%s", len ? "+" : "", kinds[i]);
 	sched_violation("deadlock", sig, "%s", msg);
 }
 
+/* A kthread waiting for work, or one bound to a CPU taken down (its work
+ * there was flushed before it went: it can only be stopped). */
 static __sched_notsan bool idle_kthread(const struct task *t)
 {
-	return t->kfn && t->state == TASK_BLOCKED && t->wcond && t->wcond->idle;
+	return t->kfn && t->state != TASK_DONE &&
+	       ((t->state == TASK_BLOCKED && t->wcond && t->wcond->idle) ||
+		!fsched_cpu_online(t->fs, t->cpu));
 }
 
 /* Start from a task that is not an idle kthread if there is one. */

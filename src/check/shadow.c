@@ -71,20 +71,26 @@ static struct {
 	short live_at[SHADOW_MAX_HANDLES];	/* each live handle's place in live[] */
 } sh;
 
+/* The executor's bookkeeping, changed by every fiber: hidden from TSan. */
 static void live_add(int h)
 {
 	int n = __atomic_fetch_add(&sh.nlive, 1, __ATOMIC_RELAXED);
 
+	tsan_ignore_begin();
 	sh.live[n] = (short)h;
 	sh.live_at[h] = (short)n;
+	tsan_ignore_end();
 }
 
 static void live_del(int h)
 {
-	int n = __atomic_sub_fetch(&sh.nlive, 1, __ATOMIC_RELAXED), at = sh.live_at[h];
+	int n = __atomic_sub_fetch(&sh.nlive, 1, __ATOMIC_RELAXED), at;
 
+	tsan_ignore_begin();
+	at = sh.live_at[h];
 	sh.live[at] = sh.live[n];
 	sh.live_at[sh.live[n]] = (short)at;
+	tsan_ignore_end();
 }
 
 void shadow_run_begin(struct world *w, uint64_t run_no)

@@ -10,6 +10,7 @@
 #include "percpu.h"
 
 int percpu_counter_batch = 32;
+const void *percpu_counter_instance;
 static struct list_head percpu_counters = { &percpu_counters, &percpu_counters };
 static spinlock_t percpu_counters_lock;
 static bool percpu_counters_lock_ready;
@@ -50,6 +51,7 @@ int percpu_counter_init_named(struct percpu_counter *fbc, s64 amount, const char
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		fbc->counters[cpu].count = 0;
 	INIT_LIST_HEAD(&fbc->list);
+	fbc->instance = percpu_counter_instance;
 	counters_lock();
 	list_add(&fbc->list, &percpu_counters);
 	counters_unlock();
@@ -161,6 +163,9 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 	list_for_each_entry(fbc, &percpu_counters, list) {
 		unsigned long flags;
 		s32 *pcount;
+
+		if (fbc->instance != percpu_counter_instance)
+			continue;
 
 		spin_lock_irqsave(&fbc->lock, flags);
 		pcount = &fbc->counters[cpu].count;

@@ -40,7 +40,17 @@ struct percpu_counter {
 	s64 count;
 	struct list_head list;		/* all counters, for the dead callback */
 	struct percpu_counter_cpu *counters;	/* [MAX_CPUS]: alloc_percpu() */
+	const void *instance;		/* the kernel (world) it belongs to */
 };
+
+/*
+ * The kernel instance counters initialised from now on belong to: the
+ * model keeps several worlds in one process, each a kernel of its own, and
+ * a CPU's dead callback folds only the counters of the one running (those
+ * of the others would make how many locks it takes depend on the process's
+ * history, and a run would not replay alone).
+ */
+extern const void *percpu_counter_instance;
 
 extern int percpu_counter_batch;
 

@@ -97,6 +97,7 @@ struct ktorture *kt_world(struct world *w)
 static void kt_layer_boot(struct world *w)
 {
 	cpu_hotplug_boot(w->cfg.ncpus);
+	percpu_counter_instance = w;	/* this world is the kernel running */
 	kt_init(kt_world(w), w->cfg.ncpus);
 }
 

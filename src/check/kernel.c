@@ -157,7 +157,11 @@ static void kernel_attach(struct world *w)
 
 static void kernel_quiescent(struct world *w, const char *where, struct cfail *f)
 {
-	ktorture_quiescent(kt_world(w), where, f);
+	struct ktorture *kt = kt_world(w);
+
+	/* untouched since its boot, the torture state is the boot's */
+	if (READ_ONCE(kt->used))
+		ktorture_quiescent(kt, where, f);
 	cpus_offline(w, where, f);
 }
 

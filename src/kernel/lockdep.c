@@ -50,6 +50,8 @@ static int nr_edges;
 static short edge_of[LOCKDEP_MAX_CLASSES][LOCKDEP_MAX_CLASSES];	/* index + 1 */
 static struct lockdep_where usage_where[LOCKDEP_MAX_CLASSES][2];
 static unsigned long lockdep_runs;	/* fsched runs seen: which run recorded */
+#define NAME_CACHE 32
+static unsigned char name_cache[NAME_CACHE];	/* class by its name's address */
 
 static __sched_notsan void lockdep_off(const char *why)
 {
@@ -65,12 +67,20 @@ static __sched_notsan unsigned class_of(struct sched_lock *l)
 
 	if (c)
 		return c;
-	/* the same name string: no lock, no strcmp (a lock re-initialised
-	 * by every world reset looks its class up again) */
+	/* a lock re-initialised by every world reset looks its class up
+	 * again: by its name's address first (a small cache, then the
+	 * table), with no lock and no strcmp */
+	c = __atomic_load_n(&name_cache[((uintptr_t)l->name >> 4) % NAME_CACHE], __ATOMIC_RELAXED);
+	if (c && __atomic_load_n(&class_name[c], __ATOMIC_RELAXED) == l->name) {
+		l->lockdep_class = (unsigned char)c;
+		return c;
+	}
 	n = __atomic_load_n(&nr_classes, __ATOMIC_ACQUIRE);
 	for (i = 1; i < n; i++)
 		if (__atomic_load_n(&class_name[i], __ATOMIC_RELAXED) == l->name) {
 			l->lockdep_class = (unsigned char)i;
+			__atomic_store_n(&name_cache[((uintptr_t)l->name >> 4) % NAME_CACHE],
+					 (unsigned char)i, __ATOMIC_RELAXED);
 			return (unsigned)i;
 		}
 	pthread_mutex_lock(&lockdep_lock);
@@ -295,7 +305,9 @@ __sched_notsan void __lockdep_acquire(struct task *t, struct sched_lock *l, cons
 
 	if (!c)
 		return;
-	mark_usage(t, l, c, lockdep_usage_of(t), fn);
+	if ((__atomic_load_n(&lockdep_usage[c], __ATOMIC_RELAXED) & lockdep_usage_of(t)) !=
+	    lockdep_usage_of(t))
+		mark_usage(t, l, c, lockdep_usage_of(t), fn);
 	/* from the nearest held lock not taken by a trylock, and the
 	 * trylocks above it (check_prevs_add) */
 	for (i = t->nheld - 1; i >= 0; i--) {

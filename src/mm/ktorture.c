@@ -93,12 +93,24 @@ struct ktorture *kt_world(struct world *w)
 	return world_layer_state(w, &kt_layer);
 }
 
-/* After create and every reset: the CPUs all up, the torture state new. */
+/* After create and every reset: the CPUs all up, the torture state new
+ * (untouched since its last boot, it still is: most runs use no kernel
+ * operation, and a fuzz execution pays only for what it touched). */
 static void kt_layer_boot(struct world *w)
 {
+	struct ktorture *kt = kt_world(w);
+
 	cpu_hotplug_boot(w->cfg.ncpus);
 	percpu_counter_instance = w;	/* this world is the kernel running */
-	kt_init(kt_world(w), w->cfg.ncpus);
+	if (kt->used || kt->ncpus != w->cfg.ncpus)
+		kt_init(kt, w->cfg.ncpus);
+}
+
+/* An operation is about to change the torture state. */
+static inline void kt_touch(struct ktorture *kt)
+{
+	if (!READ_ONCE(kt->used))
+		WRITE_ONCE(kt->used, true);
 }
 
 /* The end of a run: every call_rcu() callback has run (fiber mode: the
@@ -132,6 +144,8 @@ void kt_rcu_read(struct ktorture *kt, int nreads)
 {
 	struct kt_obj *p;
 	int i;
+
+	kt_touch(kt);
 
 	rcu_read_lock();
 	p = rcu_dereference(kt->rcu_obj);
@@ -182,6 +196,8 @@ int kt_rcu_update(struct ktorture *kt, bool sync)
 	struct kt_obj *n = NULL, *old;
 	int i;
 
+	kt_touch(kt);
+
 	spin_lock(&kt->lock);
 	for (i = 0; i < KT_NOBJ && !n; i++)
 		if (!kt->pool[i].in_use)
@@ -221,6 +237,8 @@ void kt_rcu_barrier(struct ktorture *kt)
 
 void kt_counter_add(struct ktorture *kt, long delta)
 {
+	kt_touch(kt);
+
 	percpu_counter_add_batch(&kt->counter, delta, KT_BATCH);
 	__atomic_fetch_add(&kt->counter_deltas, delta, __ATOMIC_RELAXED);
 }
@@ -251,6 +269,8 @@ void kt_handoff(struct ktorture *kt, struct kt_handoff *h, int cpu)
 {
 	struct task *t = current;
 
+	kt_touch(kt);
+
 	init_completion_named(&h->done, "handoff->done");
 	__atomic_store_n(&h->published, 0, __ATOMIC_RELAXED);
 	h->kt = kt;
@@ -267,6 +287,8 @@ void kt_handoff(struct ktorture *kt, struct kt_handoff *h, int cpu)
 
 void kt_handoff_produce(struct ktorture *kt)
 {
+	kt_touch(kt);
+
 	if (bug_on(BUG_COMPLETE_EARLY)) {
 		complete(&kt->done);
 		sched_point("publish");
@@ -281,6 +303,8 @@ void kt_handoff_produce(struct ktorture *kt)
 static void handoff_check(struct ktorture *kt)
 {
 	unsigned long c, p;
+
+	kt_touch(kt);
 
 	c = __atomic_add_fetch(&kt->consumed, 1, __ATOMIC_RELAXED);
 	p = __atomic_load_n(&kt->published, __ATOMIC_ACQUIRE);
@@ -350,6 +374,8 @@ struct kt_fl_obj *kt_fl_alloc(struct ktorture *kt)
 	unsigned long tid;
 	int tries = 0;
 
+	kt_touch(kt);
+
 redo:
 	if (++tries > 64)
 		return NULL;
@@ -380,6 +406,8 @@ void kt_fl_free(struct ktorture *kt, struct kt_fl_obj *o)
 	struct kt_fl_obj *head;
 	int cpu;
 
+	kt_touch(kt);
+
 	__atomic_store_n(&o->owner, 0, __ATOMIC_RELAXED);
 redo:
 	cpu = raw_smp_processor_id();
@@ -405,6 +433,8 @@ void kt_slab_update(struct ktorture *kt)
 {
 	unsigned long n = __atomic_add_fetch(&kt->slab_updates, 1, __ATOMIC_RELAXED);
 	unsigned long flags;
+
+	kt_touch(kt);
 
 	if (bug_on(BUG_LOCK_INVERSION_RARE) && n % 4 == 0) {
 		/* the rare path, the wrong way round */
@@ -441,6 +471,8 @@ void kt_rwsem_read(struct ktorture *kt)
 {
 	long v;
 
+	kt_touch(kt);
+
 	down_read(&kt->sem);
 	__atomic_fetch_add(&kt->sem_readers, 1, __ATOMIC_RELAXED);
 	sem_check(kt, false, __func__);
@@ -455,6 +487,8 @@ void kt_rwsem_read(struct ktorture *kt)
 void kt_rwsem_write(struct ktorture *kt, bool downgrade)
 {
 	long v;
+
+	kt_touch(kt);
 
 	down_write(&kt->sem);
 	__atomic_fetch_add(&kt->sem_writers, 1, __ATOMIC_RELAXED);
@@ -483,6 +517,8 @@ void kt_local_lock(struct ktorture *kt, bool irqsave)
 {
 	struct kt_cpu_pair *p;
 	unsigned long flags = 0;
+
+	kt_touch(kt);
 
 	if (irqsave)
 		local_lock_irqsave(kt->cpu_lock, flags);
@@ -515,6 +551,8 @@ void kt_ipi(struct ktorture *kt, unsigned long mask, bool wait)
 	unsigned long before[MAX_CPUS], online;
 	struct cpumask m = { mask & ((1UL << kt->ncpus) - 1) };
 	int cpu;
+
+	kt_touch(kt);
 
 	for (cpu = 0; cpu < kt->ncpus; cpu++)
 		before[cpu] = __atomic_load_n(&kt->ipi_hits[cpu], __ATOMIC_RELAXED);

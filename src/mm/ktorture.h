@@ -67,6 +67,7 @@ struct kt_cpu_pair {
 
 struct ktorture {
 	int ncpus;
+	bool used;			/* an operation ran since kt_init: boot re-inits */
 
 	/* RCU */
 	spinlock_t lock;

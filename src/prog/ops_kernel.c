@@ -15,7 +15,7 @@
 /* ---- the freelist object handle ---- */
 
 struct kernel_run {
-	struct kt_fl_obj *obj[SHADOW_MAX_HANDLES];	/* by the run's handle number */
+	unsigned char obj[SHADOW_MAX_HANDLES];	/* by handle: fl_objs index + 1, 0 none */
 	struct kt_handoff handoff[PROG_MAX_TASKS];	/* each task's, outliving its kthread */
 };
 
@@ -33,13 +33,14 @@ static struct kernel_run *run_state(struct op_ctx *c)
 static void obj_release(struct op_ctx *c, int h)
 {
 	struct kernel_run *r = run_state(c);
-	struct kt_fl_obj *o;
+	struct ktorture *kt = kt_world(c->w);
+	unsigned char o;
 
 	if (h < 0 || h >= SHADOW_MAX_HANDLES)
 		return;
-	o = __atomic_exchange_n(&r->obj[h], NULL, __ATOMIC_RELAXED);
+	o = __atomic_exchange_n(&r->obj[h], 0, __ATOMIC_RELAXED);
 	if (o)
-		kt_fl_free(kt_world(c->w), o);
+		kt_fl_free(kt, &kt->fl_objs[o - 1]);
 }
 
 static const struct handle_kind hk_obj = {
@@ -170,13 +171,15 @@ OP_DESC(op_handoff);
 
 static void do_fl_alloc(struct op_ctx *c)
 {
-	struct kt_fl_obj *o = kt_fl_alloc(kt_world(c->w));
+	struct ktorture *kt = kt_world(c->w);
+	struct kt_fl_obj *o = kt_fl_alloc(kt);
 	int h = op_handle_self(c);
 
 	if (o && h >= 0 && h < SHADOW_MAX_HANDLES)
-		__atomic_store_n(&run_state(c)->obj[h], o, __ATOMIC_RELAXED);
+		__atomic_store_n(&run_state(c)->obj[h], (unsigned char)(o - kt->fl_objs + 1),
+				 __ATOMIC_RELAXED);
 	else if (o)
-		kt_fl_free(kt_world(c->w), o);
+		kt_fl_free(kt, o);
 }
 
 static struct op_desc op_fl_alloc = {

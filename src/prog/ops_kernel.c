@@ -63,8 +63,13 @@ static bool hotplug_allowed(struct op_ctx *c)
 static void do_cpu_down(struct op_ctx *c)
 {
 	/* -EBUSY (the last CPU) and -EINVAL (already down) are answers too */
-	if (hotplug_allowed(c) && !cpu_down((unsigned int)c->op->arg[0]))
-		check_cpus_offline(c->w, "cpu_down");
+	if (!hotplug_allowed(c) || cpu_down((unsigned int)c->op->arg[0]))
+		return;
+	/* every offline CPU is quiet once no hotplug is in flight: another
+	 * task's cpu_down may have begun since ours ended */
+	cpus_read_lock();
+	check_cpus_offline(c->w, "cpu_down");
+	cpus_read_unlock();
 }
 
 static struct op_desc op_cpu_down = {

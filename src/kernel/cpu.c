@@ -100,18 +100,36 @@ struct cpu_wait {
 	int cpu;
 };
 
+/*
+ * stop_machine(): its stopper runs on every online CPU at once, so it
+ * waits until no task anywhere has preemption or IRQs off (a sender
+ * spinning in csd_lock_wait() with preemption off holds it off too, as in
+ * the kernel, and so cannot queue a call to the CPU once it is gone).
+ */
+static __sched_notsan int held_cpu(const struct cpu_wait *w)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < w->fs->ncpus; cpu++)
+		if (fsched_cpu_online(w->fs, cpu) && fsched_cpu_held(w->fs, cpu))
+			return cpu;
+	return -1;
+}
+
 static __sched_notsan bool cpu_free_cond(void *arg)
 {
-	const struct cpu_wait *w = arg;
-
-	return !fsched_cpu_held(w->fs, w->cpu);
+	return held_cpu(arg) < 0;
 }
 
 static __sched_notsan struct task *cpu_holder(void *arg)
 {
 	const struct cpu_wait *w = arg;
-	const struct sched_cpu *c = &w->fs->cpu[w->cpu];
+	int cpu = held_cpu(w);
+	const struct sched_cpu *c;
 
+	if (cpu < 0)
+		return NULL;
+	c = &w->fs->cpu[cpu];
 	return c->irq_task ? c->irq_task : c->preempt_owner;
 }
 

@@ -9,7 +9,7 @@
  * cpu_down(cpu): cpu_add_remove_lock, cpu_hotplug_lock for writing; the
  * CPU joins cpu_dying_mask; the online states' teardowns run (highest
  * first); then take_cpu_down() as under stop_machine(): once no task holds
- * the CPU (preemption and IRQs on there), the caller runs on it with IRQs
+ * any CPU (preemption and IRQs on everywhere), the caller runs on it with IRQs
  * off, the DYING states' teardowns run (CPUHP_AP_SMPCFD_DYING runs the
  * cross-CPU calls still queued), every task there moves to the first other
  * online CPU, and the CPU goes offline: it runs nothing from then on (its

@@ -24,7 +24,7 @@ DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev 
 
 # The program fuzz targets: each a struct fuzz_target of the same name in
 # src/prog/ops_*.c (a layer adds its own); the mm target takes every operation.
-FUZZ_TARGETS := mm pagealloc
+FUZZ_TARGETS := mm pagealloc kernel
 
 # Fuzz builds: the same sources compiled with the engine's instrumentation.
 ENGINE ?=
@@ -329,6 +329,11 @@ $(MMFUZZ): $(STRESS_OBJS)
 STRESS_TEST_BINS := $(filter $(BUILD)/tests/test_stress%,$(TEST_BINS))
 $(STRESS_TEST_BINS): $(STRESS_OBJS)
 $(STRESS_TEST_BINS): LDFLAGS += $(STRESS_OBJS)
+# liburcu (urcu-memb) behind the model's RCU on real threads (stress/rcu_urcu.c)
+URCU_CFLAGS := $(shell pkg-config --cflags liburcu-memb 2>/dev/null)
+URCU_LIBS := $(shell pkg-config --libs liburcu-memb 2>/dev/null || echo -lurcu-memb -lurcu-common)
+$(BUILD)/stress/rcu_urcu.o: ALL_CFLAGS += $(URCU_CFLAGS)
+$(MMFUZZ) $(STRESS_TEST_BINS): LDLIBS += $(URCU_LIBS)
 
 .PHONY: bench-stress bench-lines
 # bench-lines: the cache lines the tasks of a stress run trade, counted by

@@ -18,6 +18,7 @@
 
 #include "kernel/spinlock.h"
 #include "prog/exec.h"
+#include "prog/ops.h"
 
 #define ROUNDS 7
 #define NPROGS 64
@@ -108,7 +109,7 @@ static void make_prog(struct prog *p, uint64_t seed)
 
 	prog_init(p);
 	p->ntasks = 2 + (int)(rng_next(&s) % 3);
-	p->cfg.ncpus = 2;
+	config_set(&p->cfg, &ck_cpus, 2);
 	for (t = 0; t < p->ntasks; t++)
 		p->task_cpu[t] = t % 2;
 	p->nops = 24 + (int)(rng_next(&s) % 41);
@@ -119,20 +120,21 @@ static void make_prog(struct prog *p, uint64_t seed)
 		memset(op, 0, sizeof(*op));
 		op->task = (unsigned char)(rng_next(&s) % (uint64_t)p->ntasks);
 		if (r < 45 || !nallocs) {
-			op->kind = OP_ALLOC_PAGES;
-			op->arg[0] = (short)(rng_next(&s) % 4 ? 0 : rng_next(&s) % 4);
-			op->arg[1] = (short)(rng_next(&s) % 3);
+			op->code = op_lookup("alloc_pages")->code;
+			op->arg[0] = (int)(rng_next(&s) % 4 ? 0 : rng_next(&s) % 4);
+			op->arg[1] = (int)(rng_next(&s) % 3);
+			op->arg[2] = op_lookup("alloc_pages")->args[2].def;
 			nallocs++;
 		} else if (r < 85) {
-			op->kind = OP_FREE_PAGES;
-			op->arg[0] = (short)(rng_next(&s) % (uint64_t)nallocs);
+			op->code = op_lookup("free_pages")->code;
+			op->arg[0] = (int)(rng_next(&s) % (uint64_t)nallocs);
 		} else if (r < 92) {
-			op->kind = OP_DRAIN_ALL;
+			op->code = op_lookup("drain_all")->code;
 			op->arg[1] = -1;
 		} else if (r < 96) {
-			op->kind = OP_DRAIN_LOCAL;
+			op->code = op_lookup("drain_local")->code;
 		} else {
-			op->kind = OP_VMSTAT_REFRESH;
+			op->code = op_lookup("vmstat_refresh")->code;
 		}
 	}
 	prog_canonicalize(p);

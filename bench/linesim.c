@@ -247,6 +247,23 @@ T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int f
 { block_access((uintptr_t)a, 1, PC); __atomic_compare_exchange_n(a, &c, v, 0, SC, SC); return c; }
 ATOMIC(8, uint8_t) ATOMIC(16, uint16_t) ATOMIC(32, uint32_t) ATOMIC(64, uint64_t)
 
+/* cmpxchg_double's 16-byte compare-and-swap (src/kernel/cmpxchg_double.h) */
+typedef unsigned __int128 u128;
+int __tsan_atomic128_compare_exchange_strong(volatile u128 *a, u128 *c, u128 v, int mo, int fmo);
+int __tsan_atomic128_compare_exchange_strong(volatile u128 *a, u128 *c, u128 v, int mo, int fmo)
+{
+	unsigned long lo = (unsigned long)*c, hi = (unsigned long)(*c >> 64);
+	_Bool ok;
+
+	block_access((uintptr_t)a, 1, PC);
+	__asm__ __volatile__("lock cmpxchg16b %1"
+			     : "=@ccz"(ok), "+m"(*a), "+a"(lo), "+d"(hi)
+			     : "b"((unsigned long)v), "c"((unsigned long)(v >> 64))
+			     : "memory");
+	*c = ((u128)hi << 64) | lo;
+	return ok;
+}
+
 void __tsan_atomic_thread_fence(int mo);
 void __tsan_atomic_thread_fence(int mo) { __atomic_thread_fence(SC); }
 void __tsan_atomic_signal_fence(int mo);

@@ -42,7 +42,8 @@ for f in src/sched/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/
 	fi
 done
 $CC -O2 -g -c bench/linesim.c -o $B/linesim.o || exit 2
-$CC -no-pie -o $B/mmfuzz $objs $B/linesim.o -lpthread -lm || exit 2
+urcu=$(pkg-config --libs liburcu-memb 2>/dev/null || echo -lurcu-memb -lurcu-common)
+$CC -no-pie -o $B/mmfuzz $objs $B/linesim.o -lpthread -lm $urcu || exit 2
 
 LINESIM_BYTES=$bytes LINESIM_MIN=$min $B/mmfuzz stress "$@" > $B/stress.out 2> $B/linesim.err
 rc=$?

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../src/kernel/smp.h"
+
 void stress_barrier_init(struct stress_run *r)
 {
 	pthread_condattr_t ca;
@@ -41,12 +43,16 @@ bool __stress_park(struct stress_task *t)
 	if (stop == STOP_PARK) {
 		unsigned long gen = r->bar_gen;
 
+		/* parked, its CPU is idle: a cross-CPU call to it runs at once */
+		smp_real_attach(t->task.cpu, false);
+
 		t->parked = true;
 		if (++r->parked == r->ntasks)
 			pthread_cond_signal(&r->bar_runner);
 		while (r->bar_gen == gen)
 			pthread_cond_wait(&r->bar_tasks, &r->bar_lock);
 		t->parked = false;
+		smp_real_attach(t->task.cpu, true);
 		stop = __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&r->bar_lock);

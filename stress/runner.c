@@ -35,6 +35,9 @@
 #include <unistd.h>
 
 #include "../src/bugs/bugs.h"
+#include "../src/kernel/cpu.h"
+#include "../src/kernel/rcu_real.h"
+#include "../src/kernel/smp.h"
 
 static volatile sig_atomic_t stress_interrupted;
 static int wake_pipe[2] = { -1, -1 };
@@ -137,13 +140,21 @@ static void *stress_task_main(void *arg)
 	struct stress_task *t = arg;
 	struct stress_run *r = t->run;
 	struct pollfd pfd = { r->gate_fd, POLLIN, 0 };
+	volatile int cpu;
 
 	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
 		;
 	current_task = &t->task;
 	t->task.exit_jb = &t->jb;
+	cpu = t->task.cpu;
+	/* the kernel primitives' real-mode side: liburcu's reader
+	 * registration, the CPU's cross-CPU calls (src/kernel/smp.c) */
+	rcu_register_thread();
+	smp_real_attach(cpu, true);
 	if (setjmp(t->jb)) {
 		/* a model assertion fired in this task: g_violation says which */
+		smp_real_attach(cpu, false);
+		rcu_real_task_exit(&t->task);
 		current_task = NULL;
 		pthread_mutex_lock(&r->bar_lock);
 		__atomic_store_n(&r->failed, 1, __ATOMIC_RELEASE);
@@ -153,6 +164,8 @@ static void *stress_task_main(void *arg)
 		return NULL;
 	}
 	r->o->wl->testcase(t);
+	smp_real_attach(cpu, false);
+	rcu_unregister_thread();
 	current_task = NULL;
 	return NULL;
 }
@@ -234,6 +247,8 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	want = wl->nr_cpus ? wl->nr_cpus(o->tasks) : (int)o->tasks;
 	r->ncpus = MAX_CPUS;
 	r->cpu_stride = o->cpu_stride ? o->cpu_stride : 1;
+	cpu_hotplug_boot(r->ncpus);
+	stress_rcu_install();
 	/* more tasks than simulated CPUs: they take turns on each CPU */
 	real_cpu_shared = want * r->cpu_stride > MAX_CPUS;
 	stress_config(o, r->ncpus, &cfg);
@@ -270,12 +285,14 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 
 		t->task.id = (int)i;
 		t->task.cpu = stress_slot_cpu(r, i);
+		t->task.name = "stress task";	/* the reports say which: "task N (cpu C)" */
 		t->run = r;
 		t->counter = &r->counters[i];
 		t->nr = i;
 		t->rng = rng_seed(i + 1);
 	}
 	r->runner.id = (int)r->ntasks;
+	r->runner.name = "runner";
 	r->runner.cpu = 0;
 	r->runner.exit_jb = &r->runner_jb;
 	stress_barrier_init(r);

@@ -148,6 +148,9 @@ struct stress_run {
 	bool have_snap_a;
 };
 
+/* rcu_urcu.c: liburcu behind the model's RCU on the task threads */
+void stress_rcu_install(void);
+
 /* Run @o->wl as will-it-scale does and print its output to @out.
  * Returns the exit status (0, 1 on a violation, 130 when interrupted). */
 int stress_run(const struct stress_opts *o, FILE *out);

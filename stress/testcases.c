@@ -6,13 +6,14 @@
 #include <string.h>
 
 extern const struct stress_workload stress_pcp_alloc1, stress_buddy_split1,
-	stress_cross_free1, stress_drain1;
+	stress_cross_free1, stress_drain1, stress_ktorture1;
 
 const struct stress_workload *const stress_workloads[] = {
 	&stress_pcp_alloc1,
 	&stress_buddy_split1,
 	&stress_cross_free1,
 	&stress_drain1,
+	&stress_ktorture1,
 	NULL,
 };
 

@@ -30,15 +30,22 @@ static inline int ok(int cond, const char *fmt, ...)
 	return cond;
 }
 
+/* A comment for prove; a message of several lines stays a comment. */
 __attribute__((format(printf, 1, 2)))
 static inline void diag(const char *fmt, ...)
 {
+	char buf[4096], *p;
 	va_list ap;
 
-	printf("# ");
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	printf("# ");
+	for (p = buf; *p; p++) {
+		putchar(*p);
+		if (*p == '\n')
+			printf("# ");
+	}
 	printf("\n");
 }
 

@@ -10,6 +10,7 @@
 
 #include "kernel/atomic.h"
 #include "kernel/compiler.h"
+#include "kernel/lockdep.h"
 #include "kernel/spinlock.h"
 #include "sched/sched.h"
 #include "tap.h"
@@ -174,7 +175,7 @@ int main(void)
 	uint64_t h1, h2;
 	pthread_t th[2];
 
-	tap_plan(22);
+	tap_plan(24);
 	ok(fs != NULL, "scheduler created with %d fibers", MAX_TASKS);
 
 	scen = LOCKED;
@@ -242,7 +243,9 @@ int main(void)
 	run(fs, 2, cpus, &pol);
 	ok(fs->hash == h1, "PCT run replayed from %d keyed decisions: same trace hash", nrec);
 
+	/* the deadlock detector on its own: lockdep would report first */
 	scen = ABBA;
+	lockdep_enabled = false;
 	memset(&pol, 0, sizeof(pol));
 	pol.kind = POL_RR;
 	r = run(fs, 2, cpus, &pol);
@@ -253,6 +256,14 @@ int main(void)
 	pol.kind = POL_INPUT;
 	r = run(fs, 2, cpus, &pol);
 	ok(r == 0, "ABBA without preemption completes (the run after a deadlock is clean)");
+	/* lockdep sees the inversion in a run where nothing deadlocks */
+	lockdep_enabled = true;
+	lockdep_reset();
+	r = run(fs, 2, cpus, &pol);
+	ok(r == 1 && !strcmp(g_violation.signature, "lock-order@lock_b->lock_a"),
+	   "lockdep: ABBA run one task after the other is %s", g_violation.signature);
+	ok(lockdep_has_edge("lock_a", "lock_b") && !lockdep_has_edge("lock_b", "lock_a"),
+	   "lockdep kept lock_a -> lock_b, not the edge that closed the cycle");
 
 	scen = SPIN_FOREVER;
 	fs->max_steps = 500;

@@ -43,10 +43,37 @@ const struct bug_info bug_table[NR_BUGS] = {
 	},
 	[BUG_PCP_LOCK_IRQ] = {
 		"pcp_lock_irq", "pcp", "free_unref_page",
-		"deadlock",
+		"lock-irq (lockdep); deadlock with MMFUZZ_PROVE_LOCKING=0",
 		"free_unref_page takes pcp->lock with spin_lock instead of "
 		"pcp_spin_trylock: a free from an interrupt that arrives while this "
 		"CPU holds pcp->lock spins forever (why 6.x uses trylock)",
+	},
+	[BUG_RCU_GP_EARLY] = {
+		"rcu_gp_early", "rcu", "rcu_gp_kthread",
+		"I-RCU (a reader sees an object freed under it); ASan/TSan",
+		"the grace-period kthread ends a grace period as soon as all but one "
+		"CPU have passed a quiescent state: a reader on the last CPU still "
+		"holds what call_rcu() and synchronize_rcu() callers then free",
+	},
+	[BUG_LOCK_INVERSION_RARE] = {
+		"lock_inversion_rare", "ktorture", "kt_slab_lock_path",
+		"lockdep (lock-order@slab_lock->n->list_lock), before any deadlock",
+		"a rare path (every 4th update of a slab's counters) takes "
+		"n->list_lock while holding slab_lock, the reverse of the slab lock "
+		"order (n->list_lock -> slab_lock): two CPUs on the two paths deadlock",
+	},
+	[BUG_COMPLETE_EARLY] = {
+		"complete_early", "ktorture", "kt_handoff_produce",
+		"I-COMP (the waiter reads unpublished work); TSan: data race",
+		"the producer calls complete() before it writes the work the "
+		"completion announces: a waiter woken in between reads the old value",
+	},
+	[BUG_CMPXCHG_DOUBLE_ONE_WORD] = {
+		"cmpxchg_double_one_word", "kernel", "cmpxchg_double",
+		"I-FREELIST (an object handed out twice)",
+		"cmpxchg_double compares the first word only: SLUB's fast path "
+		"(freelist, tid) loses its ABA guard, and a task preempted between "
+		"reading the freelist and the cmpxchg installs a stale next pointer",
 	},
 };
 

@@ -19,6 +19,10 @@ enum bug_id {
 	BUG_VMSTAT_LOST_UPDATE,		/* lost update on a free-page counter */
 	BUG_PCP_COUNT_APART,		/* counter updated apart from its list */
 	BUG_PCP_LOCK_IRQ,		/* spin_lock where IRQ reentrancy needs trylock */
+	BUG_RCU_GP_EARLY,		/* a grace period ends one CPU early */
+	BUG_LOCK_INVERSION_RARE,	/* two locks in the wrong order on a rare path */
+	BUG_COMPLETE_EARLY,		/* complete() before the work is published */
+	BUG_CMPXCHG_DOUBLE_ONE_WORD,	/* cmpxchg_double compares one word */
 	NR_BUGS
 };
 

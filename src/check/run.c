@@ -96,7 +96,7 @@ void check_quiescent(struct world *w, const char *where)
 	int i;
 
 	tsan_ignore_begin();
-	check_pass++;
+	check_pass++;		/* bookkeeping every fiber bumps: hidden too */
 	for (i = 0; i < nchecker && !f.hit; i++)
 		if (checkers[i]->quiescent)
 			checkers[i]->quiescent(w, where, &f);

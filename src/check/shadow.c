@@ -76,16 +76,21 @@ static __sched_notsan void live_add(int h)
 {
 	int n = __atomic_fetch_add(&sh.nlive, 1, __ATOMIC_RELAXED);
 
+	tsan_ignore_begin();
 	sh.live[n] = (short)h;
 	sh.live_at[h] = (short)n;
+	tsan_ignore_end();
 }
 
 static __sched_notsan void live_del(int h)
 {
-	int n = __atomic_sub_fetch(&sh.nlive, 1, __ATOMIC_RELAXED), at = sh.live_at[h];
+	int n = __atomic_sub_fetch(&sh.nlive, 1, __ATOMIC_RELAXED), at;
 
+	tsan_ignore_begin();
+	at = sh.live_at[h];
 	sh.live[at] = sh.live[n];
 	sh.live_at[sh.live[n]] = (short)at;
+	tsan_ignore_end();
 }
 
 __sched_notsan void shadow_run_begin(struct world *w, uint64_t run_no)

@@ -14,6 +14,7 @@
 #include "campaign.h"
 #include "campaign_dir.h"
 #include "cli.h"
+#include "../prog/ops.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ static const char fuzz_usage[] =
 	"\n"
 	"  --engine E        libfuzzer (default), afl, or random (the seeded random\n"
 	"                    scheduler on the seeds: no coverage guidance, the baseline)\n"
-	"  --target T        mm (default), pagealloc, text\n"
+	"  --target T        mm (default), pagealloc, kernel, text\n"
 	"  --sanitizer S     address (default: ASan+UBSan), thread, none (afl, random)\n"
 	"  --time SECONDS    how long (default 60, at most 31536000)\n"
 	"  --jobs N          parallel engine processes (default 1, at most 64)\n"
@@ -335,8 +336,9 @@ int cmd_fuzz(int argc, char **argv)
 			c.engine);
 		return EXIT_USAGE;
 	}
-	if (strcmp(c.target, "mm") && strcmp(c.target, "pagealloc") && strcmp(c.target, "text")) {
-		fprintf(stderr, "mmfuzz fuzz: --target is mm, pagealloc or text, not '%s'\n", c.target);
+	if (!target_lookup(c.target) && strcmp(c.target, "text")) {
+		fprintf(stderr, "mmfuzz fuzz: --target is mm, pagealloc, kernel or text, not '%s'\n",
+			c.target);
 		return EXIT_USAGE;
 	}
 	if (!c.sanitizer)

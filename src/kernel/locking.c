@@ -21,6 +21,7 @@ void spin_lock_init_named(spinlock_t *l, const char *name, int idx)
 	memset(l, 0, sizeof(*l));
 	l->sl.name = name;
 	l->sl.idx = idx;
+	l->sl.tsan = SL_TSAN_MUTEX;
 #if MMFUZZ_TSAN
 	__tsan_mutex_create(&l->sl, __tsan_mutex_not_static);
 #endif
@@ -32,6 +33,7 @@ void mutex_init_named(struct mutex *m, const char *name)
 	m->sl.name = name;
 	m->sl.idx = -1;
 	m->sl.sleeping = true;
+	m->sl.tsan = SL_TSAN_MUTEX;
 #if MMFUZZ_TSAN
 	__tsan_mutex_create(&m->sl, __tsan_mutex_not_static);
 #endif

@@ -33,11 +33,20 @@ static inline void __cpu_pin(struct task *t)
 		real_cpu_enter(t);
 }
 
+/* smp.c: cross-CPU calls queued for a real-mode task's CPU */
+extern unsigned long smp_real_pending;
+void smp_real_poll(struct task *t);
+
 static inline void __cpu_unpin(struct task *t)
 {
-	if (t->fs)
+	if (t->fs) {
 		fsched_cpu_update(t);
-	else if (real_cpu_shared)
+		return;
+	}
+	/* IRQs back on: a pending cross-CPU call comes in here (real mode) */
+	if (unlikely(__atomic_load_n(&smp_real_pending, __ATOMIC_RELAXED)))
+		smp_real_poll(t);
+	if (real_cpu_shared)
 		real_cpu_exit(t);
 }
 

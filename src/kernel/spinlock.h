@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lockdep.h"
 #include "preempt.h"
 
 struct lock_stat {
@@ -58,11 +59,18 @@ void __real_mutex_lock(struct mutex *m, struct task *t, const char *fn);
 __attribute__((noreturn)) void __lock_misuse(const struct sched_lock *l, const char *fn,
 					      const char *what);
 
-static inline void __lock_held_push(struct task *t, struct sched_lock *l, const char *fn)
+static inline void __lock_held_push(struct task *t, struct sched_lock *l, const char *fn,
+				    bool try)
 {
-	if (unlikely(t->nheld >= MAX_HELD))
+	int i = t->nheld;
+
+	if (unlikely(i >= MAX_HELD))
 		__lock_misuse(l, fn, "too many locks held");
-	t->held[t->nheld++] = l;
+	t->held[i] = l;
+	t->held_fn[i] = fn;
+	t->held_site[i] = t->site;
+	t->held_try[i] = try;
+	t->nheld = i + 1;
 }
 
 static inline void __lock_held_pop(struct task *t, struct sched_lock *l, const char *fn)
@@ -71,8 +79,12 @@ static inline void __lock_held_pop(struct task *t, struct sched_lock *l, const c
 
 	for (i = t->nheld - 1; i >= 0; i--) {
 		if (t->held[i] == l) {
-			for (; i + 1 < t->nheld; i++)
+			for (; i + 1 < t->nheld; i++) {
 				t->held[i] = t->held[i + 1];
+				t->held_fn[i] = t->held_fn[i + 1];
+				t->held_site[i] = t->held_site[i + 1];
+				t->held_try[i] = t->held_try[i + 1];
+			}
 			t->nheld--;
 			return;
 		}
@@ -120,6 +132,7 @@ static inline void __spin_acquire(spinlock_t *l, struct task *t, const struct yi
 
 		if (yield)
 			yield_point(s);
+		lockdep_acquire(t, &l->sl, fn);
 		while (__atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED)) {
 			waited = true;
 			fsched_block_on(t, &l->sl, s);
@@ -131,9 +144,10 @@ static inline void __spin_acquire(spinlock_t *l, struct task *t, const struct yi
 			l->st.t_acquired = __lock_tsc();
 		}
 	} else {
+		lockdep_acquire(t, &l->sl, fn);
 		__real_spin_lock(l, t, fn);
 	}
-	__lock_held_push(t, &l->sl, fn);
+	__lock_held_push(t, &l->sl, fn, false);
 	if (l->validate && lock_validate_enabled)
 		l->validate(l->validate_arg, fn);
 }
@@ -190,7 +204,8 @@ static inline int __spin_trylock(spinlock_t *l, const struct yield_site *s, cons
 	}
 	if (lock_stat_enabled)
 		l->st.acquired++;
-	__lock_held_push(t, &l->sl, fn);
+	lockdep_trylock(t, &l->sl, fn);
+	__lock_held_push(t, &l->sl, fn, true);
 	if (l->validate && lock_validate_enabled)
 		l->validate(l->validate_arg, fn);
 	return 1;
@@ -250,13 +265,15 @@ static inline void __mutex_lock(struct mutex *m, const struct yield_site *s, con
 		sched_violation("might_sleep", fn, "mutex_lock(%s) in atomic context", m->sl.name);
 	if (t->fs) {
 		yield_point(s);
+		lockdep_acquire(t, &m->sl, fn);
 		while (__atomic_load_n(&m->sl.owner, __ATOMIC_RELAXED))
 			fsched_block_on(t, &m->sl, s);
 		__lock_set_owner(&m->sl, t);
 	} else {
+		lockdep_acquire(t, &m->sl, fn);
 		__real_mutex_lock(m, t, fn);
 	}
-	__lock_held_push(t, &m->sl, fn);
+	__lock_held_push(t, &m->sl, fn, false);
 }
 
 static inline int __mutex_trylock(struct mutex *m, const struct yield_site *s, const char *fn)
@@ -284,7 +301,8 @@ static inline int __mutex_trylock(struct mutex *m, const struct yield_site *s, c
 		__tsan_mutex_post_lock(&m->sl, __tsan_mutex_try_lock, 0);
 #endif
 	}
-	__lock_held_push(t, &m->sl, fn);
+	lockdep_trylock(t, &m->sl, fn);
+	__lock_held_push(t, &m->sl, fn, true);
 	return 1;
 }
 

@@ -126,6 +126,8 @@ void __count_vm_events(enum vm_event_item item, long delta);
 /* FOR_ALL_ZONES items: @item##_NORMAL is the Normal zone's */
 #define __count_zid_vm_events(item, zid, delta) \
 	__count_vm_events((enum vm_event_item)(item##_NORMAL - ZONE_NORMAL + (zid)), (delta))
+void cpu_vm_stats_fold(int cpu);
+void vm_events_fold_cpu(int cpu);
 
 static inline void __mod_zone_freepage_state(struct zone *zone, int nr_pages, int migratetype)
 {

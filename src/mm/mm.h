@@ -107,6 +107,8 @@ void zone_pcp_enable(struct zone *zone);
 /* percpu_pagelist_high_fraction-style update of every CPU's high and batch */
 void zone_pcp_set_high_batch(struct zone *zone, int high, int batch);
 bool zone_pcp_disabled(const struct zone *zone);
+/* CPU hotplug (6.6 zone_pcp_update): re-apply high and batch */
+void zone_pcp_update(struct zone *zone, int cpu_online);
 
 /*
  * A block a user holds has moved: migration copied it to @to and will free

@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include "../kernel/cpu.h"
+
 /*
  * Locking a pcp is a lookup followed by a spinlock: pin the task to its CPU
  * (preempt_disable) for both, so a migration cannot make it lock the wrong
@@ -582,4 +584,51 @@ void zone_pcp_set_high_batch(struct zone *zone, int high, int batch)
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
 	mutex_unlock(&mm_world->pcp_batch_high_lock);
+}
+
+/* ---- CPU hotplug ---- */
+
+/*
+ * The zone's pcp high and batch for the CPUs online: 6.6 recomputes them
+ * from the zone's size and the online CPUs (zone_highsize); the model's
+ * come from the config, so the update re-applies them, under the same
+ * lock.
+ */
+void zone_pcp_update(struct zone *zone, int cpu_online)
+{
+	(void)cpu_online;
+	mutex_lock(&mm_world->pcp_batch_high_lock);
+	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
+					  (unsigned long)zone->pageset_batch);
+	mutex_unlock(&mm_world->pcp_batch_high_lock);
+}
+
+/* CPUHP_PAGE_ALLOC: the dead CPU's pcps back to the buddy, its events and
+ * vmstat differentials folded. */
+static int page_alloc_cpu_dead(unsigned int cpu)
+{
+	int z;
+
+	drain_pages(cpu);
+	vm_events_fold_cpu((int)cpu);
+	cpu_vm_stats_fold((int)cpu);
+	for (z = 0; z < mm_world->nr_zones; z++)
+		zone_pcp_update(&mm_world->zones[z], 0);
+	return 0;
+}
+
+static int page_alloc_cpu_online(unsigned int cpu)
+{
+	int z;
+
+	(void)cpu;
+	for (z = 0; z < mm_world->nr_zones; z++)
+		zone_pcp_update(&mm_world->zones[z], 1);
+	return 0;
+}
+
+__attribute__((constructor)) static void page_alloc_init_cpuhp(void)
+{
+	cpuhp_setup_state_nocalls(CPUHP_PAGE_ALLOC, "mm/page_alloc:pcp", page_alloc_cpu_online,
+				  page_alloc_cpu_dead);
 }

@@ -12,6 +12,8 @@
 
 #include <stdlib.h>
 
+#include "../kernel/cpu.h"
+
 const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = {
 	[NR_FREE_PAGES] = "nr_free_pages",
 	[NR_FREE_CMA_PAGES] = "nr_free_cma",
@@ -236,7 +238,78 @@ void refresh_zone_stat_thresholds(void)
 				   (signed char)threshold);
 		tolerate_drift = zone->_watermark[WMARK_LOW] - zone->_watermark[WMARK_MIN];
 		max_drift = (unsigned long)(mm_world->cfg.ncpus * threshold);
-		zone->percpu_drift_mark = max_drift > tolerate_drift ?
-			zone->_watermark[WMARK_HIGH] + max_drift : 0;
+		WRITE_ONCE(zone->percpu_drift_mark, max_drift > tolerate_drift ?
+			   zone->_watermark[WMARK_HIGH] + max_drift : 0);
 	}
+}
+
+/*
+ * Fold the differentials of a CPU that is gone into the zone and global
+ * counters: "This is only okay since the processor is dead and cannot race
+ * with what we are doing."  (6.6 cpu_vm_stats_fold, from
+ * page_alloc_cpu_dead.)
+ */
+void cpu_vm_stats_fold(int cpu)
+{
+	long global_zone_diff[NR_VM_ZONE_STAT_ITEMS] = { 0 };
+	int i, z;
+
+	for (z = 0; z < mm_world->nr_zones; z++) {
+		struct zone *zone = &mm_world->zones[z];
+		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
+
+		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
+			long v = READ_ONCE(pzstats->vm_stat_diff[i]);
+
+			if (v) {
+				WRITE_ONCE(pzstats->vm_stat_diff[i], 0);
+				atomic_long_add(v, &zone->vm_stat[i]);
+				global_zone_diff[i] += v;
+			}
+		}
+	}
+	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		if (global_zone_diff[i])
+			atomic_long_add(global_zone_diff[i], &mm_world->vm_zone_stat[i]);
+}
+
+/* Spill the event counters of the dead processor into the current
+ * processor's: "This artificially elevates the count of the current
+ * processor." */
+void vm_events_fold_cpu(int cpu)
+{
+	struct vm_event_state *fold_state = &mm_world->vm_events[cpu];
+	int i;
+
+	for (i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+		unsigned long v = __atomic_load_n(&fold_state->event[i], __ATOMIC_RELAXED);
+
+		if (v) {
+			__count_vm_events((enum vm_event_item)i, (long)v);
+			__atomic_store_n(&fold_state->event[i], 0, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/* CPUHP_MM_VMSTAT_DEAD and the online state: the thresholds follow the
+ * CPUs (the model's threshold is the config's; the drift mark changes). */
+static int vmstat_cpu_dead(unsigned int cpu)
+{
+	(void)cpu;
+	refresh_zone_stat_thresholds();
+	return 0;
+}
+
+static int vmstat_cpu_online(unsigned int cpu)
+{
+	(void)cpu;
+	refresh_zone_stat_thresholds();
+	return 0;
+}
+
+__attribute__((constructor)) static void init_mm_internals_cpuhp(void)
+{
+	cpuhp_setup_state_nocalls(CPUHP_MM_VMSTAT_DEAD, "mm/vmstat:dead", NULL, vmstat_cpu_dead);
+	cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "mm/vmstat:online", vmstat_cpu_online,
+				  NULL);
 }

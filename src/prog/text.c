@@ -558,10 +558,12 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 
 		if (!dot)
 			return perr(ps, w, "expected Tn.k (task and op index)");
-		if (parse_task_ref(ps, w, (size_t)(dot - w), p->ntasks, &task))
+		/* kernel threads take the ids after the program's tasks; their
+		 * "ops" are their work items */
+		if (parse_task_ref(ps, w, (size_t)(dot - w), MAX_TASKS, &task))
 			return -1;
-		if (parse_num(ps, dot + 1, wn - (size_t)(dot + 1 - w), 0, st->ntask_ops[task], &k,
-			      "op index"))
+		if (parse_num(ps, dot + 1, wn - (size_t)(dot + 1 - w), 0,
+			      task < p->ntasks ? st->ntask_ops[task] : 65535, &k, "op index"))
 			return -1;
 		sn = token(ps, &s);
 		if (!sn || sn >= sizeof(name))
@@ -585,9 +587,17 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 	{
 		int target;
 
-		if (parse_task_ref(ps, w, wn, p->ntasks, &target))
+		if (parse_task_ref(ps, w, wn, MAX_TASKS, &target))
 			return -1;
 		d->target = (short)target;
+	}
+	/* "cpu=N": the running task moves to CPU N first (a migration) */
+	if (!at_eol(ps)) {
+		long cpu;
+
+		if (parse_kv_num(ps, "cpu", 0, PROG_MAX_CPUS - 1, &cpu))
+			return -1;
+		d->mig = (unsigned char)(cpu + 1);
 	}
 	if (!at_eol(ps))
 		return perr(ps, ps->pos, "unexpected text after the decision");
@@ -803,7 +813,8 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 		const struct sched_decision *d = &p->dec[i];
 		int first;
 
-		if (d->task >= 0 && d->op == prog_task_ops(p, d->task, &first) &&
+		if (d->task >= 0 && d->task < p->ntasks &&
+		    d->op == prog_task_ops(p, d->task, &first) &&
 		    strcmp(site_by_id(d->site)->name, "op(exit)")) {
 			ps.lineno = p->dec_line[i];
 			ps.line = NULL;

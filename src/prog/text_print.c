@@ -115,9 +115,12 @@ char *prog_print_text_notes(const struct prog *p, const char *const *notes)
 			sb_printf(&b, "  after %llu -> T%d\n", (unsigned long long)d->step, d->target);
 		else if (d->task < 0)
 			sb_printf(&b, "  at start -> T%d\n", d->target);
-		else
+		else if (!d->mig)
 			sb_printf(&b, "  at T%d.%d %s #%d -> T%d\n", d->task, d->op,
 				  site_by_id(d->site)->name, d->occ, d->target);
+		else
+			sb_printf(&b, "  at T%d.%d %s #%d -> T%d cpu=%d\n", d->task, d->op,
+				  site_by_id(d->site)->name, d->occ, d->target, d->mig - 1);
 	}
 	return b.s;
 }

@@ -20,6 +20,8 @@ static __sched_notsan bool cpu_allows(const struct fsched *fs, const struct task
 	const struct sched_cpu *c = &fs->cpu[t->cpu];
 	const struct task *owner = c->preempt_owner;
 
+	if (!fsched_cpu_online(fs, t->cpu))
+		return false;		/* an offline CPU runs nothing */
 	if (c->irq_task)
 		return c->irq_task == t;
 	if (!owner || owner == t)
@@ -32,9 +34,13 @@ __sched_notsan bool sched_task_runnable(const struct fsched *fs, const struct ta
 {
 	if (t->state == TASK_DONE || t->state == TASK_IDLE)
 		return false;
-	if (t->state == TASK_BLOCKED &&
-	    __atomic_load_n(&t->wait->owner, __ATOMIC_RELAXED))
-		return false;
+	if (t->state == TASK_BLOCKED) {
+		if (t->wait && __atomic_load_n(&t->wait->owner, __ATOMIC_RELAXED))
+			return false;
+		if (t->wcond && !(t->wcond->idle && fs->kthread_stop) &&
+		    !t->wcond->cond(t->wcond->arg))
+			return false;
+	}
 	return cpu_allows(fs, t);
 }
 
@@ -143,8 +149,10 @@ static __sched_notsan bool dec_missed(const struct fsched *fs, const struct sche
 
 	if (d->task < 0)
 		return fs->step > 0;
-	if (d->task >= fs->ntasks)
+	if (d->task >= MAX_TASKS)
 		return true;
+	if (d->task >= fs->ntasks)
+		return false;	/* a kthread that has not started yet */
 	t = &fs->task[d->task];
 	if (t->state == TASK_DONE || t->op > d->op)
 		return true;
@@ -162,6 +170,26 @@ static __sched_notsan bool dec_matches(const struct fsched *fs, const struct tas
 	       d->site == cur->site->id && d->occ == cur->occ[d->site];
 }
 
+/*
+ * A decision's migration: the running task moves to another CPU, if it
+ * could be preempted here (preemption and IRQs on, not in an interrupt)
+ * and that CPU is online.  Dropped otherwise, the same way in every run.
+ */
+static __sched_notsan void dec_migrate(struct fsched *fs, struct task *cur,
+				       const struct sched_decision *d)
+{
+	int cpu = d->mig - 1;
+
+	if (!d->mig || !cur || cpu >= fs->ncpus || cpu == cur->cpu ||
+	    !fsched_cpu_online(fs, cpu) || cur->state == TASK_DONE ||
+	    cur->preempt_count || cur->irq_depth || cur->irq_active || cur->irq_ctx)
+		return;
+	fsched_move_task(fs, cur, cpu);
+	fs->migrations++;
+	fs->mig_fired = true;
+	fs->hash = (fs->hash ^ (0x6d69u + (uint64_t)cpu)) * 0x100000001b3ULL;
+}
+
 static __sched_notsan void record(struct fsched *fs, const struct task *cur, int target)
 {
 	struct sched_decision *r;
@@ -174,6 +202,7 @@ static __sched_notsan void record(struct fsched *fs, const struct task *cur, int
 	memset(r, 0, sizeof(*r));
 	r->step = fs->step;
 	r->target = (short)target;
+	r->mig = fs->mig_fired && cur ? (unsigned char)(cur->cpu + 1) : 0;
 	if (!cur || fs->step == 0) {
 		r->task = -1;
 		return;
@@ -201,6 +230,7 @@ __sched_notsan int sched_choose(struct fsched *fs, struct task *cur)
 {
 	int pick = -2;
 
+	fs->mig_fired = false;
 	if (fs->pol.kind == POL_INPUT && !fs->fallback) {
 		/* a decision for this very step is never missed, even when its
 		 * task is past it in every other way (at its exit it is done) */
@@ -214,6 +244,7 @@ __sched_notsan int sched_choose(struct fsched *fs, struct task *cur)
 			if (dec_matches(fs, cur, d)) {
 				fs->next_dec++;
 				fs->dec_base = fs->step + 1;
+				dec_migrate(fs, cur, d);
 				if (fs->rec == REC_INPUT)
 					record(fs, cur, d->target);
 				if (d->target >= 0 && d->target < fs->ntasks &&
@@ -247,7 +278,7 @@ __sched_notsan int sched_choose(struct fsched *fs, struct task *cur)
 			break;
 		}
 	}
-	if (fs->rec == REC_ALL && pick >= 0 && pick != default_pick(fs, cur))
+	if (fs->rec == REC_ALL && pick >= 0 && (pick != default_pick(fs, cur) || fs->mig_fired))
 		record(fs, cur, pick);
 	return pick;
 }

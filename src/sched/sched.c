@@ -22,6 +22,7 @@
 #include <string.h>
 
 __thread struct task *current_task;
+static char task_names[MAX_TASKS][8];	/* "T0".."T23"; a kthread has its own */
 struct violation g_violation;
 static int g_violation_taken;
 
@@ -29,6 +30,7 @@ static int g_violation_taken;
 
 static void task_worker(void *arg);
 static void enter_synced(struct fsched *fs, struct task *t);
+static void task_reset(struct fsched *fs, struct task *t, int cpu);
 
 /* ------------------------------------------------------------------ */
 /* violations                                                          */
@@ -54,9 +56,14 @@ static __sched_notsan void fsched_abandon(struct task *t)
 	 * the world is re-initialised; only the holder may release them. */
 	while (t->nheld > 0) {
 		struct sched_lock *l = t->held[--t->nheld];
+		unsigned flags = l->tsan == SL_TSAN_RWSEM &&
+				 __atomic_load_n(&l->owner, __ATOMIC_RELAXED) != t ?
+				 __tsan_mutex_read_lock : 0;
 
-		__tsan_mutex_pre_unlock(l, 0);
-		__tsan_mutex_post_unlock(l, 0);
+		if (l->tsan == SL_TSAN_NONE)
+			continue;
+		__tsan_mutex_pre_unlock(l, flags);
+		__tsan_mutex_post_unlock(l, flags);
 	}
 #endif
 	t->nheld = 0;
@@ -122,16 +129,18 @@ struct fsched *fsched_create(int ntasks_max)
 		goto out_free;
 	for (i = 0; i < MAX_TASKS; i++) {
 		struct task *t = &fs->task[i];
-		static const char *const names[MAX_TASKS] = {
-			"T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7" };
 
+		if (!task_names[i][0])
+			snprintf(task_names[i], sizeof(task_names[i]), "T%d", i);
 		t->id = i;
+		t->name = task_names[i];
 		t->fs = fs;
+		t->ret_fiber = &fs->main;
 		t->occ = calloc(nsites + 1, sizeof(*t->occ));
 		t->occ_touched = calloc(nsites + 1, sizeof(*t->occ_touched));
 		if (!t->occ || !t->occ_touched)
 			goto out_free;
-		if (fiber_create(&t->fiber, FIBER_STACK, task_worker, t, names[i]))
+		if (fiber_create(&t->fiber, FIBER_STACK, task_worker, t, t->name))
 			goto out_free;
 		t->state = TASK_IDLE;
 	}
@@ -172,11 +181,15 @@ static __sched_notsan struct task *waits_for(struct fsched *fs, struct task *t, 
 	struct sched_cpu *c = &fs->cpu[t->cpu];
 	struct task *o;
 
-	if (t->state == TASK_BLOCKED) {
+	if (t->state == TASK_BLOCKED && t->wait) {
 		o = __atomic_load_n(&t->wait->owner, __ATOMIC_RELAXED);
 		snprintf(what, n, "%s", t->wait->name);
 		if (o)
 			return o;
+	} else if (t->state == TASK_BLOCKED && t->wcond) {
+		snprintf(what, n, "%s", t->wcond->name);
+		if (!t->wcond->cond(t->wcond->arg))
+			return t->wcond->holder ? t->wcond->holder(t->wcond->arg) : NULL;
 	}
 	o = c->irq_task ? c->irq_task : c->preempt_owner;
 	snprintf(what, n, "cpu");
@@ -191,10 +204,12 @@ static int cmp_str(const void *a, const void *b)
 static __sched_notsan void describe_wait(struct fsched *fs, const struct task *t, char *buf,
 					 size_t n)
 {
-	if (t->state == TASK_BLOCKED && t->wait->idx >= 0)
+	if (t->state == TASK_BLOCKED && t->wait && t->wait->idx >= 0)
 		snprintf(buf, n, "%s[%d]", t->wait->name, t->wait->idx);
-	else if (t->state == TASK_BLOCKED)
+	else if (t->state == TASK_BLOCKED && t->wait)
 		snprintf(buf, n, "%s", t->wait->name);
+	else if (t->state == TASK_BLOCKED && t->wcond)
+		snprintf(buf, n, "%s", t->wcond->name);
 	else
 		snprintf(buf, n, "cpu%d", t->cpu);
 	(void)fs;
@@ -230,11 +245,12 @@ static __sched_notsan __attribute__((noreturn)) void report_deadlock(struct fsch
 		char res[64];
 
 		describe_wait(fs, chain[i], res, sizeof(res));
-		len += (size_t)snprintf(msg + len, len < sizeof(msg) ? sizeof(msg) - len : 0,
+		len += (size_t)snprintf(len < sizeof(msg) ? msg + len : NULL,
+					len < sizeof(msg) ? sizeof(msg) - len : 0,
 					"%s%s%s on cpu%d waits for %s held by %s%s",
 					i > cyc ? "; " : "", chain[i]->irq_active ? "irq " : "",
-					chain[i]->fiber.name, chain[i]->cpu, res,
-					o ? o->fiber.name : "nobody",
+					chain[i]->name, chain[i]->cpu, res,
+					o ? o->name : "nobody",
 					o && o->state == TASK_DONE ? " (exited)" : "");
 		memmove(kinds[nk++], kinds[i], sizeof(kinds[0]));
 	}
@@ -243,19 +259,67 @@ static __sched_notsan __attribute__((noreturn)) void report_deadlock(struct fsch
 	sig[0] = 0;
 	for (i = 0; i < nk; i++)
 		if (!i || strcmp(kinds[i], kinds[i - 1]))
-			len += (size_t)snprintf(sig + len, len < sizeof(sig) ? sizeof(sig) - len : 0,
+			len += (size_t)snprintf(len < sizeof(sig) ? sig + len : NULL,
+						len < sizeof(sig) ? sizeof(sig) - len : 0,
 						"%s%s", len ? "+" : "", kinds[i]);
 	sched_violation("deadlock", sig, "%s", msg);
 }
 
+/* A kthread waiting for work, or one bound to a CPU taken down (its work
+ * there was flushed before it went: it can only be stopped). */
+static __sched_notsan bool idle_kthread(const struct task *t)
+{
+	return t->kfn && t->state != TASK_DONE &&
+	       ((t->state == TASK_BLOCKED && t->wcond && t->wcond->idle) ||
+		!fsched_cpu_online(t->fs, t->cpu));
+}
+
+/* Start from a task that is not an idle kthread if there is one. */
 static __sched_notsan __attribute__((noreturn)) void report_deadlock_any(struct fsched *fs)
 {
 	int i;
 
 	for (i = 0; i < fs->ntasks; i++)
+		if (fs->task[i].state != TASK_DONE && !idle_kthread(&fs->task[i]))
+			report_deadlock(fs, &fs->task[i]);
+	for (i = 0; i < fs->ntasks; i++)
 		if (fs->task[i].state != TASK_DONE)
 			report_deadlock(fs, &fs->task[i]);
 	abort();
+}
+
+/*
+ * Nobody can run.  If every task left is a kthread waiting for work, the
+ * run is over: kthread_stop() them all (each returns from its wait and
+ * exits; one on a CPU taken down finishes on the first online CPU) and
+ * pick the first.  -1 otherwise: a deadlock, or nothing left at all.
+ */
+static __sched_notsan int stop_idle_kthreads(struct fsched *fs)
+{
+	int i, n = 0, first_online = 0;
+
+	for (i = 0; i < fs->ntasks; i++) {
+		if (fs->task[i].state == TASK_DONE)
+			continue;
+		if (!idle_kthread(&fs->task[i]))
+			return -1;
+		n++;
+	}
+	if (!n)
+		return -1;
+	fs->kthread_stop = true;
+	while (first_online < fs->ncpus - 1 && !fsched_cpu_online(fs, first_online))
+		first_online++;
+	for (i = 0; i < fs->ntasks; i++) {
+		struct task *u = &fs->task[i];
+
+		if (u->state != TASK_DONE && !fsched_cpu_online(fs, u->cpu))
+			fsched_move_task(fs, u, first_online);
+	}
+	for (i = 0; i < fs->ntasks; i++)
+		if (sched_task_runnable(fs, &fs->task[i]))
+			return i;
+	return -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -312,13 +376,18 @@ __sched_notsan void fsched_step_slow(struct fsched *fs, struct task *t, const st
 				"no progress: %llu steps without an operation beginning or a task "
 				"ending (bound %llu, step %llu); %s last at %s",
 				(unsigned long long)fs->max_steps + 1, (unsigned long long)fs->max_steps,
-				(unsigned long long)fs->step, t->fiber.name, s->name);
+				(unsigned long long)fs->step, t->name, s->name);
 	next = sched_choose(fs, t);
+	if (next < 0)
+		next = stop_idle_kthreads(fs);
 	if (fs->trace)
 		fs->trace(fs, t, s, next != t->id ? next : -1);
 	sched_update_next_event(fs);
-	if (next < 0)
+	if (next < 0) {
+		if (idle_kthread(t))
+			report_deadlock_any(fs);
 		report_deadlock(fs, t);
+	}
 	switch_to(fs, t, next);
 }
 
@@ -364,12 +433,29 @@ __sched_notsan void fsched_block_on(struct task *t, struct sched_lock *l, const 
 	t->wait = NULL;
 }
 
+__sched_notsan void fsched_wait(struct task *t, const struct sched_wait *w,
+				const struct yield_site *s)
+{
+	struct fsched *fs = t->fs;
+
+	t->state = TASK_BLOCKED;
+	t->wcond = w;
+	fs->nblocked++;
+	fs->step++;
+	fs->hash = (fs->hash ^ (s->hash + 0x57u + (uint64_t)t->id)) * 0x100000001b3ULL;
+	t->site = s;
+	fsched_step_slow(fs, t, s);
+	fs->nblocked--;
+	t->state = TASK_RUNNABLE;
+	t->wcond = NULL;
+}
+
 void sched_internal_error(const struct task *t)
 {
 	const struct sched_cpu *c = &t->fs->cpu[t->cpu];
 
-	fprintf(stderr, "mmfuzz: internal error: %s took cpu%d from %s\n", t->fiber.name, t->cpu,
-		(c->preempt_owner ? c->preempt_owner : c->irq_task)->fiber.name);
+	fprintf(stderr, "mmfuzz: internal error: %s took cpu%d from %s\n", t->name, t->cpu,
+		(c->preempt_owner ? c->preempt_owner : c->irq_task)->name);
 	abort();
 }
 
@@ -384,6 +470,9 @@ void fsched_cpu_update_out(struct task *t)
  */
 __sched_notsan void sched_migrate(struct task *t, int cpu, const struct yield_site *s)
 {
+	/* set_cpus_allowed_ptr() to an offline CPU fails: the task stays */
+	if (t->fs && !fsched_cpu_online(t->fs, cpu))
+		cpu = t->cpu;
 	if (t->fs) {
 		t->fs->cpu_ntasks[t->cpu]--;
 		t->fs->cpu_ntasks[cpu]++;
@@ -415,8 +504,10 @@ __sched_notsan void fsched_irq_exit(struct task *t)
 	__tsan_release(&t->fs->cpu[t->cpu].tsan_sync);
 #endif
 	t->irq_active = false;
-	t->irq_ctx = false;
+	t->irq_ctx = t->kfn != NULL;	/* an IRQ handler kthread stays one */
 	t->fs->cpu[t->cpu].irq_task = NULL;
+	if ((t->fs->qs_need & (1u << t->cpu)) && !t->fs->cpu[t->cpu].preempt_owner)
+		t->fs->qs_need &= ~(1u << t->cpu);
 	/* back from the interrupt: the task it interrupted may own this CPU,
 	 * and then it, not us, goes on (whatever the policy) */
 	t->fs->need_resched = true;
@@ -447,11 +538,14 @@ static __sched_notsan void task_exit(struct fsched *fs, struct task *t)
 
 	if (t->nheld)
 		sched_violation("lock-leak", "task-exit", "%s exited holding %s",
-				t->fiber.name, t->held[t->nheld - 1]->name);
+				t->name, t->held[t->nheld - 1]->name);
 	if (t->preempt_count || t->irq_depth)
 		sched_violation("preempt-leak", "task-exit",
 				"%s exited with preempt_count %d, irq depth %d",
-				t->fiber.name, t->preempt_count, t->irq_depth);
+				t->name, t->preempt_count, t->irq_depth);
+	if (t->rcu_nesting)
+		sched_violation("rcu-leak", "task-exit", "%s exited inside rcu_read_lock()",
+				t->name);
 	/* keyed like one more op: "Tn.k op(exit) #1" */
 	t->op++;
 	for (i = 0; i < t->nocc_touched; i++)
@@ -468,6 +562,8 @@ static __sched_notsan void task_exit(struct fsched *fs, struct task *t)
 	if (fs->slow)
 		count_occ(t, s);
 	next = sched_choose(fs, t);
+	if (next < 0)
+		next = stop_idle_kthreads(fs);
 	if (fs->trace)
 		fs->trace(fs, t, s, next);
 	sched_update_next_event(fs);
@@ -491,7 +587,7 @@ static __sched_notsan void task_worker(void *arg)
 	bool sync = true;	/* a new context parks synced: nothing of a run yet */
 
 	for (;;) {
-		fiber_switch(&t->fiber, &fs->main, sync, false);	/* P */
+		fiber_switch(&t->fiber, t->ret_fiber, sync, false);	/* P */
 		sync = false;
 		if (t->phase == PH_BARRIER) {
 			t->phase = PH_READY;
@@ -501,7 +597,14 @@ static __sched_notsan void task_worker(void *arg)
 			continue;
 		t->phase = PH_RUNNING;
 		current_task = t;
-		fs->body(t, fs->body_arg);
+		if (t->kfn) {
+#if MMFUZZ_TSAN
+			__tsan_acquire(t);	/* kthread_run: its creator's writes */
+#endif
+			t->kfn(t, t->karg);
+		} else {
+			fs->body(t, fs->body_arg);
+		}
 		task_exit(fs, t);
 		t->phase = PH_EXITED;
 		current_task = NULL;
@@ -554,6 +657,121 @@ static __sched_notsan void fsched_unwind(struct fsched *fs)
 	}
 }
 
+static fsched_run_hook run_hooks[8];
+static int nrun_hooks;
+
+void fsched_register_run_hook(fsched_run_hook fn)
+{
+	if (nrun_hooks >= (int)(sizeof(run_hooks) / sizeof(run_hooks[0])))
+		abort();
+	run_hooks[nrun_hooks++] = fn;
+}
+
+/* A task's per-run state, on @cpu, runnable. */
+static __sched_notsan void task_reset(struct fsched *fs, struct task *t, int cpu)
+{
+	unsigned j;
+
+	t->cpu = cpu;
+	fs->cpu_ntasks[cpu]++;
+	t->preempt_count = t->irq_depth = 0;
+	t->irq_active = false;
+	t->nheld = 0;
+	t->rcu_nesting = 0;
+	t->op = -1;
+	t->site = NULL;
+	t->wait = NULL;
+	t->wcond = NULL;
+	t->kfn = NULL;
+	t->karg = NULL;
+	t->ring_n = 0;
+	for (j = 0; j < t->nocc_touched; j++)
+		t->occ[t->occ_touched[j]] = 0;
+	t->nocc_touched = 0;
+	t->state = TASK_RUNNABLE;
+}
+
+__sched_notsan struct task *fsched_kthread_run(struct fsched *fs, kthread_fn fn, void *arg,
+					       const char *name, int cpu, bool irq)
+{
+	struct task *t, *cur = current_task;
+	int i, top = 0;
+
+	if (fs->ntasks >= MAX_TASKS)
+		return NULL;
+	t = &fs->task[fs->ntasks];
+	task_reset(fs, t, cpu);
+	t->irq_ctx = irq;
+	t->kfn = fn;
+	t->karg = arg;
+	t->name = name;
+	t->op = 0;		/* its work items are ops 1, 2, ... (kthread_op_begin) */
+	/* PCT: above every task so far (the start order is deterministic) */
+	for (i = 0; i < fs->ntasks; i++)
+		if (fs->prio[i] > top)
+			top = fs->prio[i];
+	fs->prio[t->id] = top + 1;
+	fs->ntasks++;
+	/* PCT runs it at once: the fast path must see that, as the slow does */
+	if (fs->resched_matters)
+		fs->need_resched = true;
+#if MMFUZZ_TSAN
+	__tsan_release(t);
+#endif
+	if (cur && cur->fs == fs) {
+		/*
+		 * Started by a running task: its first entry is synced from the
+		 * creator, as pthread_create orders the creator's writes before
+		 * the thread; the fiber parks back to the creator at once.
+		 */
+		t->phase = PH_BARRIER;
+		t->ret_fiber = &cur->fiber;
+		current_task = t;
+		fiber_switch(&cur->fiber, &t->fiber, true, false);
+		current_task = cur;
+		t->ret_fiber = &fs->main;
+	}
+	/* else a run hook: the start barrier enters it */
+	return t;
+}
+
+__sched_notsan void kthread_op_begin(struct task *t, const struct yield_site *s)
+{
+	sched_op_begin(t, t->op + 1, s);
+}
+
+__sched_notsan void fsched_cpu_set_online(struct fsched *fs, int cpu, bool online)
+{
+	if (online) {
+		fs->cpu_offline &= ~(1u << cpu);
+	} else {
+		fs->cpu_offline |= 1u << cpu;
+		fs->qs_need &= ~(1u << cpu);	/* rcu_report_dead() */
+	}
+	fs->need_resched = true;
+}
+
+__sched_notsan void fsched_move_task(struct fsched *fs, struct task *u, int cpu)
+{
+	if (u->cpu == cpu)
+		return;
+	fs->cpu_ntasks[u->cpu]--;
+	fs->cpu_ntasks[cpu]++;
+	u->cpu = cpu;
+	fs->need_resched = true;
+}
+
+__sched_notsan void fsched_qs_begin(struct fsched *fs)
+{
+	unsigned int need = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < fs->ncpus; cpu++)
+		if (fsched_cpu_online(fs, cpu) && fsched_cpu_held(fs, cpu))
+			need |= 1u << cpu;
+	fs->qs_need = need;
+}
+
 __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 			      const struct task_init *init, const struct sched_policy *pol,
 			      task_body_fn body, void *arg)
@@ -561,6 +779,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	int i;
 
 	fs->ntasks = ntasks;
+	fs->nprog = ntasks;
 	fs->ncpus = ncpus;
 	fs->pol = *pol;
 	fs->body = body;
@@ -569,6 +788,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->hash = 0xcbf29ce484222325ULL;
 	fs->switches = 0;
 	fs->preemptions = 0;
+	fs->migrations = 0;
 	fs->next_dec = 0;
 	fs->dec_base = 0;
 	fs->fallback = false;
@@ -582,6 +802,9 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->aborting = false;
 	fs->violator = NULL;
 	fs->need_resched = false;
+	fs->kthread_stop = false;
+	fs->cpu_offline = 0;
+	fs->qs_need = 0;
 	fs->resched_matters = pol->kind == POL_PCT;
 	fs->slow = fs->rec != REC_NONE || pol->keyed || pol->kind == POL_RANDOM ||
 		   pol->kind == POL_RR || fs->trace || fs->ring;
@@ -593,22 +816,10 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->nblocked = 0;
 	for (i = 0; i < ntasks; i++) {
 		struct task *t = &fs->task[i];
-		unsigned j;
 
-		t->cpu = init[i].cpu;
-		fs->cpu_ntasks[t->cpu]++;
-		t->preempt_count = t->irq_depth = 0;
+		task_reset(fs, t, init[i].cpu);
 		t->irq_ctx = init[i].irq;
-		t->irq_active = false;
-		t->nheld = 0;
-		t->op = -1;
-		t->site = NULL;
-		t->wait = NULL;
-		t->ring_n = 0;
-		for (j = 0; j < t->nocc_touched; j++)
-			t->occ[t->occ_touched[j]] = 0;
-		t->nocc_touched = 0;
-		t->state = TASK_RUNNABLE;
+		t->name = task_names[i];
 	}
 	switch (pol->kind) {
 	case POL_PCT:
@@ -623,9 +834,12 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 		break;
 	}
 	fs->running = true;
+	/* the kernel's per-run state; it may start kthreads */
+	for (i = 0; i < nrun_hooks; i++)
+		run_hooks[i](fs);
 
 	/* start barrier: enter every fiber once, synced; each parks at once */
-	for (i = 0; i < ntasks; i++) {
+	for (i = 0; i < fs->ntasks; i++) {
 		fs->task[i].phase = PH_BARRIER;
 		enter_synced(fs, &fs->task[i]);
 	}
@@ -647,7 +861,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	}
 	if (fs->aborting)
 		fsched_unwind(fs);
-	for (i = 0; i < ntasks; i++) {
+	for (i = 0; i < fs->ntasks; i++) {
 		fs->task[i].state = TASK_IDLE;
 		if (fs->task[i].phase != PH_IDLE)
 			fs->task[i].phase = PH_IDLE;

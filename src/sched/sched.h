@@ -25,7 +25,9 @@
 #include "ilv.h"
 #include "san.h"
 
-#define MAX_TASKS	8
+/* Program tasks (at most 8, the binary format's) and kernel threads after
+ * them: the RCU grace-period thread, one IPI handler per CPU, ... */
+#define MAX_TASKS	24
 #define MAX_CPUS	8
 #define MAX_HELD	16	/* locks one task may hold at once */
 #define TRACE_RING	32	/* recent events kept per task for reports */
@@ -45,6 +47,29 @@ enum yield_type {
 	YP_IRQ,			/* local_irq_restore() back to IRQs on */
 	YP_POINT,		/* explicit preemption point */
 	YP_LOOP,		/* a loop that may spin: livelock bound */
+	/* the kernel's other primitives (src/kernel/) */
+	YP_KTHREAD,		/* a kernel thread starts or begins a work item */
+	YP_COMPLETE,		/* complete(), complete_all() */
+	YP_WAIT_COMPLETION,	/* wait_for_completion() */
+	YP_DOWN_READ,
+	YP_DOWN_WRITE,
+	YP_DOWN_TRYLOCK,	/* down_read_trylock(), down_write_trylock() */
+	YP_UP_READ,
+	YP_UP_WRITE,
+	YP_DOWNGRADE_WRITE,
+	YP_LOCAL_LOCK,		/* local_lock(), local_lock_irqsave() */
+	YP_LOCAL_UNLOCK,
+	YP_CMPXCHG_DOUBLE,	/* cmpxchg_double(), this_cpu_cmpxchg_double() */
+	YP_BIT_SPIN_LOCK,
+	YP_BIT_SPIN_UNLOCK,
+	YP_IPI_SEND,		/* smp_call_function_many() and its callers */
+	YP_IPI,			/* an IPI handler runs on its CPU */
+	YP_RCU_READ_LOCK,
+	YP_RCU_READ_UNLOCK,
+	YP_SYNCHRONIZE_RCU,
+	YP_CALL_RCU,		/* call_rcu(), rcu_barrier() */
+	YP_RCU_GP,		/* the grace-period kthread: a GP begins or ends */
+	YP_CPUHP,		/* cpu_down(), cpu_up() and their callbacks */
 	NR_YIELD_TYPES
 };
 
@@ -77,10 +102,15 @@ const char *yield_type_name(enum yield_type t);
  * block on it and follow wait-for edges. */
 struct sched_lock {
 	struct task *owner;		/* atomic */
-	const char *name;		/* "zone->lock" */
+	const char *name;		/* "zone->lock": its lockdep class too */
 	int idx;			/* instance (cpu, zone), -1 if none */
 	bool sleeping;			/* mutex: holder may be preempted */
+	unsigned char lockdep_class;	/* lockdep.c: 0 until first seen */
+	unsigned char tsan;		/* told TSan it is a mutex: SL_TSAN_* */
 };
+#define SL_TSAN_NONE	0		/* local_lock, bit spinlock: not a TSan mutex */
+#define SL_TSAN_MUTEX	1		/* spinlock_t, struct mutex */
+#define SL_TSAN_RWSEM	2		/* held for reading unless owner */
 
 struct trace_ev {
 	uint64_t step;
@@ -97,15 +127,35 @@ enum task_phase { PH_IDLE, PH_BARRIER, PH_READY, PH_RUNNING, PH_EXITED };
 
 struct fsched;
 
+/* What a task blocked on a condition waits for (fsched_wait). */
+struct sched_wait {
+	bool (*cond)(void *arg);	/* true: it may go on (__sched_notsan) */
+	void *arg;
+	const char *name;		/* "completion", "rwsem mmap_lock", ... */
+	struct task *(*holder)(void *arg);	/* who it waits for, if known */
+	bool idle;			/* a kthread waiting for work: the run may
+					 * end while it waits (kthread_stop) */
+};
+
+typedef void (*kthread_fn)(struct task *t, void *arg);
+
 struct task {
 	int id;
 	int cpu;			/* simulated CPU it runs on */
+	const char *name;		/* "T0".., or the kthread's ("rcu_gp") */
 	int preempt_count;		/* model preemption depth */
 	int irq_depth;			/* local_irq_save nesting */
 	bool irq_ctx;			/* current op runs in interrupt context */
 	bool irq_active;		/* ... and has entered it */
 	int nheld;
 	struct sched_lock *held[MAX_HELD];
+	/* lockdep (src/kernel/lockdep.c): where each held lock was taken */
+	const char *held_fn[MAX_HELD];
+	const struct yield_site *held_site[MAX_HELD];
+	bool held_try[MAX_HELD];	/* taken by a trylock */
+	/* RCU read side (non-preemptible RCU, src/kernel/rcu.c) */
+	int rcu_nesting;
+	uint64_t rcu_sec_step;		/* step of the outermost rcu_read_lock */
 	int op;				/* index of the current operation */
 	const struct yield_site *site;	/* last yield site */
 
@@ -114,7 +164,12 @@ struct task {
 	struct fiber fiber;
 	enum task_state state;
 	enum task_phase phase;
-	struct sched_lock *wait;	/* lock it is blocked on */
+	struct sched_lock *wait;	/* lock it is blocked on, or */
+	const struct sched_wait *wcond;	/* the condition it is blocked on */
+	/* a kernel thread: its own body instead of the program's operations */
+	kthread_fn kfn;
+	void *karg;
+	struct fiber *ret_fiber;	/* where its fiber parks (the scheduler's) */
 	unsigned short *occ;		/* per-site occurrences in this op */
 	unsigned short *occ_touched;
 	unsigned nocc_touched;
@@ -151,6 +206,14 @@ struct sched_decision {
 	unsigned short site;
 	unsigned short occ;
 	short target;
+	/*
+	 * Migration: 0 none, else cpu + 1.  Before the switch the running task
+	 * moves to that CPU, if it may be preempted there and the CPU is
+	 * online (else the move is dropped, the same way in every replay):
+	 * the kernel migrating a preempted task.  Per-CPU data it reaches
+	 * after that is the new CPU's.
+	 */
+	unsigned char mig;
 };
 
 struct sched_policy {
@@ -200,6 +263,17 @@ struct fsched {
 	unsigned short parked_site[MAX_TASKS];
 	int nblocked;			/* tasks blocked on a lock */
 	unsigned char cpu_ntasks[MAX_CPUS];	/* tasks whose CPU it is */
+	int nprog;			/* program tasks: ids 0..nprog-1, kthreads after */
+	bool kthread_stop;		/* nothing but idle kthreads left: they exit */
+	unsigned int cpu_offline;	/* bit per CPU taken down (cpu_down) */
+	/*
+	 * CPUs that must still pass a quiescent state (nobody holds them:
+	 * no task there has preemption or IRQs off) for the RCU grace period
+	 * in progress; bits clear as it happens (fsched_cpu_update).
+	 */
+	unsigned int qs_need;
+	unsigned long migrations;	/* decisions that moved a task */
+	bool mig_fired;			/* this step's decision moved a task */
 	bool slow;			/* every step takes the slow path */
 	bool ring;			/* keep each task's recent events (forces slow);
 					 * off when fuzzing: a report replays the run */
@@ -330,6 +404,62 @@ static inline void yield_point(const struct yield_site *s)
 
 /* Block the current fiber task on @l until it is free (caller re-checks). */
 void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s);
+/*
+ * Block the current fiber task until w->cond(w->arg) holds: one step; the
+ * caller re-checks (while (!cond) fsched_wait(...)).  The deadlock report
+ * follows w->holder.  Whoever makes a condition true calls fsched_wake().
+ */
+void fsched_wait(struct task *t, const struct sched_wait *w, const struct yield_site *s);
+
+/* ---- kernel threads ---- */
+
+/*
+ * Start a kernel thread: a task running fn(t, arg) instead of operations,
+ * on @cpu (in interrupt context when @irq: it runs only where an interrupt
+ * may come in), with the next free id: kthreads take the ids after the
+ * program's tasks, in the order they start, so schedules key them like
+ * program tasks.  From a run hook (the start of a run) or from a running
+ * task (an operation starting it).  NULL when MAX_TASKS are taken.
+ */
+struct task *fsched_kthread_run(struct fsched *fs, kthread_fn fn, void *arg, const char *name,
+				int cpu, bool irq);
+/* A kthread begins its next work item: "op" k+1 of its keys, a yield point. */
+void kthread_op_begin(struct task *t, const struct yield_site *s);
+/* The program ended and only idle kthreads remain: they must return. */
+static inline bool kthread_should_stop(const struct task *t)
+{
+	return t->fs && __atomic_load_n(&t->fs->kthread_stop, __ATOMIC_RELAXED);
+}
+
+/*
+ * Called at the start of every run, before any task runs, with the
+ * machine's CPUs all online: the kernel's per-run state (RCU, IPI queues,
+ * hotplug) resets itself there and may start kthreads.  Registered once
+ * (constructors); at most 8.
+ */
+typedef void (*fsched_run_hook)(struct fsched *fs);
+void fsched_register_run_hook(fsched_run_hook fn);
+
+/* ---- CPUs going down and up (src/kernel/cpu.c) ---- */
+
+static inline bool fsched_cpu_online(const struct fsched *fs, int cpu)
+{
+	return !(fs->cpu_offline & (1u << cpu));
+}
+/* Mark @cpu online or offline (it must have no task then). */
+void fsched_cpu_set_online(struct fsched *fs, int cpu, bool online);
+/* Move task @u (not running, preemptible or done) to @cpu. */
+void fsched_move_task(struct fsched *fs, struct task *u, int cpu);
+/* Whether some task has preemption or IRQs off on @cpu. */
+static inline bool fsched_cpu_held(const struct fsched *fs, int cpu)
+{
+	return fs->cpu[cpu].preempt_owner || fs->cpu[cpu].irq_task;
+}
+/* A grace period begins: every online CPU held now must pass a quiescent
+ * state; the others already are in one. */
+void fsched_qs_begin(struct fsched *fs);
+/* A woken waiter may now run (the policy may switch to it at once). */
+static inline void fsched_wake(struct task *t);
 /* Preemption / IRQ state changed on t's CPU: recompute who may run there. */
 void fsched_cpu_update_out(struct task *t);
 /*
@@ -384,6 +514,13 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 		__tsan_release(&c->tsan_sync);
 #endif
 		c->preempt_owner = NULL;
+		/* nobody holds the CPU: a quiescent state for RCU (the
+		 * grace-period thread may be able to go on: PCT sees it) */
+		if (unlikely(fs->qs_need & (1u << t->cpu))) {
+			fs->qs_need &= ~(1u << t->cpu);
+			if (fs->resched_matters)
+				fs->need_resched = true;
+		}
 		/* another task that wants this CPU may outrank us (PCT) */
 		if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
 		    fsched_cpu_rival(fs, t, false))
@@ -401,6 +538,16 @@ void fsched_irq_exit(struct task *t);
 void sched_op_begin(struct task *t, int op, const struct yield_site *s);
 /* A lock just became free: blocked tasks may run. */
 void fsched_lock_released_out(struct task *t);
+static inline void fsched_wake(struct task *t)
+{
+#if MMFUZZ_TSAN
+	if (t && t->fs)
+		fsched_lock_released_out(t);
+#else
+	if (t && t->fs && t->fs->resched_matters && t->fs->nblocked)
+		t->fs->need_resched = true;
+#endif
+}
 static inline void fsched_lock_released(struct task *t)
 {
 #if MMFUZZ_TSAN

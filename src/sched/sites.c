@@ -28,7 +28,31 @@ static const char *const yield_type_names[NR_YIELD_TYPES] = {
 	[YP_IRQ] = "irq_restore",
 	[YP_POINT] = "point",
 	[YP_LOOP] = "loop",
+	[YP_KTHREAD] = "kthread",
+	[YP_COMPLETE] = "complete",
+	[YP_WAIT_COMPLETION] = "wait_for_completion",
+	[YP_DOWN_READ] = "down_read",
+	[YP_DOWN_WRITE] = "down_write",
+	[YP_DOWN_TRYLOCK] = "down_trylock",
+	[YP_UP_READ] = "up_read",
+	[YP_UP_WRITE] = "up_write",
+	[YP_DOWNGRADE_WRITE] = "downgrade_write",
+	[YP_LOCAL_LOCK] = "local_lock",
+	[YP_LOCAL_UNLOCK] = "local_unlock",
+	[YP_CMPXCHG_DOUBLE] = "cmpxchg_double",
+	[YP_BIT_SPIN_LOCK] = "bit_spin_lock",
+	[YP_BIT_SPIN_UNLOCK] = "bit_spin_unlock",
+	[YP_IPI_SEND] = "smp_call_function",
+	[YP_IPI] = "ipi",
+	[YP_RCU_READ_LOCK] = "rcu_read_lock",
+	[YP_RCU_READ_UNLOCK] = "rcu_read_unlock",
+	[YP_SYNCHRONIZE_RCU] = "synchronize_rcu",
+	[YP_CALL_RCU] = "call_rcu",
+	[YP_RCU_GP] = "rcu_gp",
+	[YP_CPUHP] = "cpuhp",
 };
+_Static_assert(sizeof(yield_type_names) / sizeof(yield_type_names[0]) == NR_YIELD_TYPES,
+	       "a name for every yield type");
 
 static const struct yield_site **site_table;	/* by id: one site per name */
 static unsigned nsites;

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RCU (include/linux/rcupdate.h), non-preemptible as in a !PREEMPT kernel:
+ * rcu_read_lock() disables preemption, so a reader's CPU cannot pass a
+ * quiescent state inside its section.
+ *
+ * Fiber mode: a model of tree RCU's grace periods, exact at the model's
+ * granularity.  A CPU is in a quiescent state whenever nothing holds it (no
+ * task there has preemption or IRQs off; the scheduler sees every such
+ * moment).  A grace period that begins at step s ends only after every CPU
+ * held at s has been let go at least once after s (the others held no
+ * reader at s); the grace-period thread, a kernel thread ("rcu_gp",
+ * started by the first call_rcu() or synchronize_rcu() of a run) begins it,
+ * waits for that, ends it and then runs the callbacks whose grace period
+ * is over, oldest first, in softirq-like context (preemption off).
+ * synchronize_rcu() waits for the end of a grace period that began after
+ * it was called; rcu_barrier() for every callback queued before it.
+ * Bug switch rcu_gp_early: a grace period ends when one CPU is still to go.
+ *
+ * Real mode: liburcu (urcu-memb) when the stress runner installed it
+ * (stress/rcu_urcu.c, rcu_set_real_ops()); a single real-mode thread
+ * without it (the sequential executor) defers callbacks to the end of its
+ * outermost section.  Several threads without it is an error.
+ *
+ * For TSan: rcu_assign_pointer/rcu_dereference are release/acquire; the
+ * end of every read-side section releases rcu_gp_sync and the end of every
+ * grace period acquires it (fuzz-ecosystem.md 5.2), and call_rcu()
+ * releases the head its callback acquires.
+ *
+ * Debugging: rcu_clock() counts section starts and frees, so a checker can
+ * tell whether an object was freed while a reader's section ran
+ * (struct rcu_debug_obj, src/check/).
+ */
+#ifndef MMFUZZ_KERNEL_RCUPDATE_H
+#define MMFUZZ_KERNEL_RCUPDATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "preempt.h"
+
+struct rcu_head;
+typedef void (*rcu_callback_t)(struct rcu_head *head);
+
+struct rcu_head {
+	void *urcu_space[2];		/* the real-mode backend's (RCU_REAL_HEAD_SPACE) */
+	struct rcu_head *next;
+	rcu_callback_t func;
+	unsigned long gp_snap;		/* the grace period it waits for */
+};
+
+#include "rcu_real.h"	/* the real-mode backend (liburcu, the stress runner's) */
+
+void __rcu_read_lock(struct task *t);
+void __rcu_read_unlock(struct task *t);
+
+#define rcu_read_lock() do {							\
+	yield_point(YIELD_SITE(YP_RCU_READ_LOCK, ""));				\
+	__rcu_read_lock(current);						\
+} while (0)
+
+#define rcu_read_unlock() do {							\
+	__rcu_read_unlock(current);						\
+	yield_point(YIELD_SITE(YP_RCU_READ_UNLOCK, ""));			\
+} while (0)
+
+static inline bool rcu_read_lock_held(void)
+{
+	struct task *t = current_task;
+
+	return t && t->rcu_nesting > 0;
+}
+
+#define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define rcu_access_pointer(p)	__atomic_load_n(&(p), __ATOMIC_RELAXED)
+#define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define RCU_INIT_POINTER(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
+#define rcu_dereference_protected(p, c) ((void)(c), __atomic_load_n(&(p), __ATOMIC_RELAXED))
+
+void __synchronize_rcu(const struct yield_site *s, const char *fn);
+void __call_rcu(struct rcu_head *head, rcu_callback_t func, const struct yield_site *s);
+void __rcu_barrier(const struct yield_site *s, const char *fn);
+
+#define synchronize_rcu()	__synchronize_rcu(YIELD_SITE(YP_SYNCHRONIZE_RCU, ""), __func__)
+#define call_rcu(head, func)	__call_rcu((head), (func), YIELD_SITE(YP_CALL_RCU, #func))
+#define rcu_barrier()		__rcu_barrier(YIELD_SITE(YP_CALL_RCU, "rcu_barrier"), __func__)
+
+/* ---- debugging ---- */
+
+/* A monotonic count of read-side section starts and object frees. */
+uint64_t rcu_clock(void);
+uint64_t rcu_clock_tick(void);
+
+/* Grace periods this run (fiber mode): begun, ended. */
+void rcu_gp_counts(unsigned long *begun, unsigned long *ended);
+
+#endif /* MMFUZZ_KERNEL_RCUPDATE_H */

@@ -58,7 +58,7 @@ ok $(( $? || rc != 2 )) "the binary twin finds the same violation"
 
 # run --json and --trace
 "$MMFUZZ" run --json corpus/regress/pcp_count_apart.mmf 2>/dev/null > "$TMP/j"
-grep -qE '^\{"file":"corpus/regress/pcp_count_apart.mmf","result":"violation","signature":"I-PCP-1@drain_pages_zone","trace_hash":"[0-9a-f]{16}","steps":[0-9]+,"ops":[0-9]+' "$TMP/j"
+grep -qE '^\{"file":"corpus/regress/pcp_count_apart.mmf","result":"violation","signature":"I-READ@drain_pages_zone","trace_hash":"[0-9a-f]{16}","steps":[0-9]+,"ops":[0-9]+' "$TMP/j"
 ok $? "--json: file, result, signature, trace_hash, steps, ops"
 "$MMFUZZ" run --trace corpus/regress/pcp_count_apart.mmf 2>/dev/null > "$TMP/tr"
 grep -qE '^ +[0-9]+  T0 cpu0 op1 +free_pages +free_unref_page:spin_unlock\(pcp->lock\) +-> T1$' "$TMP/tr"
@@ -120,7 +120,7 @@ sed -i 's/at T0.1 free_unref_page:spin_unlock(pcp->lock) #1 -> T1/at T0.1 free_u
 [ $rc = 1 ] && grep -qE 'ops [0-9]+ \(from 9\), tasks 2 \(from 3\), preemptions 1 \(bug depth\)' "$TMP/mo"
 ok $? "minimize drops the task, prints the ops and preemptions left (depth 1)"
 diag "$(cat "$TMP/mo")"
-grep -qx 'expect: violation I-PCP-1@drain_pages_zone' "$TMP/min.mmf" && "$MMFUZZ" run -q --expect "$TMP/min.mmf" > /dev/null 2>&1
+grep -qx 'expect: violation I-READ@drain_pages_zone' "$TMP/min.mmf" && "$MMFUZZ" run -q --expect "$TMP/min.mmf" > /dev/null 2>&1
 ok $? "the minimized program keeps the signature"
 after=$(sed -n '/^task/,/^schedule/p' "$TMP/min.mmf" | grep -cE '^  ')
 [ "$after" -le 3 ]; ok $? "and keeps only the ops it needs ($after, from 9)"

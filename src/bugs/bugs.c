@@ -75,6 +75,20 @@ const struct bug_info bug_table[NR_BUGS] = {
 		"(freelist, tid) loses its ABA guard, and a task preempted between "
 		"reading the freelist and the cmpxchg installs a stale next pointer",
 	},
+	[BUG_PCP_FREE_BOOT_PAGESET] = {
+		"pcp_free_boot_pageset", "pcp", "nr_pcp_free",
+		"I-PCP-2 (pages left on a pcp while zone_pcp_disable() holds)",
+		"nr_pcp_free without its check for a disabled pcp or the boot pageset "
+		"(high < batch): the clamp's upper bound high - batch goes negative, "
+		"a free to a disabled pcp frees nothing and its page stays there",
+	},
+	[BUG_REFILL_COUNTS_BATCH] = {
+		"refill_counts_batch", "pcp", "__rmqueue_pcplist",
+		"I-PCP-1 / I-READ (pcp->count against its lists)",
+		"a refill adds the batch it asked rmqueue_bulk for to pcp->count, not "
+		"the pages it got: wrong only when the buddy cannot supply a whole "
+		"batch, a zone small against its batch (a configuration at the edge)",
+	},
 };
 
 int bug_lookup(const char *name)

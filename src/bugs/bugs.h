@@ -23,6 +23,8 @@ enum bug_id {
 	BUG_LOCK_INVERSION_RARE,	/* two locks in the wrong order on a rare path */
 	BUG_COMPLETE_EARLY,		/* complete() before the work is published */
 	BUG_CMPXCHG_DOUBLE_ONE_WORD,	/* cmpxchg_double compares one word */
+	BUG_PCP_FREE_BOOT_PAGESET,	/* a check for an edge of the kernel's ranges removed */
+	BUG_REFILL_COUNTS_BATCH,	/* a count of what was asked, not what was got */
 	NR_BUGS
 };
 

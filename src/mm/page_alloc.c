@@ -30,6 +30,7 @@ static inline void add_to_free_list(struct page *page, struct zone *zone,
 	list_add(&page->buddy_list, &area->free_list[migratetype]);
 	WRITE_ONCE(area->nr_free, area->nr_free + 1);
 	area->gen++;
+	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact + (1L << order));
 }
 
 /* Used for pages not on another list */
@@ -41,6 +42,7 @@ static inline void add_to_free_list_tail(struct page *page, struct zone *zone,
 	list_add_tail(&page->buddy_list, &area->free_list[migratetype]);
 	WRITE_ONCE(area->nr_free, area->nr_free + 1);
 	area->gen++;
+	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact + (1L << order));
 }
 
 /* Used for pages which are on another list: move them to the tail. */
@@ -63,6 +65,7 @@ static inline void del_page_from_free_list(struct page *page, struct zone *zone,
 	page->private = 0;
 	WRITE_ONCE(zone->free_area[order].nr_free, zone->free_area[order].nr_free - 1);
 	zone->free_area[order].gen++;
+	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact - (1L << order));
 }
 
 static inline struct page *get_page_from_free_area(struct free_area *area, int migratetype)

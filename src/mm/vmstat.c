@@ -172,6 +172,8 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 			long v = this_cpu_xchg_s8(&pzstats->vm_stat_diff[i], 0);
 
+			if (i == NR_FREE_PAGES)
+				__WRITE_ONCE(zone->free_fold_inflight, v);
 			if (v) {
 				if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 					long old = atomic_long_read(&zone->vm_stat[i]);
@@ -183,6 +185,8 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 				}
 				global_zone_diff[i] += v;
 			}
+			if (i == NR_FREE_PAGES)
+				__WRITE_ONCE(zone->free_fold_inflight, 0);
 		}
 		preempt_enable();
 	}

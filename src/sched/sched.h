@@ -272,6 +272,9 @@ struct fsched {
 	 * in progress; bits clear as it happens (fsched_cpu_update).
 	 */
 	unsigned int qs_need;
+	/* a task waits in stop_machine() for every online CPU to be free:
+	 * under PCT, freeing any CPU may let it run */
+	int stop_waiters;
 	unsigned long migrations;	/* decisions that moved a task */
 	bool mig_fired;			/* this step's decision moved a task */
 	bool slow;			/* every step takes the slow path */
@@ -521,9 +524,11 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 			if (fs->resched_matters)
 				fs->need_resched = true;
 		}
-		/* another task that wants this CPU may outrank us (PCT) */
-		if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
-		    fsched_cpu_rival(fs, t, false))
+		/* another task that wants this CPU may outrank us (PCT),
+		 * or one in stop_machine() waits for every CPU */
+		if (fs->resched_matters &&
+		    (unlikely(fs->stop_waiters) ||
+		     (fs->cpu_ntasks[t->cpu] > 1 && fsched_cpu_rival(fs, t, false))))
 			fs->need_resched = true;
 	}
 }

@@ -2,7 +2,7 @@
 # The command line: help, bad input (FILE:LINE:COL, exit 2, nothing runs),
 # any bytes as a program, decode/encode, minimize, the reports.
 . tests/lib/tap.sh
-plan 31
+plan 33
 
 for c in run decode encode minimize bugs; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -102,6 +102,17 @@ if ! is_tsan; then
 else
 	ok 0 "# SKIP the livelock file is a data race under TSan first"
 fi
+
+# 6.6's own race in the drain: no finding by default; --report-known makes
+# it one, and the later kernel's drain (drain: locked_count) has it no more
+K=corpus/regress/known_6_6_drain.mmf
+"$MMFUZZ" run -q "$K" > /dev/null 2>&1; rc1=$?
+"$MMFUZZ" run --report-known "$K" > /dev/null 2> "$TMP/rep"; rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 1 ] && grep -q '^mmfuzz: VIOLATION known-6.6@drain_pages_zone$' "$TMP/rep"
+ok $? "a known race of the pinned kernel: clean, and known-6.6 with --report-known ($rc1, $rc2)"
+sed 's/^pcp_batch: 8$/&\ndrain: locked_count/' "$K" > "$TMP/locked.mmf"
+grep -q '^drain: locked_count' "$TMP/locked.mmf" && "$MMFUZZ" run -q --report-known "$TMP/locked.mmf" > /dev/null 2>&1
+ok $? "drain: locked_count: clean even with --report-known"
 
 # minimize: a reproducer padded with operations and a task it does not need.
 # pcp_count_apart writes pcp->count outside pcp->lock, so under TSan some

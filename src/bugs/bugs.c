@@ -89,6 +89,14 @@ const struct bug_info bug_table[NR_BUGS] = {
 		"the pages it got: wrong only when the buddy cannot supply a whole "
 		"batch, a zone small against its batch (a configuration at the edge)",
 	},
+	[BUG_FREE_COUNT_AFTER_UNLOCK] = {
+		"free_count_after_unlock", "vmstat", "rmqueue_bulk",
+		"I-READ@zone_watermark_fast (a lockless watermark check)",
+		"rmqueue_bulk takes its pages off the free lists under zone->lock but "
+		"lowers NR_FREE_PAGES after dropping it (with the IRQ-safe "
+		"mod_zone_page_state): right again at once, but a watermark check on "
+		"another CPU in between reads free pages the lists no longer hold",
+	},
 };
 
 int bug_lookup(const char *name)

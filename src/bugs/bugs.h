@@ -25,6 +25,7 @@ enum bug_id {
 	BUG_CMPXCHG_DOUBLE_ONE_WORD,	/* cmpxchg_double compares one word */
 	BUG_PCP_FREE_BOOT_PAGESET,	/* a check for an edge of the kernel's ranges removed */
 	BUG_REFILL_COUNTS_BATCH,	/* a count of what was asked, not what was got */
+	BUG_FREE_COUNT_AFTER_UNLOCK,	/* a counter moved out of its lock: transiently wrong */
 	NR_BUGS
 };
 

@@ -37,8 +37,9 @@ struct read_oracle {
  * ro_drain_pcp: drain_pages_zone's pcp->count before the lock (obj the
  *   pcp, aux the zone index);
  * ro_drain_all_pcp: __drain_all_pages' pcp->count emptiness check (obj
- *   the pcp, aux the zone index).
+ *   the pcp, aux the zone index);
+ * ro_vmstat_show: NR_FREE_PAGES as /proc/vmstat shows it (obj the zone).
  */
-extern struct read_oracle ro_watermark, ro_drain_pcp, ro_drain_all_pcp;
+extern struct read_oracle ro_watermark, ro_drain_pcp, ro_drain_all_pcp, ro_vmstat_show;
 
 #endif /* MMFUZZ_MM_ORACLE_H */

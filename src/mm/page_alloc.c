@@ -431,6 +431,11 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 		list_add_tail(&page->pcp_list, list);
 		sched_point("rmqueue_bulk");
 	}
+	if (bug_on(BUG_FREE_COUNT_AFTER_UNLOCK)) {
+		spin_unlock_irqrestore(&zone->lock, flags);
+		mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
+		return i;
+	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return i;

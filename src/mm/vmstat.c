@@ -9,6 +9,7 @@
  * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock.
  */
 #include "internal.h"
+#include "oracle.h"
 
 #include <stdlib.h>
 
@@ -205,6 +206,10 @@ unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
 
 	return x < 0 ? 0 : (unsigned long)x;
 }
+
+/* NR_FREE_PAGES as /proc/vmstat's vmstat_show reads it: a racy read whose
+ * tolerance check/pagealloc_read.c knows */
+struct read_oracle ro_vmstat_show = { "vmstat_show", NULL };
 
 unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item item)
 {

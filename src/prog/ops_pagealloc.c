@@ -9,6 +9,7 @@
 
 #include "../check/check.h"
 #include "../kernel/percpu.h"
+#include "../mm/oracle.h"
 
 /* ---- the page handle ---- */
 
@@ -261,6 +262,7 @@ static void do_read_counters(struct op_ctx *c)
 	unsigned long v[4];
 
 	v[0] = zone_page_state(zone, NR_FREE_PAGES);
+	READ_ORACLE(&ro_vmstat_show, zone, v[0], 0);
 	v[1] = zone_page_state_snapshot(zone, NR_FREE_PAGES);
 	v[2] = sum_vm_event(PGALLOC);
 	v[3] = sum_vm_event(PGFREE);

@@ -19,8 +19,9 @@
  * I-PCP-2  After zone_pcp_disable() every pcp of the zone is empty, and
  *     stays so while the disable holds.  6.6 misses one window: its
  *     drain_pages_zone reads pcp->count before the lock, and a refill that
- *     has taken pages from the buddy and not yet counted them (pcp->refilling)
- *     is skipped, its pages left behind.  That is known-6.6@drain_pages_zone:
+ *     read pcp->batch before the disable set it to 1 and has not yet counted
+ *     what it takes from the buddy (pcp->refilling: its blocks) is skipped,
+ *     its pages left behind.  That is known-6.6@drain_pages_zone:
  *     not a violation unless --report-known (check_report_known), counted
  *     (check_known_count), and the disable it happened in is excused.  With
  *     drain=locked_count (the later fix) it cannot happen and I-PCP-2 is
@@ -155,18 +156,26 @@ static void drain_read(const struct read_oracle *o, const void *obj, long read, 
 	tsan_ignore_begin();
 	exact = pcp_list_pages(pcp);
 	if (held_by_other(&pcp->lock)) {
-		/* 6.6's window: the refill's pages are on the list, not yet in
-		 * the count, and this drain is about to skip them */
-		if (!read && exact && __READ_ONCE(pcp->refilling) && t && t->id < MAX_TASKS &&
+		/*
+		 * 6.6's window: a refill that read pcp->batch before the
+		 * disable set it to 1, and has not counted what it takes
+		 * (taken from the buddy yet or not): this drain skips the
+		 * pcp and the refill leaves all but one block on it.  A
+		 * refill of one block leaves nothing.
+		 */
+		int blocks = __READ_ONCE(pcp->refilling);
+
+		if (!read && blocks > 1 && t && t->id < MAX_TASKS &&
 		    __atomic_load_n(&pcp2.disabling[t->id], __ATOMIC_RELAXED) == zidx + 1) {
 			__atomic_store_n(&pcp2.known[t->id], true, __ATOMIC_RELAXED);
 			__atomic_fetch_add(&known_count, 1, __ATOMIC_RELAXED);
 			if (check_report_known)
 				cfail_set(&f, "known-6.6", "drain_pages_zone",
 					  "cpu%d %s pcp: zone_pcp_disable's drain read pcp->count 0 "
-					  "while a refill holds %ld uncounted pages (6.6's race; the "
-					  "later fix reads the count under pcp->lock: drain: "
-					  "locked_count)", pcp_cpu(zone, pcp), zone->name, exact);
+					  "while a refill of %d blocks is in flight, %ld pages on its "
+					  "list so far (6.6's race; the later fix reads the count "
+					  "under pcp->lock: drain: locked_count)", pcp_cpu(zone, pcp),
+					  zone->name, blocks, exact);
 		}
 		goto out;
 	}

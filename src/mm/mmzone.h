@@ -241,8 +241,9 @@ struct per_cpu_pages {
 	int high;			/* high watermark, emptying needed */
 	int batch;			/* chunk size for buddy add/remove */
 	short free_factor;		/* batch scaling factor during free */
-	bool refilling;			/* the model's own (oracle.h): a refill holds
-					 * pages not yet counted */
+	int refilling;			/* the model's own (oracle.h): the blocks a
+					 * refill asks for, from its read of
+					 * pcp->batch until it counts them */
 	struct list_head lists[NR_PCP_LISTS];
 } ____percpu_aligned;
 

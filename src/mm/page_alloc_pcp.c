@@ -385,12 +385,12 @@ static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int
 		 * can be stored on the PCP. */
 		if (batch > 1)
 			batch = max(batch >> order, 2);
-		__WRITE_ONCE(pcp->refilling, true);
+		__WRITE_ONCE(pcp->refilling, batch);
 		alloced = rmqueue_bulk(zone, order, (unsigned long)batch, list, migratetype,
 				       alloc_flags);
 		mm_stat_inc(MM_PCP_REFILL);
 		pcp_count_add(pcp, (bug_on(BUG_REFILL_COUNTS_BATCH) ? batch : alloced) << order);
-		__WRITE_ONCE(pcp->refilling, false);
+		__WRITE_ONCE(pcp->refilling, 0);
 		if (unlikely(list_empty(list)))
 			return NULL;
 	}

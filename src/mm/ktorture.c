@@ -274,7 +274,10 @@ void kt_handoff(struct ktorture *kt, struct kt_handoff *h, int cpu)
 	init_completion_named(&h->done, "handoff->done");
 	__atomic_store_n(&h->published, 0, __ATOMIC_RELAXED);
 	h->kt = kt;
+	/* a worker only while the task slots the primitives start kthreads
+	 * in on demand (rcu_gp, one IPI thread per CPU) stay free */
 	if (!t->fs || !fsched_cpu_online(t->fs, cpu) ||
+	    t->fs->ntasks + 1 + 1 + t->fs->ncpus > MAX_TASKS ||
 	    !fsched_kthread_run(t->fs, kt_handoff_kthread, h, "handoff", cpu, false)) {
 		kt_handoff_work(h);	/* no kthread: in line */
 	}

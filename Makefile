@@ -140,10 +140,15 @@ $(FLAGS_STAMP): FORCE
 	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
 FORCE:
 
+# The model's files (src/mm) are compiled with MMFUZZ_MODEL: there its racy
+# accesses (READ_ONCE, WRITE_ONCE, data_race, atomic reads and sets) are
+# yield points, and nowhere else (src/kernel/compiler.h).
+model_flags = $(if $(filter src/mm/%,$<),-DMMFUZZ_MODEL)
+
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(model_flags) -Isrc -c $< -o $@
 
 $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

@@ -166,17 +166,18 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	if (!order)
 		return true;
 
-	/* For a high-order request, check at least one suitable page is free */
+	/* For a high-order request, check at least one suitable page is free
+	 * (without zone->lock: plain racy reads in 6.6, marked here) */
 	for (o = (int)order; o <= MAX_ORDER; o++) {
 		struct free_area *area = &z->free_area[o];
 
-		if (!READ_ONCE(area->nr_free))
+		if (!data_race(area->nr_free))
 			continue;
 		for (mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (!free_area_empty(area, mt))
+			if (!data_race(free_area_empty(area, mt)))
 				return true;
 		if ((alloc_flags & (ALLOC_HIGHATOMIC | ALLOC_OOM)) &&
-		    !free_area_empty(area, MIGRATE_HIGHATOMIC))
+		    !data_race(free_area_empty(area, MIGRATE_HIGHATOMIC)))
 			return true;
 	}
 	return false;

@@ -5,8 +5,11 @@
  *
  * vm_stat_diff is this CPU's: it is changed with IRQs off (under zone->lock,
  * irqsave) or by this_cpu_xchg in the refresh.  Other CPUs read it racily
- * (zone_page_state_snapshot), so it is accessed with READ_ONCE/WRITE_ONCE.
- * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock.
+ * (zone_page_state_snapshot, plain in 6.6, data_race() here: a yield
+ * point); this CPU's own accesses are __this_cpu_read/write in the kernel,
+ * __READ_ONCE/__WRITE_ONCE here (relaxed for TSan, no yield point).
+ * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock:
+ * every atomic_long_read of them is a yield point.
  */
 #include "internal.h"
 #include "oracle.h"
@@ -119,13 +122,13 @@ void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long del
 	struct per_cpu_zonestat *pcp = this_cpu_ptr(zone->per_cpu_zonestats);
 	long x, t;
 
-	x = delta + READ_ONCE(pcp->vm_stat_diff[item]);
-	t = READ_ONCE(pcp->stat_threshold);
+	x = delta + __READ_ONCE(pcp->vm_stat_diff[item]);
+	t = __READ_ONCE(pcp->stat_threshold);
 	if (unlikely(labs(x) > t)) {
 		zone_page_state_add(x, zone, item);
 		x = 0;
 	}
-	WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+	__WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
 }
 
 /* Use interrupt disable to serialize counter updates. */
@@ -147,7 +150,7 @@ static signed char this_cpu_xchg_s8(signed char *p, signed char v)
 	signed char old;
 
 	do {
-		old = READ_ONCE(*p);
+		old = __READ_ONCE(*p);
 		yield_point(YIELD_SITE(YP_CMPXCHG, "pzstats->vm_stat_diff[i]"));
 	} while (!__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
@@ -216,8 +219,11 @@ unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item it
 	long x = atomic_long_read(&zone->vm_stat[item]);
 	int cpu;
 
-	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-		x += READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[item]);
+	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++) {
+		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
+
+		x += data_race(pzstats->vm_stat_diff[item]);
+	}
 	return x < 0 ? 0 : (unsigned long)x;
 }
 
@@ -242,9 +248,10 @@ void refresh_zone_stat_thresholds(void)
 		struct zone *zone = &mm_world->zones[z];
 		unsigned long max_drift, tolerate_drift;
 
+		/* at boot, before any task runs */
 		for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-			WRITE_ONCE(zone->per_cpu_zonestats[cpu].stat_threshold,
-				   (signed char)threshold);
+			__WRITE_ONCE(zone->per_cpu_zonestats[cpu].stat_threshold,
+				     (signed char)threshold);
 		tolerate_drift = zone->_watermark[WMARK_LOW] - zone->_watermark[WMARK_MIN];
 		max_drift = (unsigned long)(mm_world->cfg.ncpus * threshold);
 		WRITE_ONCE(zone->percpu_drift_mark, max_drift > tolerate_drift ?

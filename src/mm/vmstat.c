@@ -96,15 +96,15 @@ unsigned long sum_vm_event(enum vm_event_item item)
 
 /*
  * The one place a differential reaches the shared counters.  With
- * vmstat_lost_update the zone counter is a load and a store with a point
- * in between, as if atomic_long_add had been open-coded.
+ * vmstat_lost_update the zone counter is an atomic_long_read and an
+ * atomic_long_set, as if atomic_long_add had been open-coded: nothing but
+ * the two racy accesses (each a yield point) lets another task in between.
  */
 static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item)
 {
 	if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 		long v = atomic_long_read(&zone->vm_stat[item]);
 
-		sched_point("vm_stat_rmw");
 		atomic_long_set(&zone->vm_stat[item], v + x);
 	} else {
 		atomic_long_add(x, &zone->vm_stat[item]);
@@ -182,7 +182,6 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 				if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 					long old = atomic_long_read(&zone->vm_stat[i]);
 
-					sched_point("vm_stat_rmw");
 					atomic_long_set(&zone->vm_stat[i], old + v);
 				} else {
 					atomic_long_add(v, &zone->vm_stat[i]);

@@ -6,8 +6,13 @@
  * vm_stat_diff is this CPU's: it is changed with IRQs off (under zone->lock,
  * irqsave) or by this_cpu_xchg in the refresh.  Other CPUs read it racily
  * (zone_page_state_snapshot, plain in 6.6, data_race() here: a yield
- * point); this CPU's own accesses are __this_cpu_read/write in the kernel,
- * __READ_ONCE/__WRITE_ONCE here (relaxed for TSan, no yield point).
+ * point).  This CPU's own accesses are __this_cpu_read/write in the kernel,
+ * __READ_ONCE/__WRITE_ONCE here (relaxed for TSan, no yield point), with one
+ * exception: a store made with IRQs on (a caller's mistake) is WRITE_ONCE, a
+ * yield point where an interrupt on this CPU can come in between the load
+ * and the store and lose its update, as in the kernel.  With IRQs off only
+ * other CPUs' tasks could run there, and they cannot change this CPU's diff:
+ * no point, no step.
  * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock:
  * every atomic_long_read of them is a yield point.
  */
@@ -112,6 +117,14 @@ static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item i
 	atomic_long_add(x, &mm_world->vm_zone_stat[item]);
 }
 
+/* IRQs on, outside interrupt context: an interrupt may come in here. */
+static inline bool irqs_on_here(void)
+{
+	const struct task *t = current;
+
+	return !t->irq_depth && !t->irq_active;
+}
+
 /*
  * For use when we know that interrupts are disabled, or when we know that
  * preemption is disabled and that particular counter cannot be updated from
@@ -128,7 +141,10 @@ void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long del
 		zone_page_state_add(x, zone, item);
 		x = 0;
 	}
-	__WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+	if (unlikely(irqs_on_here()))
+		WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+	else
+		__WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
 }
 
 /* Use interrupt disable to serialize counter updates. */

@@ -363,3 +363,14 @@ bench-stress: $(MMFUZZ)
 # ---- end of stress ----
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d)
+
+# ---- mutation score ----
+# make mutants [MUTANTS_TIME=120] [MUTANTS=REGEX]: every single-point mutant
+# of src/mm from the catalogue (bench/mutants.cat) against the default
+# campaign, MUTANTS_TIME seconds each; the table and the score
+# (bench/mutants.sh, report in $(BUILD)/mutants/report).  Hours on two cores:
+# ci/mutants runs it, make test does not.
+.PHONY: mutants
+mutants: $(MMFUZZ)
+	@bench/mutants.sh -t $(or $(MUTANTS_TIME),120) $(if $(MUTANTS),-m '$(MUTANTS)') \
+		-o $(BUILD)/mutants

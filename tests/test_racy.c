@@ -174,7 +174,7 @@ static const char *const torn_prog_tail =
 	"  set_pcp_high_batch zone=0 high=64 batch=16\n"
 	"schedule: fallback=none\n";
 
-static int torn_count;			/* cpu0's pcp->count when T0 exits */
+static int torn_count;			/* cpu0's pcp->count when T0 exits, or -1 */
 static uint64_t step_high, step_batch, step_update;	/* where the accesses ran */
 
 static void torn_trace(struct fsched *fs, const struct task *t, const struct yield_site *s,
@@ -182,7 +182,8 @@ static void torn_trace(struct fsched *fs, const struct task *t, const struct yie
 {
 	if (!t || !s)
 		return;
-	if (t->id == 0 && !strcmp(s->name, "op(exit)"))
+	/* the first: the end-of-run drain is a run of its own, on T0 */
+	if (t->id == 0 && !strcmp(s->name, "op(exit)") && torn_count < 0)
 		torn_count = mm_world->zones[0].per_cpu_pageset[0].count;
 	else if (t->id == 0 && !strcmp(s->name, "nr_pcp_high:racy_read(pcp->high)"))
 		step_high = fs->step;

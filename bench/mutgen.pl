@@ -28,7 +28,7 @@ die "usage: $0 [-c CATALOGUE] list FILE... | apply ID FILE...\n"
 	unless ($mode eq 'list' || $mode eq 'apply') && @ARGV;
 
 # ---- the catalogue ----
-my (@locks, @held, @counter, @listop, @yield, @atomic, @clamp, @racy);
+my (@locks, @held, @counter, @listop, @yield, @atomic, @clamp, @racy, @exclude);
 open(my $cf, '<', $cat) or die "$cat: $!\n";
 while (my $l = <$cf>) {
 	chomp $l;
@@ -54,6 +54,8 @@ while (my $l = <$cf>) {
 		push @clamp, $rest;
 	} elsif ($key eq 'racy') {
 		push @racy, qr/$rest/;
+	} elsif ($key eq 'exclude') {
+		push @exclude, qr/$rest/;
 	} else {
 		die "$cat:$.: unknown key '$key'\n";
 	}
@@ -533,6 +535,7 @@ sub gen_file {
 }
 
 my %files;
+@ARGV = grep { !any_match($_, @exclude) } @ARGV;
 $files{$_} = scan_file($_) for @ARGV;
 note_racy_tokens($files{$_}) for @ARGV;
 note_yielding(map { $files{$_} } @ARGV);

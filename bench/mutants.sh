@@ -105,7 +105,8 @@ seed_kill() {
 	local tree=$1 log=$2 f rc
 	for f in "$tree"/corpus/*/*.mmf; do
 		case $f in */regress/*) continue ;; esac
-		timeout -k 5 60 "$tree/build/mmfuzz" run --json "$f" > "$log.seed" 2> /dev/null
+		# (in braces: bash's own "Segmentation fault" line goes too)
+		{ timeout -k 5 60 "$tree/build/mmfuzz" run --json "$f" > "$log.seed"; } 2> /dev/null
 		rc=$?
 		case $rc in
 		0) continue ;;

@@ -30,6 +30,10 @@ typedef struct { long counter; } atomic_long_t;
 } while (0)
 #define atomic_long_read(v)	atomic_read(v)
 #define atomic_long_set(v, i)	atomic_set(v, i)
+/* The bare access, never a yield point (the kernel's raw_atomic_*: no
+ * instrumentation): state whose only writer is the one reading it. */
+#define raw_atomic_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define raw_atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 
 #define __atomic_rmw_yield(v)	yield_point(YIELD_SITE(YP_ATOMIC, #v))
 

@@ -45,17 +45,18 @@
 	__WRITE_ONCE(x, __wo_v);						\
 } while (0)
 
+/* __data_race(expr): the annotated race without the yield point */
 #if MMFUZZ_TSAN
-#define __data_race_eval(expr) ({						\
+#define __data_race(expr) ({							\
 	__typeof__(expr) __dr_v;						\
 	AnnotateIgnoreReadsBegin(__FILE__, __LINE__);				\
 	__dr_v = (expr);							\
 	AnnotateIgnoreReadsEnd(__FILE__, __LINE__);				\
 	__dr_v; })
 #else
-#define __data_race_eval(expr)	(expr)
+#define __data_race(expr)	(expr)
 #endif
-#define data_race(expr) ({ __racy_point(YP_RACY_READ, #expr); __data_race_eval(expr); })
+#define data_race(expr) ({ __racy_point(YP_RACY_READ, #expr); __data_race(expr); })
 
 #define barrier()		__asm__ __volatile__("" ::: "memory")
 

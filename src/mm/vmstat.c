@@ -5,14 +5,15 @@
  *
  * vm_stat_diff is this CPU's: it is changed with IRQs off (under zone->lock,
  * irqsave) or by this_cpu_xchg in the refresh.  Other CPUs read it racily
- * (zone_page_state_snapshot, plain in 6.6, data_race() here: a yield
- * point).  This CPU's own accesses are __this_cpu_read/write in the kernel,
- * __READ_ONCE/__WRITE_ONCE here (relaxed for TSan, no yield point), with one
- * exception: a store made with IRQs on (a caller's mistake) is WRITE_ONCE, a
- * yield point where an interrupt on this CPU can come in between the load
- * and the store and lose its update, as in the kernel.  With IRQs off only
- * other CPUs' tasks could run there, and they cannot change this CPU's diff:
- * no point, no step.
+ * (zone_page_state_snapshot, plain in 6.6, __data_race() here: annotated,
+ * and in one step with the counter's read, the yield point before it, as the
+ * watermark oracle needs).  This CPU's own accesses are __this_cpu_read/write
+ * in the kernel, __READ_ONCE/__WRITE_ONCE here (relaxed for TSan, no yield
+ * point), with one exception: a store made with IRQs on (a caller's
+ * mistake) is WRITE_ONCE, a yield point where an interrupt on this CPU can
+ * come in between the load and the store and lose its update, as in the
+ * kernel.  With IRQs off only other CPUs' tasks could run there, and they
+ * cannot change this CPU's diff: no point, no step.
  * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock:
  * every atomic_long_read of them is a yield point.
  */
@@ -237,7 +238,9 @@ unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item it
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++) {
 		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
 
-		x += data_race(pzstats->vm_stat_diff[item]);
+		/* plain racy reads in 6.6; one step with the counter's read,
+		 * as a watermark oracle needs (oracle.h) */
+		x += __data_race(pzstats->vm_stat_diff[item]);
 	}
 	return x < 0 ? 0 : (unsigned long)x;
 }
@@ -269,8 +272,8 @@ void refresh_zone_stat_thresholds(void)
 				     (signed char)threshold);
 		tolerate_drift = zone->_watermark[WMARK_LOW] - zone->_watermark[WMARK_MIN];
 		max_drift = (unsigned long)(mm_world->cfg.ncpus * threshold);
-		WRITE_ONCE(zone->percpu_drift_mark, max_drift > tolerate_drift ?
-			   zone->_watermark[WMARK_HIGH] + max_drift : 0);
+		__WRITE_ONCE(zone->percpu_drift_mark, max_drift > tolerate_drift ?
+			     zone->_watermark[WMARK_HIGH] + max_drift : 0);
 	}
 }
 
@@ -290,11 +293,18 @@ void cpu_vm_stats_fold(int cpu)
 		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
-			long v = READ_ONCE(pzstats->vm_stat_diff[i]);
+			/* the dead CPU's: nothing races (__ forms, no yield) */
+			long v = __READ_ONCE(pzstats->vm_stat_diff[i]);
 
 			if (v) {
-				WRITE_ONCE(pzstats->vm_stat_diff[i], 0);
+				/* a fold in flight, as refresh_cpu_vm_stats says:
+				 * a reader may come in before the counter has v */
+				if (i == NR_FREE_PAGES)
+					__WRITE_ONCE(zone->free_fold_inflight, v);
+				__WRITE_ONCE(pzstats->vm_stat_diff[i], 0);
 				atomic_long_add(v, &zone->vm_stat[i]);
+				if (i == NR_FREE_PAGES)
+					__WRITE_ONCE(zone->free_fold_inflight, 0);
 				global_zone_diff[i] += v;
 			}
 		}

@@ -108,8 +108,10 @@ static inline long __zone_watermark_unusable_free(struct zone *z, unsigned int o
 	 * watermark then subtract the high-atomic reserves.  This will
 	 * over-estimate the size of the atomic reserve but it avoids a search.
 	 */
+	/* racy (plain in 6.6), but not a yield point: read between the free
+	 * pages and the watermark oracle, which must be one step (oracle.h) */
 	if (likely(!(alloc_flags & ALLOC_RESERVES)))
-		unusable_free += (long)READ_ONCE(z->nr_reserved_highatomic);
+		unusable_free += (long)__READ_ONCE(z->nr_reserved_highatomic);
 	return unusable_free;
 }
 

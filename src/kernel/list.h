@@ -28,7 +28,8 @@ struct list_head {
  * watermark check) is a marked access; everything else is plain.  They are
  * the __ forms, without a yield point: nearly every list_empty() runs under
  * the list's lock, and the racy one is marked where it is made
- * (data_race(free_area_empty(...)) in __zone_watermark_ok).
+ * (__zone_watermark_ok: __data_race(free_area_empty(...)), in one step with
+ * the data_race(area->nr_free) before it).
  */
 static inline void INIT_LIST_HEAD(struct list_head *l)
 {

@@ -169,17 +169,19 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 		return true;
 
 	/* For a high-order request, check at least one suitable page is free
-	 * (without zone->lock: plain racy reads in 6.6, marked here) */
+	 * (without zone->lock: plain racy reads in 6.6, marked here; nr_free's
+	 * is the yield point, the lists' are read with it, since the writer
+	 * changes both with no yield point between) */
 	for (o = (int)order; o <= MAX_ORDER; o++) {
 		struct free_area *area = &z->free_area[o];
 
 		if (!data_race(area->nr_free))
 			continue;
 		for (mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (!data_race(free_area_empty(area, mt)))
+			if (!__data_race(free_area_empty(area, mt)))
 				return true;
 		if ((alloc_flags & (ALLOC_HIGHATOMIC | ALLOC_OOM)) &&
-		    !data_race(free_area_empty(area, MIGRATE_HIGHATOMIC)))
+		    !__data_race(free_area_empty(area, MIGRATE_HIGHATOMIC)))
 			return true;
 	}
 	return false;

@@ -14,9 +14,9 @@
  * the watermark checks read them without it, as does
  * reserve_highatomic_pageblock before taking it (READ_ONCE, data_race(): a
  * yield point each), so they are written with __WRITE_ONCE: relaxed for
- * TSan, no yield point, the writer holds the lock.  The pageblock
- * migratetypes are written under zone->lock (a cmpxchg in the kernel,
- * WRITE_ONCE here) and read racily by the free path (READ_ONCE).
+ * TSan, no yield point, the writer holds the lock.  So are the pageblock
+ * migratetypes (a cmpxchg in the kernel, under zone->lock), which the free
+ * path reads racily (READ_ONCE).
  *
  * Left out of the model: CMA, page reporting, shuffling, guard pages,
  * watermark boosting, memory isolation (the type exists), NUMA.
@@ -84,7 +84,7 @@ void set_pageblock_migratetype(struct page *page, int migratetype)
 	unsigned long block = (pfn - zone->zone_start_pfn) >> pageblock_order;
 
 	world_touch_pfn(pfn);
-	WRITE_ONCE(zone->pageblock_mt[block], (unsigned char)migratetype);
+	__WRITE_ONCE(zone->pageblock_mt[block], (unsigned char)migratetype);
 }
 
 static void change_pageblock_range(struct page *pageblock_page, int start_order,

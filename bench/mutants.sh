@@ -12,7 +12,9 @@
 #   killed / (compiled mutants - survivors shown equivalent)
 #
 # where bench/mutants.equiv gives the written reason for each equivalence.
-# A mutant that does not compile is listed apart and not counted.
+# A mutant that does not compile is listed apart and not counted.  A kill
+# counts only if the unchanged model runs its reproducer clean; one it does
+# not is a false positive of the model, counted as a survivor and listed.
 set -u
 
 usage() {
@@ -159,6 +161,15 @@ while IFS=$'\t' read -r id where class desc; do
 	1)
 		result=killed
 		[ -n "$sig" ] || sig=$(ls "$tree/out/crashes" 2> /dev/null | head -1)
+		# a kill counts only if the unchanged model runs the reproducer
+		# clean: else the campaign met a false positive of the model
+		repro=$(ls "$tree"/out/*.mmf 2> /dev/null | head -1)
+		if [ -n "$repro" ] &&
+		   ! { timeout -k 5 120 "$base/build/mmfuzz" run -q "$repro" > /dev/null 2>&1; } 2> /dev/null
+		then
+			result=clean-model-finding
+			cp "$repro" "$out/logs/clean-model-finding@$(basename "$repro")"
+		fi
 		;;
 	0) result=survived sig=- secs=- ;;
 	124 | 137) result=hang sig=- secs=$(( $(date +%s) - start )) ;;
@@ -197,7 +208,12 @@ BEGIN {
 }
 {
 	id = $1; res = $4
-	if (res == "killed") {
+	if (res == "clean-model-finding") {
+		survived++
+		clean[++nclean] = $5
+		printf "%-50s %-28s %-16s survived? the campaign stopped at %s in %ss, which the unchanged model shows too\n", \
+			id, $2, $3, $5, $6
+	} else if (res == "killed") {
 		killed++
 		printf "%-50s %-28s %-16s killed by %s in %ss%s\n", id, $2, $3, $5, $6, \
 			(id in eq) ? "  (listed as equivalent: the reason is wrong)" : ""
@@ -213,6 +229,12 @@ BEGIN {
 	counted += (res != "no-compile" && res != "not-applied")
 }
 END {
+	if (nclean) {
+		print ""
+		print "found on the unchanged model too (a false positive to fix; the reproducers are in logs/clean-model-finding@*):"
+		for (i = 1; i <= nclean; i++)
+			print "  " clean[i]
+	}
 	if (napart) {
 		print ""
 		print "not counted (did not compile or apply):"

@@ -175,6 +175,17 @@ static signed char this_cpu_xchg_s8(signed char *p, signed char v)
 }
 
 /*
+ * The model's own bookkeeping for the racy-read oracles (oracle.h): free
+ * pages a fold has taken out of a differential and not yet added to
+ * zone->vm_stat.  Several folds may be in flight at once (the vmstat worker
+ * on two CPUs, a dead CPU's fold): a sum, never a slot.
+ */
+static void fold_inflight(struct zone *zone, long v)
+{
+	__atomic_fetch_add(&zone->free_fold_inflight, v, __ATOMIC_RELAXED);
+}
+
+/*
  * Fold this CPU's differentials into the zone and global counters
  * (the vmstat worker, and /proc/sys/vm/stat_refresh on every CPU).
  */
@@ -194,7 +205,7 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 			long v = this_cpu_xchg_s8(&pzstats->vm_stat_diff[i], 0);
 
 			if (i == NR_FREE_PAGES)
-				__WRITE_ONCE(zone->free_fold_inflight, v);
+				fold_inflight(zone, v);
 			if (v) {
 				if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 					long old = atomic_long_read(&zone->vm_stat[i]);
@@ -206,7 +217,7 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 				global_zone_diff[i] += v;
 			}
 			if (i == NR_FREE_PAGES)
-				__WRITE_ONCE(zone->free_fold_inflight, 0);
+				fold_inflight(zone, -v);
 		}
 		preempt_enable();
 	}
@@ -297,14 +308,12 @@ void cpu_vm_stats_fold(int cpu)
 			long v = __READ_ONCE(pzstats->vm_stat_diff[i]);
 
 			if (v) {
-				/* a fold in flight, as refresh_cpu_vm_stats says:
-				 * a reader may come in before the counter has v */
-				if (i == NR_FREE_PAGES)
-					__WRITE_ONCE(zone->free_fold_inflight, v);
 				__WRITE_ONCE(pzstats->vm_stat_diff[i], 0);
+				if (i == NR_FREE_PAGES)
+					fold_inflight(zone, v);
 				atomic_long_add(v, &zone->vm_stat[i]);
 				if (i == NR_FREE_PAGES)
-					__WRITE_ONCE(zone->free_fold_inflight, 0);
+					fold_inflight(zone, -v);
 				global_zone_diff[i] += v;
 			}
 		}

@@ -428,6 +428,11 @@ void fsched_wait(struct task *t, const struct sched_wait *w, const struct yield_
  */
 struct task *fsched_kthread_run(struct fsched *fs, kthread_fn fn, void *arg, const char *name,
 				int cpu, bool irq);
+/* Task slots still free for kthreads this run. */
+static inline int fsched_tasks_left(const struct fsched *fs)
+{
+	return MAX_TASKS - fs->ntasks;
+}
 /* A kthread begins its next work item: "op" k+1 of its keys, a yield point. */
 void kthread_op_begin(struct task *t, const struct yield_site *s);
 /* The program ended and only idle kthreads remain: they must return. */

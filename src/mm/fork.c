@@ -115,7 +115,11 @@ static void mm_slot_unpoison(struct mm_struct *mm)
 	san_unpoison((char *)mm + MM_STRUCT_DYNAMIC, sizeof(*mm) - MM_STRUCT_DYNAMIC);
 }
 
-/* A run that ended early (a violation) may leave mms alive: let them go. */
+/*
+ * A run that ended early (a violation) may leave mms alive, or one half
+ * made: their rss counters leave the list of percpu_counters (those never
+ * initialised, or destroyed, have no per-CPU counts).
+ */
 static void tlb_reset(struct world *w)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
@@ -126,8 +130,7 @@ static void tlb_reset(struct world *w)
 	for (i = 0; i < TLB_MAX_MMS; i++) {
 		struct mm_struct *mm = &tw->mms[i];
 
-		if (!mm->live)
-			continue;
+		mm_slot_unpoison(mm);
 		for (k = 0; k < NR_MM_COUNTERS; k++)
 			percpu_counter_destroy(&mm->rss_stat[k]);
 		mm->live = false;

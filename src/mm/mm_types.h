@@ -124,20 +124,25 @@ static inline pte_t pte_modify(pte_t p, unsigned long newprot)
 static inline bool pte_same(pte_t a, pte_t b) { return a.pte == b.pte; }
 
 /* PTEs live in their table's page memory; every access is atomic
- * (READ_ONCE/WRITE_ONCE, xchg), as the lockless walkers need */
-static inline pte_t ptep_get(pte_t *ptep)
+ * (READ_ONCE/WRITE_ONCE, xchg), as the lockless walkers need.
+ *
+ * ptep_get is the kernel's READ_ONCE, a racy_read yield point named after
+ * the caller (zap_pte_range:racy_read(pte)) even under the PTL: the
+ * hardware walker sets the accessed and dirty bits without the lock (a
+ * cmpxchg in tlb.c), which is why the clears are xchg.  The writers under
+ * the PTL (set_pte_at, ptep_get_and_clear) are no yield points: another
+ * task sees their state only through a read, which is one (compiler.h). */
+static inline pte_t __ptep_get(pte_t *ptep)
 {
 	return __pte(__atomic_load_n(&ptep->pte, __ATOMIC_RELAXED));
 }
+#define ptep_get(ptep) ({							\
+	__racy_point(YP_RACY_READ, "pte");					\
+	__ptep_get(ptep); })
 
 /* The lockless walkers' read (gup_fast, the CPU's page walk): what the PTE
  * maps was written before it was set (set_pte_at is a release), and the
- * walker reads it after (an address dependency on a real CPU).  Outside
- * the PTL it is the kernel's READ_ONCE: in the model a racy_read yield
- * point named after the caller (racy_read(pte)); under the PTL, ptep_get
- * reads what only the lock holder writes, so it is no yield point, and
- * the writers under the PTL (set_pte_at, ptep_get_and_clear) are not
- * either (compiler.h: the racy reader's point is the one that counts). */
+ * walker reads it after (an address dependency on a real CPU). */
 static inline pte_t __ptep_get_lockless(pte_t *ptep)
 {
 	return __pte(__atomic_load_n(&ptep->pte, __ATOMIC_ACQUIRE));

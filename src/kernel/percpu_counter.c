@@ -46,12 +46,12 @@ int percpu_counter_init_named(struct percpu_counter *fbc, s64 amount, const char
 	}
 	spin_lock_init_named(&fbc->lock, name, -1);
 	fbc->count = amount;
+	INIT_LIST_HEAD(&fbc->list);	/* off the list until list_add below */
 	if (posix_memalign((void **)&fbc->counters, PERCPU_SLOT_BYTES,
 			   MAX_CPUS * sizeof(*fbc->counters)))
 		return -ENOMEM;
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		fbc->counters[cpu].count = 0;
-	INIT_LIST_HEAD(&fbc->list);
 	fbc->instance = percpu_counter_instance;
 	flags = counters_lock();
 	list_add(&fbc->list, &percpu_counters);
@@ -65,9 +65,19 @@ void percpu_counter_destroy(struct percpu_counter *fbc)
 
 	if (!fbc->counters)
 		return;
-	flags = counters_lock();
-	list_del(&fbc->list);
-	counters_unlock(flags);
+	/*
+	 * Outside a run (a world's reset, no task) a counter may be half made
+	 * or half destroyed: the run stopped at a yield point inside init
+	 * before its list_add, or inside destroy after its list_del.  The
+	 * reset finishes the job; in a run a second destroy stays the list
+	 * corruption it is.
+	 */
+	if (current_task || (fbc->list.next && fbc->list.next != LIST_POISON1 &&
+			     fbc->list.next != &fbc->list)) {
+		flags = counters_lock();
+		list_del(&fbc->list);
+		counters_unlock(flags);
+	}
 	free(fbc->counters);
 	fbc->counters = NULL;
 }

@@ -25,6 +25,8 @@
  *            tables, at quiescence; at the mm's end (check_mm) every rss
  *            counter, pgtables_bytes and tlb_flush_pending are zero, the
  *            pgd and the VMA tree empty ("Bad rss-counter state")
+ *   I-TLB-5  a CPU that has an mm loaded is in its mm_cpumask (quiescence)
+ *   I-GUP    a page gup_fast returns is the one the PTE maps as it takes it
  *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
  *            mm and the address, mapped once, in a VMA (quiescence)
  *   end      every mm freed, every page table freed, no CPU with an mm
@@ -411,6 +413,24 @@ static void check_access(struct mm_struct *mm, unsigned long addr, bool write,
 	cfail_report(&f);
 }
 
+/* I-GUP: what gup_fast takes is what the PTE maps as it takes it (the
+ * re-check after folio_try_get: a PTE cleared or changed in between is a
+ * page the walk must put back, not return). */
+static void gup_page(struct page *page, pte_t *ptep, unsigned long addr)
+{
+	struct cfail f = { 0 };
+	pte_t pte;
+
+	tsan_ignore_begin();
+	pte = ptep_get(ptep);
+	if (!pte_present(pte) || pte_pfn(pte) != page_to_pfn(page))
+		fail(&f, "I-GUP", "gup_pte_range",
+		     "gup_fast returns pfn %lu for %#lx, but the PTE is now %#lx: the page it "
+		     "took a reference on is no longer mapped there", page_to_pfn(page), addr,
+		     pte_val(pte));
+	cfail_report(&f);
+}
+
 /* check_mm() and the rest of what a freed mm must be. */
 static void check_mm(struct mm_struct *mm)
 {
@@ -454,6 +474,7 @@ static const struct tlb_check_ops tlb_check_ops = {
 	.ubc_deferred = ubc_deferred,
 	.access = check_access,
 	.check_mm = check_mm,
+	.gup_page = gup_page,
 };
 
 /* ---- the registered checker ---- */
@@ -589,7 +610,7 @@ static void tlb_end(struct world *w, struct cfail *f)
 }
 
 static const struct checker tlb_checker = {
-	.name = "I-TLB-1..5 stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
+	.name = "I-TLB-1..5 I-GUP stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
 	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };

@@ -48,6 +48,7 @@ static int gup_pte_range(pmd_t pmd, pmd_t *pmdp, unsigned long addr, unsigned lo
 			folio_put(folio);
 			goto pte_unmap;
 		}
+		tlb_check(tlb_world(), gup_page, page, ptep, addr);
 		pages[(*nr)++] = page;
 	} while (ptep++, addr += PAGE_SIZE, addr != end);
 	ret = 1;

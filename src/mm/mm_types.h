@@ -372,6 +372,9 @@ struct tlb_check_ops {
 		       const struct tlb_entry *e, unsigned long val);
 	/* __mmdrop: the mm is about to be freed (check_mm) */
 	void (*check_mm)(struct mm_struct *mm);
+	/* gup_fast took @page, found at @ptep for @addr: no yield point since
+	 * its last read of the PTE */
+	void (*gup_page)(struct page *page, pte_t *ptep, unsigned long addr);
 };
 
 /* ---- the layer's per-world state ---- */

@@ -123,9 +123,11 @@ static inline bool PageMappingFlags(const struct page *page)
 
 /* Read racily: page_is_buddy() asks it of a buddy page whatever its state,
  * and an allocated page's owner may be mapping it (_mapcount, the same
- * word, is an atomic) meanwhile. */
+ * word, is an atomic) meanwhile.  A page's own state: a relaxed atomic for
+ * TSan, no yield point (compiler.h), or every buddy walk would be a
+ * schedule's worth of them. */
 #define PageType(page, flag)						\
-	((READ_ONCE((page)->page_type) & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
+	((__READ_ONCE((page)->page_type) & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
 
 static inline bool page_type_has_type(unsigned int page_type)
 {

@@ -32,9 +32,10 @@
  *   end      every mm freed, every page table freed, no CPU with an mm
  *
  * A usable TLB entry is one an access would use without flushing first:
- * in the ASID a CPU has loaded and is not lazy in, or in an ASID that has
- * caught up with its mm's tlb_gen (tlb_entry_usable); entries of ASIDs
- * behind are flushed at the next switch_mm.
+ * in the ASID a CPU has loaded, is not lazy in and is in the mm_cpumask
+ * of (not between switch_mm's cpumask clear and its CR3 load), or in an
+ * ASID that has caught up with its mm's tlb_gen (tlb_entry_usable);
+ * entries of ASIDs behind are flushed at the next switch_mm.
  *
  * The hooks run on whichever task is in the model (real threads in the
  * stress mode): their state is atomics and per-slot arrays, hidden from

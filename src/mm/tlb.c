@@ -204,7 +204,12 @@ bool tlb_entry_usable(struct tlb_world *tw, int cpu, const struct tlb_entry *e,
 
 		if (!(tw->mm_free & (1UL << i)) && mm->live && mm->context.ctx_id == ctx->ctx_id) {
 			*mmp = mm;
-			if (ts->loaded_mm == mm && ts->loaded_mm_asid == e->asid - 1 && !ts->is_lazy)
+			/* a CPU that cleared its bit in prev's mm_cpumask is
+			 * inside switch_mm_irqs_off (IRQs off, no user code): it
+			 * comes back to the ASID only through choose_new_asid's
+			 * tlb_gen check */
+			if (ts->loaded_mm == mm && ts->loaded_mm_asid == e->asid - 1 && !ts->is_lazy &&
+			    cpumask_test_cpu(cpu, mm_cpumask(mm)))
 				return true;
 			/* the checkers' question: never a yield point */
 			return ctx->tlb_gen >= (u64)raw_atomic_read(&mm->context.tlb_gen);

@@ -72,7 +72,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(9);
+	tap_plan(10);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -94,6 +94,9 @@ int main(void)
 	ok(run_seed(e, "gup") && n(TLB_UBC_FLUSH) >= 1 && n(TLB_TABLE_RCU) == 1,
 	   "gup: clean, the pinned page's reclaim flushed and kept it, the table freed after a "
 	   "grace period");
+	ok(run_seed(e, "gup_recheck") && n(TLB_GUP_FAST_RECHECK) == 1,
+	   "gup_recheck: clean, gup_fast found the PTE gone after taking its reference and put "
+	   "the page back (%lu)", n(TLB_GUP_FAST_RECHECK));
 	ok(run_seed(e, "exit_lazy") && n(TLB_LAZY_SWITCH) >= 1 && n(TLB_SWITCH_FLUSH) >= 2,
 	   "exit_lazy: clean, a lazy CPU switched to init_mm on a flush (%lu), ASIDs flushed at "
 	   "switch_mm (%lu)", n(TLB_LAZY_SWITCH), n(TLB_SWITCH_FLUSH));

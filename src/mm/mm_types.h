@@ -322,6 +322,7 @@ enum tlb_stat_item {
 	TLB_TABLE_SYNC_ONE,		/* tlb_remove_table_sync_one IPIs (no batch page) */
 	TLB_UBC_FLUSH,			/* reclaim's batched flushes (try_to_unmap_flush) */
 	TLB_BATCHED_PENDING_FLUSH,	/* flush_tlb_batched_pending found one pending */
+	TLB_GUP_FAST_RECHECK,		/* gup_fast found its PTE changed after folio_try_get */
 	NR_TLB_STAT_ITEMS
 };
 extern const char *const tlb_stat_names[NR_TLB_STAT_ITEMS];

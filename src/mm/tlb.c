@@ -48,6 +48,7 @@ const char *const tlb_stat_names[NR_TLB_STAT_ITEMS] = {
 	[TLB_TABLE_SYNC_ONE] = "tlb_table_sync_one",
 	[TLB_UBC_FLUSH] = "tlb_ubc_flush",
 	[TLB_BATCHED_PENDING_FLUSH] = "tlb_batched_pending_flush",
+	[TLB_GUP_FAST_RECHECK] = "gup_fast_recheck",
 };
 
 /* Counted on the CPU the task runs on (raw: any context). */

@@ -26,6 +26,10 @@
  *            counter, pgtables_bytes and tlb_flush_pending are zero, the
  *            pgd and the VMA tree empty ("Bad rss-counter state")
  *   I-TLB-5  a CPU that has an mm loaded is in its mm_cpumask (quiescence)
+ *   I-ZAP    MADV_DONTNEED returns with no PTE of its range faulted in
+ *            before it began (a PTE changed behind the zap's PTL)
+ *   I-PROT   mprotect returns with no PTE of its range allowing more than
+ *            the new protection
  *   I-GUP    a page gup_fast returns is the one the PTE maps as it takes it
  *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
  *            mm and the address, mapped once, in a VMA (quiescence)
@@ -71,6 +75,8 @@ struct tlb_check_world {
 	unsigned long task_pages;
 	u64 *done;			/* [TLB_MAX_MMS][task_pages]: see stale-tlb */
 	u64 *ubc;			/* [TLB_MAX_MMS][task_pages]: reclaim's deferred clears */
+	u64 *faulted;			/* [TLB_MAX_MMS][task_pages]: when a fault installed it */
+	u64 *zapped;			/* [TLB_MAX_MMS][task_pages]: a MADV_DONTNEED's begin */
 	u64 done_ctx[TLB_MAX_MMS];	/* the ctx_id done[] and ubc[] are for */
 	int live[TLB_MAX_MMS];		/* live gathers per mm slot */
 	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
@@ -94,7 +100,9 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	s->tables = calloc(w->nr_pages, sizeof(*s->tables));
 	s->done = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
 	s->ubc = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
-	return s->tables && s->done && s->ubc ? 0 : -ENOMEM;
+	s->faulted = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
+	s->zapped = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
+	return s->tables && s->done && s->ubc && s->faulted && s->zapped ? 0 : -ENOMEM;
 }
 
 static void tlb_check_destroy(struct world *w)
@@ -104,6 +112,8 @@ static void tlb_check_destroy(struct world *w)
 	free(s->tables);
 	free(s->done);
 	free(s->ubc);
+	free(s->faulted);
+	free(s->zapped);
 }
 
 static struct world_layer tlb_check_layer = {
@@ -120,6 +130,8 @@ static __sched_notsan u64 *slot_array(struct tlb_check_world *s, u64 *base, stru
 	if (__atomic_load_n(&s->done_ctx[mm->slot], __ATOMIC_RELAXED) != mm->context.ctx_id) {
 		memset(s->done + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
 		memset(s->ubc + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
+		memset(s->faulted + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
+		memset(s->zapped + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
 		__atomic_store_n(&s->done_ctx[mm->slot], mm->context.ctx_id, __ATOMIC_RELAXED);
 	}
 	return a;
@@ -432,6 +444,75 @@ static void gup_page(struct page *page, pte_t *ptep, unsigned long addr)
 	cfail_report(&f);
 }
 
+/* do_anonymous_page installed the PTE of @addr */
+static void pte_faulted(struct mm_struct *mm, unsigned long addr)
+{
+	struct tlb_check_world *s = tcw();
+
+	tsan_ignore_begin();
+	stamp_max(&slot_array(s, s->faulted, mm)[addr >> PAGE_SHIFT], tlb_clock_tick(mm->tw));
+	tsan_ignore_end();
+}
+
+/*
+ * I-ZAP: once MADV_DONTNEED of [start, end), in a gather that began at
+ * @stamp, has returned, no PTE there maps a page faulted in before it
+ * began: whoever else changes a PTE (reclaim putting a redirtied one back)
+ * does so under the PTL the zap takes, so the zap sees it.  Checked as it
+ * returns and at quiescence (zap_ok).
+ */
+static bool zap_ok(struct tlb_check_world *s, struct mm_struct *mm, unsigned long addr,
+		   u64 *at, u64 *zap)
+{
+	*at = __atomic_load_n(&slot_array(s, s->faulted, mm)[addr >> PAGE_SHIFT], __ATOMIC_RELAXED);
+	*zap = __atomic_load_n(&slot_array(s, s->zapped, mm)[addr >> PAGE_SHIFT], __ATOMIC_RELAXED);
+	return *at >= *zap;
+}
+
+static void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned long end, u64 stamp)
+{
+	struct tlb_check_world *s = tcw();
+	struct cfail f = { 0 };
+	unsigned long addr;
+	u64 at, zap;
+
+	tsan_ignore_begin();
+	for (addr = start; addr < end && !f.hit; addr += PAGE_SIZE) {
+		pte_t pte = pte_now(mm, addr);
+
+		stamp_max(&slot_array(s, s->zapped, mm)[addr >> PAGE_SHIFT], stamp);
+		if (pte_present(pte) && !zap_ok(s, mm, addr, &at, &zap))
+			fail(&f, "I-ZAP", "madvise_dontneed",
+			     "MADV_DONTNEED of mm %d returns with %#lx still mapping pfn %lu, "
+			     "faulted in at %llu, before the zap began (%llu)", mm->slot, addr,
+			     pte_pfn(pte), (unsigned long long)at, (unsigned long long)stamp);
+	}
+	cfail_report(&f);
+}
+
+/* I-PROT: mprotect of [start, end) to @vm_flags returns with no PTE there
+ * that allows more (writable without VM_WRITE, user without access). */
+static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned long end,
+			  unsigned long vm_flags)
+{
+	struct cfail f = { 0 };
+	unsigned long addr;
+
+	tsan_ignore_begin();
+	for (addr = start; addr < end && !f.hit; addr += PAGE_SIZE) {
+		pte_t pte = pte_now(mm, addr);
+
+		if (pte_present(pte) && ((pte_write(pte) && !(vm_flags & VM_WRITE)) ||
+					 ((pte_val(pte) & _PAGE_USER) && !(vm_flags & VM_ACCESS_FLAGS))))
+			fail(&f, "I-PROT", "mprotect",
+			     "mprotect of mm %d to %s returns with the PTE of %#lx at %#lx: "
+			     "more than the protection allows", mm->slot,
+			     vm_flags & VM_WRITE ? "rw" : vm_flags & VM_ACCESS_FLAGS ? "r" : "none",
+			     addr, pte_val(pte));
+	}
+	cfail_report(&f);
+}
+
 /* check_mm() and the rest of what a freed mm must be. */
 static void check_mm(struct mm_struct *mm)
 {
@@ -476,6 +557,9 @@ static const struct tlb_check_ops tlb_check_ops = {
 	.access = check_access,
 	.check_mm = check_mm,
 	.gup_page = gup_page,
+	.pte_faulted = pte_faulted,
+	.dontneed_done = dontneed_done,
+	.mprotect_done = mprotect_done,
 };
 
 /* ---- the registered checker ---- */
@@ -524,6 +608,7 @@ static void tlb_after_op(struct world *w, int cpu, struct cfail *f)
 static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *f)
 {
 	unsigned long addr, tables = 0, ptes = 0;
+	u64 at, zap;
 	s64 rss;
 
 	if (atomic_read(&mm->tlb_flush_pending))
@@ -557,6 +642,11 @@ static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *
 		else if (!vma || vma->vm_start > addr || !vma->anon_vma)
 			fail(f, "I-RMAP", where, "pfn %lu mapped at %#lx of mm %d, in no VMA with an anon_vma",
 			     pte_pfn(pte), addr, mm->slot);
+		else if (!zap_ok(tcw(), mm, addr, &at, &zap))
+			fail(f, "I-ZAP", where,
+			     "%#lx of mm %d maps pfn %lu, faulted in at %llu, though a MADV_DONTNEED "
+			     "that began at %llu has returned", addr, mm->slot, pte_pfn(pte),
+			     (unsigned long long)at, (unsigned long long)zap);
 	}
 	if (f->hit)
 		return;
@@ -611,7 +701,7 @@ static void tlb_end(struct world *w, struct cfail *f)
 }
 
 static const struct checker tlb_checker = {
-	.name = "I-TLB-1..5 I-GUP stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
+	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
 	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };

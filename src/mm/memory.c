@@ -256,6 +256,8 @@ void zap_page_range_single(struct vm_area_struct *vma, unsigned long address,
 	tlb_gather_mmu(&tlb, vma->vm_mm);
 	unmap_single_vma(&tlb, vma, address, address + size);
 	tlb_finish_mmu(&tlb);
+	tlb_check(vma->vm_mm->tw, dontneed_done, vma->vm_mm, max(address, vma->vm_start),
+		  min(address + size, vma->vm_end), tlb.stamp);
 }
 
 /* ---- freeing page tables ---- */
@@ -384,6 +386,7 @@ static unsigned int do_anonymous_page(struct vm_fault *vmf)
 		inc_mm_counter(mm, MM_ANONPAGES);
 		folio_add_new_anon_rmap(folio, vma, vmf->address);
 		set_pte_at(mm, vmf->address, vmf->pte, entry);
+		tlb_check(mm->tw, pte_faulted, mm, vmf->address);
 		pte_unmap(vmf->pte);
 		return 0;
 release_nolock:
@@ -404,6 +407,7 @@ release_nolock:
 	inc_mm_counter(mm, MM_ANONPAGES);
 	folio_add_new_anon_rmap(folio, vma, vmf->address);
 	set_pte_at(mm, vmf->address, vmf->pte, entry);
+	tlb_check(mm->tw, pte_faulted, mm, vmf->address);
 	/* No need to invalidate - it was non-present before */
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;

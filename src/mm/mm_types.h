@@ -376,6 +376,14 @@ struct tlb_check_ops {
 	/* gup_fast took @page, found at @ptep for @addr: no yield point since
 	 * its last read of the PTE */
 	void (*gup_page)(struct page *page, pte_t *ptep, unsigned long addr);
+	/* a fault installed the PTE of @addr (do_anonymous_page) */
+	void (*pte_faulted)(struct mm_struct *mm, unsigned long addr);
+	/* MADV_DONTNEED of [start, end) in a gather begun at @stamp returns
+	 * (mmap_lock still held); mprotect of [start, end) to @vm_flags too */
+	void (*dontneed_done)(struct mm_struct *mm, unsigned long start, unsigned long end,
+			      u64 stamp);
+	void (*mprotect_done)(struct mm_struct *mm, unsigned long start, unsigned long end,
+			      unsigned long vm_flags);
 };
 
 /* ---- the layer's per-world state ---- */

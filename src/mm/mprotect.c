@@ -163,6 +163,7 @@ int do_mprotect_pkey(struct mm_struct *mm, unsigned long start, size_t len, unsi
 			break;
 	}
 	tlb_finish_mmu(&tlb);
+	tlb_check(mm->tw, mprotect_done, mm, start, nstart, newflags);
 	if (!error && nstart < end)
 		error = -ENOMEM;
 out:

@@ -72,7 +72,9 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 	folio_set_flag(folio, PG_swapbacked);		/* __folio_set_swapbacked */
 	/* a new page, not yet mapped: set_pte_at (a release) publishes it */
 	raw_atomic_set(&folio->_mapcount, 0);		/* increment count (starts at -1) */
-	__WRITE_ONCE(folio->mapping, (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON));
+	/* vma->anon_vma: published by this or another thread's anon_vma_prepare */
+	__WRITE_ONCE(folio->mapping,
+		     (void *)((unsigned long)__READ_ONCE(vma->anon_vma) | PAGE_MAPPING_ANON));
 	__WRITE_ONCE(folio->index, address >> PAGE_SHIFT);	/* linear_page_index() */
 }
 

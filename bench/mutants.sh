@@ -151,9 +151,13 @@ while IFS=$'\t' read -r id where class desc; do
 			continue
 		fi
 	fi
+	# the layer's own target for its files (the catalogue's target lines)
+	target=$(awk -v f="${where%%:*}" '$1 == "target" && f ~ $2 { print $3; exit }' "$cat")
+	target=${target:-mm}
 	start=$(date +%s)
 	WERROR=$werror timeout -k 10 $((budget + 300)) "$tree/build/mmfuzz" fuzz --time "$budget" \
-		--until-found -q --seed "$seed" --out "$tree/out" > "$log.out" 2> "$log.err"
+		--target "$target" --until-found -q --seed "$seed" --out "$tree/out" \
+		> "$log.out" 2> "$log.err"
 	rc=$?
 	secs=$(sed -n 's/^first_finding_seconds: //p' "$log.out")
 	sig=$(awk '/ found / { print $1; exit }' "$log.out")
@@ -194,7 +198,7 @@ done < "$out/list"
 
 # ---- the table and the score ----
 echo
-echo "mutation score: default campaign (libFuzzer ASan+UBSan, target mm), ${budget}s per mutant, seed $seed"
+echo "mutation score: default campaign (libFuzzer ASan+UBSan; target mm, or the layer's own: $(awk '$1 == "target" { printf "%s%s for %s", n++ ? "; " : "", $3, $2 }' "$cat")), ${budget}s per mutant, seed $seed"
 awk -F'\t' -v equiv="$equiv" '
 BEGIN {
 	while ((getline line < equiv) > 0) {

@@ -56,6 +56,9 @@ while (my $l = <$cf>) {
 		push @racy, qr/$rest/;
 	} elsif ($key eq 'exclude') {
 		push @exclude, qr/$rest/;
+	} elsif ($key eq 'target') {
+		# the campaign's fuzz target for a layer's files: bench/mutants.sh's
+		die "$cat:$.: target FILE-RE TARGET\n" unless $rest =~ /^\S+\s+\w+$/;
 	} else {
 		die "$cat:$.: unknown key '$key'\n";
 	}

@@ -168,7 +168,7 @@ static void write_stats(void)
 
 #if MMFUZZ_ILV_SINK == 1
 /* MMFUZZ_EDGE_MUTATOR=0: libFuzzer's mutations only (a control, for
- * measuring what the edges buy) */
+ * measuring what the config edges and the schedule re-rolls buy) */
 static bool no_edge_mutator;
 #endif
 
@@ -232,6 +232,34 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 
+/*
+ * One mutation in eight draws a new schedule for the same program: the
+ * fallback on PCT (depth 1 to 3) with a fresh seed, the explicit decisions
+ * kept.  Each seed is another schedule of a program that may already have
+ * the right shape (a race that needs one task parked at one step while
+ * another does three operations: PCT finds it in about one seed in a
+ * hundred), where byte mutations reach the four seed bytes of one corpus
+ * entry among thousands rarely.
+ */
+static size_t reroll_schedule(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
+{
+	size_t pend = BIN_HEADER + (size_t)(data[1] | data[2] << 8), i;
+	uint32_t seed = (uint32_t)rng_next(r);
+
+	if (pend > size)
+		pend = size;
+	if (pend + 5 > max_size)
+		return LLVMFuzzerMutate(data, size, max_size);
+	if (size < pend + 5) {
+		memset(data + size, 0, pend + 5 - size);
+		size = pend + 5;
+	}
+	data[pend] = (uint8_t)(1 + rng_next(r) % 3);
+	for (i = 0; i < 4; i++)
+		data[pend + 1 + i] = (uint8_t)(seed >> (8 * i));
+	return size;
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	uint64_t r = rng_seed(seed);
@@ -240,8 +268,18 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	long lo, hi, unit, v;
 	int i;
 
-	if (rng_next(&r) % 8 || max_size < BIN_HEADER || no_edge_mutator)
+	if (no_edge_mutator || max_size < BIN_HEADER)
 		return LLVMFuzzerMutate(data, size, max_size);
+	switch (rng_next(&r) % 8) {
+	case 0:
+		break;		/* a config edge, below */
+	case 1:
+		if (size >= BIN_HEADER)
+			return reroll_schedule(data, size, max_size, &r);
+		/* fall through */
+	default:
+		return LLVMFuzzerMutate(data, size, max_size);
+	}
 	if (size < BIN_HEADER) {
 		memset(data + size, 0, BIN_HEADER - size);
 		size = BIN_HEADER;

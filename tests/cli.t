@@ -2,7 +2,7 @@
 # The command line: help, bad input (FILE:LINE:COL, exit 2, nothing runs),
 # any bytes as a program, decode/encode, minimize, the reports.
 . tests/lib/tap.sh
-plan 33
+plan 34
 
 for c in run decode encode minimize bugs; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -48,6 +48,14 @@ done
 "$MMFUZZ" decode corpus/regress/vmstat_lost_update.mmf > "$TMP/t1"
 "$MMFUZZ" encode "$TMP/t1" -o "$TMP/b1" && "$MMFUZZ" decode "$TMP/b1" > "$TMP/t2"
 cmp -s "$TMP/t1" "$TMP/t2"; ok $? "decode(encode(text)) == text"
+# a free that the program's own order makes a no-op is said so
+printf 'mmfuzz 1\ntask T0 cpu=0\n  free_pages h0\n  h0 = alloc_pages order=0 mt=movable\n  free_pages h0\n  free_pages h0\n' > "$TMP/df.mmf"
+"$MMFUZZ" decode "$TMP/df.mmf" > "$TMP/df.out" 2>&1
+[ "$(grep -c 'does nothing' "$TMP/df.out")" = 2 ] &&
+	grep -qP '^  free_pages h0\t# h0 is allocated below: this does nothing$' "$TMP/df.out" &&
+	grep -qP '^  free_pages h0\t# h0 was freed above: this does nothing$' "$TMP/df.out" &&
+	"$MMFUZZ" decode "$TMP/df.out" | cmp -s - "$TMP/df.out"
+ok $? "decode marks the frees that do nothing, and reads its own text back" || diag "$(cat "$TMP/df.out")"
 head -1 "$TMP/t1" | grep -qx 'mmfuzz 1' && ! head -c 8 "$TMP/b1" | grep -q mmfuzz
 ok $? "the text form starts with 'mmfuzz 1', the binary does not"
 # (the binary form has no expect: line: run --expect refuses it, exit 2)

@@ -37,7 +37,7 @@ ok $? "the ids stay when lines shift and another function changes"
 
 mkdir -p "$TMP/a"
 cp src/mm/*.c "$TMP/a/"
-id=$(grep -m1 $'\tatomic-split\t' "$TMP/l1" | cut -f1)
+id=$(grep $'\tsrc/mm/vmstat.c:' "$TMP/l1" | grep -m1 $'\tatomic-split\t' | cut -f1)
 (cd "$TMP/a" && "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants.cat" apply "$id" ./*.c) > /dev/null
 changed=$(for f in src/mm/*.c; do cmp -s "$f" "$TMP/a/$(basename "$f")" || echo "$f"; done)
 diff "src/mm/vmstat.c" "$TMP/a/vmstat.c" | grep -q '^> .*atomic_long_set(.*atomic_long_read(' &&

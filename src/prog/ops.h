@@ -70,6 +70,7 @@ struct op_arg {
 	bool has_def;				/* text may leave it out ... */
 	int def;				/* ... meaning this; printed only when not */
 	const struct handle_kind *hk;		/* ARG_HANDLE */
+	bool frees;				/* ARG_HANDLE: the op ends the handle */
 };
 
 /* A kind of handle: what an operation gives the program to use later. */

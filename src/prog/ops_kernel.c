@@ -206,7 +206,7 @@ static struct op_desc op_fl_free = {
 	.desc = "free an object: onto this CPU's freelist if its slab is this CPU's, "
 		"else to the node's partial list (nothing if the handle is not live)",
 	.nargs = 1,
-	.args = { { .name = "o", .kind = ARG_HANDLE, .hk = &hk_obj } },
+	.args = { { .name = "o", .kind = ARG_HANDLE, .hk = &hk_obj, .frees = true } },
 	.exec = do_fl_free,
 };
 OP_DESC(op_fl_free);

@@ -145,7 +145,7 @@ static struct op_desc op_free_pages = {
 	.desc = "__free_pages() of an earlier alloc's handle (nothing if it is not live: "
 		"not yet allocated, failed, or freed)",
 	.nargs = 1,
-	.args = { { .name = "h", .kind = ARG_HANDLE, .hk = &hk_page } },
+	.args = { { .name = "h", .kind = ARG_HANDLE, .hk = &hk_page, .frees = true } },
 	.exec = do_free_pages,
 };
 OP_DESC(op_free_pages);

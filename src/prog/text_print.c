@@ -38,13 +38,65 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+/*
+ * What a reader cannot see at once: an operation that ends a handle which,
+ * by the program's own order, is not live there (defined later in the same
+ * task, or already ended above in it) does nothing (README, "The text
+ * form").  Said only where it is certain whatever the schedule: a handle
+ * of another task's may be live or not.
+ */
+static const char *dead_handle_note(const struct prog *p, int i, char *buf, size_t len)
+{
+	const struct op *op = &p->ops[i];
+	const struct op_desc *d = op_desc_of(op);
+	int k, j;
+
+	for (k = 0; k < d->nargs; k++) {
+		const struct op_arg *a = &d->args[k];
+		int def = -1;
+
+		if (a->kind != ARG_HANDLE || !a->frees)
+			continue;
+		for (j = 0; j < p->nops && def < 0; j++)
+			if (op_desc_of(&p->ops[j])->defines == a->hk &&
+			    prog_handle_index(p, j) == op->arg[k])
+				def = j;
+		if (def < 0)
+			continue;
+		if (p->ops[def].task == op->task && def > i) {
+			snprintf(buf, len, "%s%d is allocated below: this does nothing",
+				 a->hk->prefix, op->arg[k]);
+			return buf;
+		}
+		for (j = 0; j < i; j++) {
+			const struct op_desc *e = op_desc_of(&p->ops[j]);
+			int m;
+
+			/* freed above, in the task that allocated it before */
+			if (p->ops[j].task != op->task || p->ops[def].task != op->task ||
+			    def > j)
+				continue;
+			for (m = 0; m < e->nargs; m++)
+				if (e->args[m].kind == ARG_HANDLE && e->args[m].frees &&
+				    e->args[m].hk == a->hk && p->ops[j].arg[m] == op->arg[k]) {
+					snprintf(buf, len, "%s%d was freed above: this does nothing",
+						 a->hk->prefix, op->arg[k]);
+					return buf;
+				}
+		}
+	}
+	return NULL;
+}
+
 static void print_op(struct sbuf *b, const struct prog *p, int i, const char *note)
 {
 	const struct op *op = &p->ops[i];
 	const struct op_desc *d = op_desc_of(op);
-	char buf[160];
+	char buf[160], nbuf[96];
 	int k;
 
+	if (!note)
+		note = dead_handle_note(p, i, nbuf, sizeof(nbuf));
 	sb_printf(b, "  ");
 	if (d->defines)
 		sb_printf(b, "%s%d = ", d->defines->prefix, prog_handle_index(p, i));

@@ -24,7 +24,7 @@ DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev 
 
 # The program fuzz targets: each a struct fuzz_target of the same name in
 # src/prog/ops_*.c (a layer adds its own); the mm target takes every operation.
-FUZZ_TARGETS := mm pagealloc kernel
+FUZZ_TARGETS := mm pagealloc kernel tlb
 
 # Fuzz builds: the same sources compiled with the engine's instrumentation.
 ENGINE ?=
@@ -317,7 +317,8 @@ bench-bugs: $(MMFUZZ)
 
 # make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]:
 # executions per second of the mm target against commit 80487fb on the same
-# grown corpus (bench/bench_exec.sh)
+# grown corpus, and of the tlb target beside it on its own grown seeds
+# (bench/bench_exec.sh)
 .PHONY: bench-exec
 bench-exec: deps
 	@bench/bench_exec.sh -t $(or $(EXEC_SECS),30) -r $(or $(EXEC_ROUNDS),3) \

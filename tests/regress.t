@@ -2,7 +2,8 @@
 # Every file in corpus/regress meets its expect: line (a bug switch's
 # reproducer, or a false positive once found on the clean model, which must
 # stay clean); with its bug switches off it runs clean; the same file gives the same trace hash twice and in
-# every build.  In the TSan build a file marked expect_tsan: race ends in a
+# every build (with the run options its "# regress-args:" line asks for, if
+# any).  In the TSan build a file marked expect_tsan: race ends in a
 # ThreadSanitizer data race report instead, the same one every run.
 . tests/lib/tap.sh
 files=(corpus/regress/*.mmf)
@@ -19,7 +20,9 @@ for f in "${files[@]}"; do
 		[ $rc2 = 66 ] && diff <(norm "$TMP/o1") <(norm "$TMP/o2") > /dev/null
 		ok $? "$name: the same race report on a second run"
 	else
-		"$MMFUZZ" run -q --expect "$f" > "$TMP/out" 2>&1
+		# a file may ask for the fuzz harness's bounds: "# regress-args: ..."
+		# shellcheck disable=SC2046
+		"$MMFUZZ" run -q --expect $(sed -n 's/^# regress-args: //p' "$f") "$f" > "$TMP/out" 2>&1
 		ok $? "$name: meets its expect: line"
 		h1=$("$MMFUZZ" run --json "$f" 2>/dev/null | sed -E 's/.*"trace_hash":"([0-9a-f]+)".*/\1/')
 		h2=$("$MMFUZZ" run --json "$f" 2>/dev/null | sed -E 's/.*"trace_hash":"([0-9a-f]+)".*/\1/')

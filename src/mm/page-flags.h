@@ -105,10 +105,29 @@ static inline unsigned int compound_order(const struct page *page)
 	return (unsigned int)(folio->_flags_1 & 0xff);
 }
 
+/*
+ * The low bits of page->mapping: PAGE_MAPPING_ANON marks an anonymous page,
+ * whose ->mapping is its anon_vma (the address space layer's, mm_types.h);
+ * free_pages_prepare() clears such a ->mapping, as 6.6's does.
+ */
+#define PAGE_MAPPING_ANON	0x1UL
+#define PAGE_MAPPING_MOVABLE	0x2UL
+#define PAGE_MAPPING_FLAGS	(PAGE_MAPPING_ANON | PAGE_MAPPING_MOVABLE)
+
+static inline bool PageMappingFlags(const struct page *page)
+{
+	return ((unsigned long)page->mapping & PAGE_MAPPING_FLAGS) != 0;
+}
+
 /* ---- page types: the inverted bits of page_type ---- */
 
+/* Read racily: page_is_buddy() asks it of a buddy page whatever its state,
+ * and an allocated page's owner may be mapping it (_mapcount, the same
+ * word, is an atomic) meanwhile.  A page's own state: a relaxed atomic for
+ * TSan, no yield point (compiler.h), or every buddy walk would be a
+ * schedule's worth of them. */
 #define PageType(page, flag)						\
-	(((page)->page_type & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
+	((__READ_ONCE((page)->page_type) & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
 
 static inline bool page_type_has_type(unsigned int page_type)
 {

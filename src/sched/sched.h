@@ -513,11 +513,18 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 #if MMFUZZ_TSAN
 			__tsan_acquire(&c->tsan_sync);
 #endif
-		} else if (t->irq_depth == 0 && fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
-			   fsched_cpu_rival(fs, t, true)) {
-			/* IRQs on with preemption still off: an interrupt may
-			 * come in now (PCT), as the slow path would see */
-			fs->need_resched = true;
+		} else if (t->irq_depth == 0) {
+#if MMFUZZ_TSAN
+			/* IRQs on with preemption still off: what the task did
+			 * with them off happens before an interrupt that comes
+			 * in here (fsched_irq_enter acquires it) */
+			__tsan_release(&c->tsan_sync);
+#endif
+			/* an interrupt may come in now (PCT), as the slow path
+			 * would see */
+			if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
+			    fsched_cpu_rival(fs, t, true))
+				fs->need_resched = true;
 		}
 	} else if (c->preempt_owner == t) {
 #if MMFUZZ_TSAN
@@ -540,6 +547,22 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 	}
 }
 
+
+/*
+ * IRQs go off on a CPU this task already holds with preemption off: what an
+ * interrupt did there since they were last on happens before (TSan; the
+ * interrupt's fsched_irq_exit released it).  Nothing else to do: the CPU
+ * is the task's already.
+ */
+static inline __sched_notsan void fsched_irqs_off(struct task *t)
+{
+#if MMFUZZ_TSAN
+	if (t->fs && !t->irq_active)
+		__tsan_acquire(&t->fs->cpu[t->cpu].tsan_sync);
+#else
+	(void)t;
+#endif
+}
 
 /* Move the running task to another CPU (a yield point; waits for the CPU). */
 void sched_migrate(struct task *t, int cpu, const struct yield_site *s);

@@ -104,6 +104,20 @@ static inline unsigned int compound_order(const struct page *page)
 	return (unsigned int)(folio->_flags_1 & 0xff);
 }
 
+/*
+ * The low bits of page->mapping: PAGE_MAPPING_ANON marks an anonymous page,
+ * whose ->mapping is its anon_vma (the address space layer's, mm_types.h);
+ * free_pages_prepare() clears such a ->mapping, as 6.6's does.
+ */
+#define PAGE_MAPPING_ANON	0x1UL
+#define PAGE_MAPPING_MOVABLE	0x2UL
+#define PAGE_MAPPING_FLAGS	(PAGE_MAPPING_ANON | PAGE_MAPPING_MOVABLE)
+
+static inline bool PageMappingFlags(const struct page *page)
+{
+	return ((unsigned long)page->mapping & PAGE_MAPPING_FLAGS) != 0;
+}
+
 /* ---- page types: the inverted bits of page_type ---- */
 
 #define PageType(page, flag)						\

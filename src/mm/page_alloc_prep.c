@@ -108,6 +108,9 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 			page[i].flags &= ~PAGE_FLAGS_CHECK_AT_PREP;
 		}
 	}
+	/* an anonymous page keeps its anon_vma in ->mapping until here */
+	if (PageMappingFlags(page))
+		page->mapping = NULL;
 	free_page_is_bad(page);
 	page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP;
 	san_poison(page_address(page), nr * MODEL_PAGE_SIZE);

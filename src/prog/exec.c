@@ -110,13 +110,27 @@ static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx
 	c.d->exec(&c);
 }
 
-static bool quiescent(const struct exec *e, int self)
+/*
+ * No operation in flight: no other program task inside one (or inside what
+ * it gives back when it ends), and no kernel thread inside a work item it
+ * runs in atomic context (an RCU callback freeing what waited for the
+ * grace period, an IPI handler): those move pages as operations do.
+ */
+static __sched_notsan bool quiescent(const struct exec *e, int self)
 {
+	const struct fsched *fs = e->fs;
 	int i;
 
 	for (i = 0; i < e->p->ntasks; i++)
 		if (i != self && __atomic_load_n(&e->in_op[i], __ATOMIC_RELAXED))
 			return false;
+	for (i = e->p->ntasks; current_task && current_task->fs && i < fs->ntasks; i++) {
+		const struct task *k = &fs->task[i];
+
+		if (k != current_task && k->state != TASK_DONE &&
+		    (k->preempt_count || k->irq_depth || k->irq_active))
+			return false;
+	}
 	return true;
 }
 
@@ -161,7 +175,11 @@ static void task_body(struct task *t, void *arg)
 		__atomic_store_n(&e->in_op[t->id], false, __ATOMIC_RELAXED);
 		after_op(e, t);
 	}
+	/* what a task gives back when it ends is in flight too: no other
+	 * task's quiescent check may run in the middle of it */
+	__atomic_store_n(&e->in_op[t->id], true, __ATOMIC_RELAXED);
 	task_cleanup(e, t);
+	__atomic_store_n(&e->in_op[t->id], false, __ATOMIC_RELAXED);
 }
 
 /* ---- a run ---- */

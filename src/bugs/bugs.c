@@ -75,6 +75,44 @@ const struct bug_info bug_table[NR_BUGS] = {
 		"(freelist, tid) loses its ABA guard, and a task preempted between "
 		"reading the freelist and the cmpxchg installs a stale next pointer",
 	},
+	[BUG_TLB_PENDING_LEAK] = {
+		"tlb_pending_leak", "tlb", "tlb_finish_mmu",
+		"I-TLB-1 (tlb_flush_pending not zero at quiescence)",
+		"tlb_finish_mmu forgets dec_tlb_flush_pending(): mm->tlb_flush_pending "
+		"never returns to zero, every later gather on the mm looks nested and "
+		"ends in a full flush (seed 001: the 19% brk1 regression, fixed by "
+		"e8f682574e45)",
+	},
+	[BUG_TLB_NESTED_FLUSH_MISS] = {
+		"tlb_nested_flush_miss", "tlb", "tlb_finish_mmu",
+		"I-TLB-3 (a nested gather ends without a full flush); stale-tlb",
+		"tlb_finish_mmu does not force a full flush when another gather is live "
+		"on the mm (before 99baac21e458): of two MADV_DONTNEEDs of one range, the "
+		"one that finds the PTEs already clear returns before anyone flushed, and "
+		"the user reads the old page through a stale TLB entry (seed 001's "
+		"predecessor)",
+	},
+	[BUG_TLB_FREE_BEFORE_FLUSH] = {
+		"tlb_free_before_flush", "tlb", "tlb_flush_mmu",
+		"I-TLB-2 (a page freed while a TLB still maps it); ASan: use-after-poison",
+		"tlb_flush_mmu frees the gathered pages before it flushes the TLBs: "
+		"another CPU still reaches a page the allocator already handed back",
+	},
+	[BUG_TLB_TABLE_FREE_NO_GP] = {
+		"tlb_table_free_no_gp", "tlb", "tlb_remove_table",
+		"I-TLB-2 (a page table freed without a grace period or IPI sync); ASan",
+		"page tables removed by free_pgtables are freed right after the TLB "
+		"flush, without waiting for a grace period (or the sync IPI when no "
+		"batch page could be had): gup_fast, walking them with IRQs off, reads "
+		"freed memory",
+	},
+	[BUG_FAULT_PTE_NOLOCK] = {
+		"fault_pte_nolock", "tlb", "do_anonymous_page",
+		"I-CONS (a page owned by nobody), I-RSS",
+		"do_anonymous_page checks the PTE is none and sets it without the PTE's "
+		"lock: two threads faulting the same page both install one, and the "
+		"first is lost, still counted in rss",
+	},
 };
 
 int bug_lookup(const char *name)

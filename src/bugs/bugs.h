@@ -23,6 +23,11 @@ enum bug_id {
 	BUG_LOCK_INVERSION_RARE,	/* two locks in the wrong order on a rare path */
 	BUG_COMPLETE_EARLY,		/* complete() before the work is published */
 	BUG_CMPXCHG_DOUBLE_ONE_WORD,	/* cmpxchg_double compares one word */
+	BUG_TLB_PENDING_LEAK,		/* seed 001: tlb_finish_mmu without dec_tlb_flush_pending */
+	BUG_TLB_NESTED_FLUSH_MISS,	/* seed 001's predecessor: no full flush when nested */
+	BUG_TLB_FREE_BEFORE_FLUSH,	/* gathered pages freed before the TLB flush */
+	BUG_TLB_TABLE_FREE_NO_GP,	/* page tables freed without the grace period */
+	BUG_FAULT_PTE_NOLOCK,		/* a PTE changed without its ptlock */
 	NR_BUGS
 };
 

@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The TLB gather layer's checkers (reference/kernel-mm.md section 2, the
+ * I-TLB rows) and the pages it owns for I-CONS.
+ *
+ *   I-TLB-1  mm->tlb_flush_pending is the number of live gathers on the mm:
+ *            never negative (after every op), never below the gathers still
+ *            live when one finishes, zero at quiescence and at the mm's end
+ *   I-TLB-2  a page an unmapper lets go of (a gather after its flush,
+ *            reclaim, the last gup reference) is in no usable TLB entry of
+ *            any CPU; a page table is freed only after a TLB flush with
+ *            freed_tables that began after it left its pgd entry, and after
+ *            a grace period that began after that, or the sync IPI
+ *   I-TLB-3  a gather that finishes while another is live on its mm ends
+ *            in a full flush
+ *   I-TLB-4  a PTE reclaim cleared with its flush deferred is not left in a
+ *            TLB by a gather that found it clear (flush_tlb_batched_pending)
+ *   stale-tlb  a gather that finished leaves no usable TLB entry, filled
+ *            before it began, that disagrees with the PTEs it visited (at
+ *            tlb_finish_mmu); a user access through such an entry, once a
+ *            gather that visited its PTE has finished, is a violation (at
+ *            the access): the user reads a page no longer mapped there
+ *   page-tag a user access reads the page the fault made for that address
+ *   I-RSS    MM_ANONPAGES equals the present PTEs, pgtables_bytes the
+ *            tables, at quiescence; at the mm's end (check_mm) every rss
+ *            counter, pgtables_bytes and tlb_flush_pending are zero, the
+ *            pgd and the VMA tree empty ("Bad rss-counter state")
+ *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
+ *            mm and the address, mapped once, in a VMA (quiescence)
+ *   end      every mm freed, every page table freed, no CPU with an mm
+ *
+ * A usable TLB entry is one an access would use without flushing first:
+ * in the ASID a CPU has loaded and is not lazy in, or in an ASID that has
+ * caught up with its mm's tlb_gen (tlb_entry_usable); entries of ASIDs
+ * behind are flushed at the next switch_mm.
+ *
+ * The hooks run on whichever task is in the model (real threads in the
+ * stress mode): their state is atomics and per-slot arrays, hidden from
+ * TSan like the rest of the checkers' reads.
+ */
+#include "check.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mm/tlb.h"
+
+#define fail cfail_set
+#define MAX_LIVE_GATHERS	64
+
+enum { TBL_NONE, TBL_REMOVED, TBL_BATCH };
+
+/* a page table between its pmd_clear and its free; a table batch page */
+struct table_shadow {
+	unsigned char state;
+	unsigned char flushed;		/* a freed_tables flush covered it */
+	int slot;			/* the mm's slot */
+	u64 ctx_id;			/* ... and ctx_id */
+	u64 removed_at;			/* tlb_world->clock */
+	unsigned long gp_begun;		/* grace periods begun before it was removed */
+	unsigned long syncs;		/* sync IPIs done before */
+};
+
+struct tlb_check_world {
+	struct table_shadow *tables;	/* [nr_pages] */
+	unsigned long nr_pages;
+	unsigned long task_pages;
+	u64 *done;			/* [TLB_MAX_MMS][task_pages]: see stale-tlb */
+	u64 *ubc;			/* [TLB_MAX_MMS][task_pages]: reclaim's deferred clears */
+	u64 done_ctx[TLB_MAX_MMS];	/* the ctx_id done[] and ubc[] are for */
+	int live[TLB_MAX_MMS];		/* live gathers per mm slot */
+	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
+	int unflushed;			/* tables removed, not yet flushed */
+	bool dirty;			/* tables[] may hold something */
+};
+
+static struct world_layer tlb_check_layer;
+
+static struct tlb_check_world *tcw(void)
+{
+	return world_layer_state(mm_world, &tlb_check_layer);
+}
+
+static int tlb_check_create(struct world *w, const struct mm_config *c)
+{
+	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+
+	s->nr_pages = w->nr_pages;
+	s->task_pages = (unsigned long)config_get(c, &ck_mm_pages);
+	s->tables = calloc(w->nr_pages, sizeof(*s->tables));
+	s->done = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
+	s->ubc = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
+	return s->tables && s->done && s->ubc ? 0 : -ENOMEM;
+}
+
+static void tlb_check_destroy(struct world *w)
+{
+	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+
+	free(s->tables);
+	free(s->done);
+	free(s->ubc);
+}
+
+static struct world_layer tlb_check_layer = {
+	.name = "tlbcheck", .order = 1001, .state_size = sizeof(struct tlb_check_world),
+	.create = tlb_check_create, .destroy = tlb_check_destroy,
+};
+WORLD_LAYER(tlb_check_layer);
+
+/* done[] and ubc[] of @mm's slot, cleared when the slot holds a new mm */
+static __sched_notsan u64 *slot_array(struct tlb_check_world *s, u64 *base, struct mm_struct *mm)
+{
+	u64 *a = base + (size_t)mm->slot * s->task_pages;
+
+	if (__atomic_load_n(&s->done_ctx[mm->slot], __ATOMIC_RELAXED) != mm->context.ctx_id) {
+		memset(s->done + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
+		memset(s->ubc + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
+		__atomic_store_n(&s->done_ctx[mm->slot], mm->context.ctx_id, __ATOMIC_RELAXED);
+	}
+	return a;
+}
+
+static __sched_notsan void stamp_max(u64 *p, u64 v)
+{
+	u64 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+/* The PTE that maps @addr in @mm now (a lockless read, as a walker's). */
+static pte_t pte_now(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t pmd = pmdp_get_lockless(pmd_off(mm, addr));
+
+	if (!pmd_present(pmd))
+		return __pte(0);
+	return ptep_get(pte_table_base(pmd_pfn(pmd)) + pte_index(addr));
+}
+
+/* Does entry @e (of @mm, for @addr) say more than the PTE does now? */
+static bool entry_stale(const struct tlb_entry *e, pte_t pte)
+{
+	return !pte_hw_present(pte) || pte_pfn(pte) != e->pfn || (e->writable && !pte_write(pte));
+}
+
+/* ---- the hooks ---- */
+
+static void gather_begin(struct mmu_gather *tlb)
+{
+	struct tlb_check_world *s = tcw();
+	int i;
+
+	tsan_ignore_begin();
+	__atomic_fetch_add(&s->live[tlb->mm->slot], 1, __ATOMIC_RELAXED);
+	for (i = 0; i < MAX_LIVE_GATHERS; i++) {
+		struct mmu_gather *none = NULL;
+
+		if (__atomic_compare_exchange_n(&s->gathers[i], &none, tlb, false, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			break;
+	}
+	tsan_ignore_end();
+}
+
+static void gather_finish(struct mmu_gather *tlb)
+{
+	struct tlb_check_world *s = tcw();
+	struct cfail f = { 0 };
+	int pending, live;
+
+	tsan_ignore_begin();
+	live = __atomic_load_n(&s->live[tlb->mm->slot], __ATOMIC_RELAXED);
+	pending = atomic_read(&tlb->mm->tlb_flush_pending);
+	tlb->others = live - 1;
+	if (pending < live)
+		fail(&f, "I-TLB-1", "tlb_finish_mmu",
+		     "mm %d: tlb_flush_pending is %d with %d gathers live on it", tlb->mm->slot,
+		     pending, live);
+	cfail_report(&f);
+}
+
+/* Every usable entry of @mm in [start, end) filled before @before that
+ * disagrees with the page tables: the first, or NULL. */
+static const struct tlb_entry *stale_entry(struct tlb_world *tw, struct mm_struct *mm,
+					   unsigned long start, unsigned long end, u64 before,
+					   int *cpup, pte_t *ptep)
+{
+	int cpu, i;
+
+	for (cpu = 0; cpu < tw->ncpus; cpu++) {
+		for (i = 0; i < tw->nr_entries; i++) {
+			const struct tlb_entry *e = &tw->cpu[cpu].entries[i];
+			struct mm_struct *owner;
+			unsigned long addr = e->vpn << PAGE_SHIFT;
+			pte_t pte;
+
+			if (!e->asid || e->fill >= before || addr < start || addr >= end ||
+			    !tlb_entry_usable(tw, cpu, e, &owner) || owner != mm)
+				continue;
+			pte = pte_now(mm, addr);
+			if (entry_stale(e, pte)) {
+				*cpup = cpu;
+				*ptep = pte;
+				return e;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void gather_done(struct mmu_gather *tlb)
+{
+	struct tlb_check_world *s = tcw();
+	struct tlb_world *tw = tlb->mm->tw;
+	struct mm_struct *mm = tlb->mm;
+	const struct tlb_entry *e;
+	struct cfail f = { 0 };
+	unsigned long a;
+	u64 *done, *ubc;
+	pte_t pte;
+	int cpu, i;
+
+	tsan_ignore_begin();
+	if (tlb->others > 0 && !tlb->flushed_all)
+		fail(&f, "I-TLB-3", "tlb_finish_mmu",
+		     "a gather on mm %d finished while %d other(s) were live on it, without a "
+		     "full flush: PTEs the others cleared and this one found clear may still be "
+		     "in TLBs", mm->slot, tlb->others);
+	done = slot_array(s, s->done, mm);
+	ubc = slot_array(s, s->ubc, mm);
+	if (!f.hit && tlb->vis_start < tlb->vis_end &&
+	    (e = stale_entry(tw, mm, tlb->vis_start, tlb->vis_end, tlb->stamp, &cpu, &pte))) {
+		unsigned long addr = e->vpn << PAGE_SHIFT;
+
+		if (ubc[e->vpn] > e->fill)
+			fail(&f, "I-TLB-4", "tlb_finish_mmu",
+			     "cpu%d still maps %#lx of mm %d to pfn %lu after a gather over it "
+			     "finished: reclaim cleared that PTE with its flush deferred, and the "
+			     "gather found it clear without flushing (flush_tlb_batched_pending)",
+			     cpu, addr, mm->slot, e->pfn);
+		else
+			fail(&f, "stale-tlb", "tlb_finish_mmu",
+			     "cpu%d still maps %#lx of mm %d to pfn %lu%s (filled at %llu) after "
+			     "the gather that began at %llu and visited it finished; the PTE is "
+			     "now %#lx", cpu, addr, mm->slot, e->pfn, e->writable ? " writable" : "",
+			     (unsigned long long)e->fill, (unsigned long long)tlb->stamp,
+			     pte_val(pte));
+	}
+	if (!f.hit)
+		for (a = tlb->vis_start; a < tlb->vis_end; a += PAGE_SIZE)
+			stamp_max(&done[a >> PAGE_SHIFT], tlb->stamp);
+	__atomic_fetch_sub(&s->live[mm->slot], 1, __ATOMIC_RELAXED);
+	for (i = 0; i < MAX_LIVE_GATHERS; i++) {
+		struct mmu_gather *me = tlb;
+
+		if (__atomic_compare_exchange_n(&s->gathers[i], &me, NULL, false, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			break;
+	}
+	cfail_report(&f);
+}
+
+static void page_release(struct mm_struct *mm, struct page *page, const char *site)
+{
+	struct tlb_world *tw = mm->tw;
+	unsigned long pfn = page_to_pfn(page);
+	struct cfail f = { 0 };
+	int cpu, i;
+
+	tsan_ignore_begin();
+	for (cpu = 0; cpu < tw->ncpus && !f.hit; cpu++) {
+		for (i = 0; i < tw->nr_entries; i++) {
+			const struct tlb_entry *e = &tw->cpu[cpu].entries[i];
+			struct mm_struct *owner;
+
+			if (e->asid && e->pfn == pfn && tlb_entry_usable(tw, cpu, e, &owner)) {
+				fail(&f, "I-TLB-2", site,
+				     "pfn %lu let go while cpu%d's TLB still maps it (mm %d, %#lx%s): "
+				     "no flush covered it", pfn, cpu, owner->slot,
+				     e->vpn << PAGE_SHIFT, e->writable ? ", writable" : "");
+				break;
+			}
+		}
+	}
+	cfail_report(&f);
+}
+
+static void table_removed(struct mm_struct *mm, struct page *table)
+{
+	struct tlb_check_world *s = tcw();
+	struct table_shadow *t = &s->tables[page_to_pfn(table)];
+	unsigned long ended;
+	struct cfail f = { 0 };
+
+	tsan_ignore_begin();
+	if (__atomic_load_n(&t->state, __ATOMIC_RELAXED) != TBL_NONE)
+		fail(&f, "I-TLB-2", "free_pgtables", "page table pfn %lu removed twice",
+		     page_to_pfn(table));
+	t->flushed = 0;
+	t->slot = mm->slot;
+	t->ctx_id = mm->context.ctx_id;
+	t->removed_at = __atomic_load_n(&mm->tw->clock, __ATOMIC_RELAXED);
+	rcu_gp_counts(&t->gp_begun, &ended);
+	t->syncs = __atomic_load_n(&mm->tw->table_syncs, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&t->state, TBL_REMOVED, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&s->unflushed, 1, __ATOMIC_RELAXED);
+	s->dirty = true;
+	cfail_report(&f);
+}
+
+/* A flush with freed_tables of @mm that began at @stamp is complete. */
+static void tables_flushed(struct mm_struct *mm, u64 stamp)
+{
+	struct tlb_check_world *s = tcw();
+	unsigned long pfn;
+
+	tsan_ignore_begin();
+	if (__atomic_load_n(&s->unflushed, __ATOMIC_RELAXED)) {
+		for (pfn = 0; pfn < s->nr_pages; pfn++) {
+			struct table_shadow *t = &s->tables[pfn];
+
+			if (__atomic_load_n(&t->state, __ATOMIC_RELAXED) == TBL_REMOVED &&
+			    !t->flushed && t->slot == mm->slot && t->ctx_id == mm->context.ctx_id &&
+			    t->removed_at < stamp) {
+				t->flushed = 1;
+				__atomic_fetch_sub(&s->unflushed, 1, __ATOMIC_RELAXED);
+			}
+		}
+	}
+	tsan_ignore_end();
+}
+
+static void table_free(struct page *table)
+{
+	struct tlb_check_world *s = tcw();
+	struct table_shadow *t = &s->tables[page_to_pfn(table)];
+	struct task *cur = current_task;
+	unsigned long begun, ended;
+	struct cfail f = { 0 };
+
+	tsan_ignore_begin();
+	rcu_gp_counts(&begun, &ended);
+	if (__atomic_load_n(&t->state, __ATOMIC_RELAXED) != TBL_REMOVED)
+		fail(&f, "I-TLB-2", "__tlb_remove_table", "pfn %lu freed as a page table but never "
+		     "removed from a pgd", page_to_pfn(table));
+	else if (!t->flushed)
+		fail(&f, "I-TLB-2", "__tlb_remove_table",
+		     "page table pfn %lu (mm %d) freed before a TLB flush covered it", page_to_pfn(table),
+		     t->slot);
+	/* fiber mode: the model's grace periods (liburcu's in stress mode and
+	 * the one-task executor's are not counted) */
+	else if (cur && cur->fs && ended <= t->gp_begun &&
+		 __atomic_load_n(&tlb_world()->table_syncs, __ATOMIC_ACQUIRE) <= t->syncs)
+		fail(&f, "I-TLB-2", "__tlb_remove_table",
+		     "page table pfn %lu (mm %d) freed without a grace period or a sync IPI since "
+		     "it left the pgd: gup_fast may still be walking it", page_to_pfn(table), t->slot);
+	if (!t->flushed && t->state == TBL_REMOVED)
+		__atomic_fetch_sub(&s->unflushed, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->state, TBL_NONE, __ATOMIC_RELAXED);
+	cfail_report(&f);
+}
+
+static void table_batch(struct page *batch, bool queued)
+{
+	struct tlb_check_world *s = tcw();
+
+	tsan_ignore_begin();
+	__atomic_store_n(&s->tables[page_to_pfn(batch)].state, queued ? TBL_BATCH : TBL_NONE,
+			 __ATOMIC_RELAXED);
+	s->dirty = true;
+	tsan_ignore_end();
+}
+
+static void ubc_deferred(struct mm_struct *mm, unsigned long addr)
+{
+	struct tlb_check_world *s = tcw();
+
+	tsan_ignore_begin();
+	stamp_max(&slot_array(s, s->ubc, mm)[addr >> PAGE_SHIFT],
+		  __atomic_load_n(&mm->tw->clock, __ATOMIC_RELAXED) + 1);
+	tsan_ignore_end();
+}
+
+static void check_access(struct mm_struct *mm, unsigned long addr, bool write,
+			 const struct tlb_entry *e, unsigned long val)
+{
+	struct tlb_check_world *s = tcw();
+	struct cfail f = { 0 };
+	pte_t pte;
+	u64 done;
+
+	tsan_ignore_begin();
+	pte = pte_now(mm, addr);
+	done = __atomic_load_n(&slot_array(s, s->done, mm)[addr >> PAGE_SHIFT], __ATOMIC_RELAXED);
+	if (entry_stale(e, pte) && done > e->fill)
+		fail(&f, "stale-tlb", "access",
+		     "%s %#lx of mm %d through cpu%d's TLB entry for pfn %lu%s (filled at %llu), "
+		     "after a gather that began at %llu unmapped it and finished; the PTE is now "
+		     "%#lx", write ? "a write to" : "a read of", addr, mm->slot,
+		     current_task ? current_task->cpu : -1, e->pfn, e->writable ? " writable" : "",
+		     (unsigned long long)e->fill, (unsigned long long)done, pte_val(pte));
+	else if (val != anon_page_tag(mm, addr))
+		fail(&f, "page-tag", "access",
+		     "%#lx of mm %d reads pfn %lu, which holds %#lx, not the tag %#lx of the page "
+		     "faulted there: the page is someone else's", addr, mm->slot, e->pfn, val,
+		     anon_page_tag(mm, addr));
+	cfail_report(&f);
+}
+
+/* check_mm() and the rest of what a freed mm must be. */
+static void check_mm(struct mm_struct *mm)
+{
+	struct cfail f = { 0 };
+	unsigned long i;
+	int k;
+
+	tsan_ignore_begin();
+	for (k = 0; k < NR_MM_COUNTERS && !f.hit; k++) {
+		s64 x = percpu_counter_sum_all(&mm->rss_stat[k]);
+
+		if (x)
+			fail(&f, "I-RSS", "check_mm", "BUG: Bad rss-counter state mm:%d type:%d val:%lld",
+			     mm->slot, k, (long long)x);
+	}
+	if (!f.hit && atomic_long_read(&mm->pgtables_bytes))
+		fail(&f, "I-RSS", "check_mm", "BUG: non-zero pgtables_bytes on freeing mm: %ld",
+		     atomic_long_read(&mm->pgtables_bytes));
+	if (!f.hit && atomic_read(&mm->tlb_flush_pending))
+		fail(&f, "I-TLB-1", "check_mm", "mm %d freed with tlb_flush_pending %d", mm->slot,
+		     atomic_read(&mm->tlb_flush_pending));
+	for (i = 0; i < mm->task_size >> PMD_SHIFT && !f.hit; i++)
+		if (!pmd_none(pmdp_get_lockless(&mm->pgd[i])))
+			fail(&f, "I-RSS", "check_mm", "mm %d freed with a PTE table at %#lx", mm->slot,
+			     i << PMD_SHIFT);
+	if (!f.hit && (mm->map_count || mm->anon_vma.nr))
+		fail(&f, "I-RSS", "check_mm", "mm %d freed with %d VMAs (%d on its anon_vma)",
+		     mm->slot, mm->map_count, mm->anon_vma.nr);
+	cfail_report(&f);
+}
+
+static const struct tlb_check_ops tlb_check_ops = {
+	.gather_begin = gather_begin,
+	.gather_finish = gather_finish,
+	.gather_done = gather_done,
+	.page_release = page_release,
+	.table_removed = table_removed,
+	.tables_flushed = tables_flushed,
+	.table_free = table_free,
+	.table_batch = table_batch,
+	.ubc_deferred = ubc_deferred,
+	.access = check_access,
+	.check_mm = check_mm,
+};
+
+/* ---- the registered checker ---- */
+
+static bool mm_is_live(struct tlb_world *tw, int i)
+{
+	return !(tw->mm_free & (1UL << i)) && tw->mms[i].live;
+}
+
+static void tlb_attach(struct world *w)
+{
+	(void)w;
+	tlb_world()->check = &tlb_check_ops;
+}
+
+static void tlb_run_begin(struct world *w)
+{
+	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+
+	memset(s->done_ctx, 0, sizeof(s->done_ctx));
+	memset(s->live, 0, sizeof(s->live));
+	memset(s->gathers, 0, sizeof(s->gathers));
+	s->unflushed = 0;
+	if (s->dirty) {
+		memset(s->tables, 0, s->nr_pages * sizeof(*s->tables));
+		s->dirty = false;
+	}
+}
+
+static void tlb_after_op(struct world *w, int cpu, struct cfail *f)
+{
+	struct tlb_world *tw = tlb_world_of(w);
+	int i;
+
+	(void)cpu;
+	if (!READ_ONCE(tw->used))
+		return;
+	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
+		if (mm_is_live(tw, i) && atomic_read(&tw->mms[i].tlb_flush_pending) < 0)
+			fail(f, "I-TLB-1", "op-end", "mm %d: tlb_flush_pending is %d", i,
+			     atomic_read(&tw->mms[i].tlb_flush_pending));
+}
+
+/* One live mm at quiescence: no gather, rss and tables as the page tables
+ * say, every mapping's rmap right. */
+static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *f)
+{
+	unsigned long addr, tables = 0, ptes = 0;
+	s64 rss;
+
+	if (atomic_read(&mm->tlb_flush_pending))
+		fail(f, "I-TLB-1", where, "mm %d: tlb_flush_pending is %d with no gather live",
+		     mm->slot, atomic_read(&mm->tlb_flush_pending));
+	for (addr = 0; addr < mm->task_size && !f->hit; addr += PAGE_SIZE) {
+		pmd_t pmd = pmdp_get_lockless(pmd_off(mm, addr));
+		struct vm_area_struct *vma;
+		struct page *page;
+		pte_t pte;
+
+		if (!pmd_present(pmd)) {
+			addr = (addr & PMD_MASK) + PMD_SIZE - PAGE_SIZE;
+			continue;
+		}
+		if (!(addr & ~PMD_MASK))
+			tables++;
+		pte = ptep_get(pte_table_base(pmd_pfn(pmd)) + pte_index(addr));
+		if (!pte_present(pte))
+			continue;
+		ptes++;
+		page = pfn_to_page(pte_pfn(pte));
+		vma = find_vma(mm, addr);
+		if (page_anon_vma(page) != &mm->anon_vma || READ_ONCE(page->index) != addr >> PAGE_SHIFT)
+			fail(f, "I-RMAP", where,
+			     "%#lx of mm %d maps pfn %lu, whose rmap says %p index %#lx", addr, mm->slot,
+			     pte_pfn(pte), (void *)page_anon_vma(page), READ_ONCE(page->index));
+		else if (page_mapcount(page) != 1 || page_ref_count(page) < 1)
+			fail(f, "I-RMAP", where, "pfn %lu mapped at %#lx of mm %d: mapcount %d, refcount %d",
+			     pte_pfn(pte), addr, mm->slot, page_mapcount(page), page_ref_count(page));
+		else if (!vma || vma->vm_start > addr || !vma->anon_vma)
+			fail(f, "I-RMAP", where, "pfn %lu mapped at %#lx of mm %d, in no VMA with an anon_vma",
+			     pte_pfn(pte), addr, mm->slot);
+	}
+	if (f->hit)
+		return;
+	rss = percpu_counter_sum_all(&mm->rss_stat[MM_ANONPAGES]);
+	if (rss != (s64)ptes)
+		fail(f, "I-RSS", where, "mm %d: MM_ANONPAGES is %lld but %lu pages are mapped", mm->slot,
+		     (long long)rss, ptes);
+	else if (atomic_long_read(&mm->pgtables_bytes) != (long)(tables * MODEL_PAGE_SIZE))
+		fail(f, "I-RSS", where, "mm %d: pgtables_bytes is %ld for %lu PTE tables", mm->slot,
+		     atomic_long_read(&mm->pgtables_bytes), tables);
+}
+
+static void tlb_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	struct tlb_world *tw = tlb_world_of(w);
+	int i, cpu;
+
+	if (!READ_ONCE(tw->used))
+		return;
+	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
+		if (mm_is_live(tw, i))
+			mm_quiescent(&tw->mms[i], where, f);
+	for (cpu = 0; cpu < tw->ncpus && !f->hit; cpu++) {
+		struct mm_struct *mm = tw->cpu[cpu].loaded_mm;
+
+		if (mm && !cpumask_test_cpu(cpu, mm_cpumask(mm)))
+			fail(f, "I-TLB-5", where, "cpu%d has mm %d loaded but is not in its mm_cpumask",
+			     cpu, mm->slot);
+	}
+}
+
+static void tlb_end(struct world *w, struct cfail *f)
+{
+	struct tlb_world *tw = tlb_world_of(w);
+	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+	unsigned long pfn;
+	int i, cpu;
+
+	if (!READ_ONCE(tw->used))
+		return;
+	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
+		if (mm_is_live(tw, i))
+			fail(f, "mm-leak", "end", "mm %d still live at the end: mm_users %d, mm_count %d",
+			     i, atomic_read(&tw->mms[i].mm_users), atomic_read(&tw->mms[i].mm_count));
+	for (cpu = 0; cpu < tw->ncpus && !f->hit; cpu++)
+		if (tw->cpu[cpu].loaded_mm || tw->cpu[cpu].active_mm)
+			fail(f, "mm-leak", "end", "cpu%d still has an mm at the end", cpu);
+	for (pfn = 0; s->dirty && pfn < s->nr_pages && !f->hit; pfn++)
+		if (s->tables[pfn].state != TBL_NONE)
+			fail(f, "I-TLB-2", "end", "%s pfn %lu was never freed",
+			     s->tables[pfn].state == TBL_BATCH ? "table batch" : "page table", pfn);
+}
+
+static const struct checker tlb_checker = {
+	.name = "I-TLB-1..5 stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
+	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
+	.quiescent = tlb_quiescent, .end = tlb_end,
+};
+CHECKER(tlb_checker);
+
+/* ---- owners (I-CONS) ---- */
+
+/* who: the mm's slot, and what (ptes: 0; tables: 1; a table waiting for
+ * its grace period: 2; a table batch page: 3; a gathered page: 4 + kind) */
+#define WHO(slot, what)		((unsigned)(slot) << 4 | (unsigned)(what))
+
+static void pte_collect(struct world *w, struct owner_sink *sk)
+{
+	struct tlb_world *tw = tlb_world_of(w);
+	unsigned long addr;
+	int i;
+
+	if (!READ_ONCE(tw->used))
+		return;
+	for (i = 0; i < TLB_MAX_MMS; i++) {
+		struct mm_struct *mm = &tw->mms[i];
+
+		if (!mm_is_live(tw, i))
+			continue;
+		for (addr = 0; addr < mm->task_size; addr += PMD_SIZE) {
+			pmd_t pmd = pmdp_get_lockless(pmd_off(mm, addr));
+			const pte_t *ptes;
+			int k;
+
+			if (!pmd_present(pmd))
+				continue;
+			owner_add(sk, pmd_pfn(pmd), 1, WHO(i, 1));
+			ptes = pte_table_base(pmd_pfn(pmd));
+			for (k = 0; k < PTRS_PER_PTE; k++)
+				if (pte_present(ptep_get((pte_t *)&ptes[k])))
+					owner_add(sk, pte_pfn(ptes[k]), 1, WHO(i, 0));
+		}
+	}
+}
+
+static void gather_page(void *arg, struct page *page, int what)
+{
+	struct owner_sink *sk = arg;
+
+	if (what != TLB_PAGE_TABLE)	/* those are the table shadow's */
+		owner_add(sk, page_to_pfn(page), 1, WHO(0, 4 + what));
+}
+
+static void table_collect(struct world *w, struct owner_sink *sk)
+{
+	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+	unsigned long pfn;
+	int i;
+
+	for (i = 0; i < MAX_LIVE_GATHERS; i++) {
+		struct mmu_gather *tlb = __atomic_load_n(&s->gathers[i], __ATOMIC_RELAXED);
+
+		if (tlb)
+			tlb_gather_pages(tlb, gather_page, sk);
+	}
+	if (!s->dirty)
+		return;
+	for (pfn = 0; pfn < s->nr_pages; pfn++) {
+		unsigned char st = __atomic_load_n(&s->tables[pfn].state, __ATOMIC_RELAXED);
+
+		if (st != TBL_NONE)
+			owner_add(sk, pfn, 1, st == TBL_BATCH ? WHO(0, 3) : WHO(s->tables[pfn].slot, 2));
+	}
+}
+
+static void tlb_owner_describe(unsigned who, char *buf, size_t n)
+{
+	static const char *const what[] = {
+		"a PTE", "the pgd", "a table waiting for its grace period", "a table batch",
+		"a gather", "a gather's batch page", "a gather's table", "a gather's table batch",
+	};
+
+	snprintf(buf, n, "%s of mm %u", what[(who & 15) < 8 ? who & 15 : 0], who >> 4);
+}
+
+static const struct owner_source pte_owner = {
+	.name = "tlb-ptes", .collect = pte_collect, .describe = tlb_owner_describe,
+};
+OWNER_SOURCE(pte_owner);
+
+static const struct owner_source table_owner = {
+	.name = "tlb-tables", .collect = table_collect, .describe = tlb_owner_describe,
+};
+OWNER_SOURCE(table_owner);

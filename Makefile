@@ -24,7 +24,7 @@ DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev 
 
 # The program fuzz targets: each a struct fuzz_target of the same name in
 # src/prog/ops_*.c (a layer adds its own); the mm target takes every operation.
-FUZZ_TARGETS := mm pagealloc kernel
+FUZZ_TARGETS := mm pagealloc kernel tlb
 
 # Fuzz builds: the same sources compiled with the engine's instrumentation.
 ENGINE ?=

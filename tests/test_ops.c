@@ -51,6 +51,9 @@ static void one_op(struct prog *p, const struct mm_config *c, const struct op_de
 					break;
 			memset(&p->ops[p->nops], 0, sizeof(p->ops[0]));
 			p->ops[p->nops].code = op_by_index(j)->code;
+			/* its own arguments at their smallest (mmap: one page) */
+			for (int a = 0; a < op_by_index(j)->nargs; a++)
+				p->ops[p->nops].arg[a] = arg_lo(&op_by_index(j)->args[a]);
 			p->nops++;
 		}
 	memset(&p->ops[p->nops], 0, sizeof(p->ops[0]));

@@ -63,11 +63,18 @@ void cfail_report(struct cfail *f)
 		sched_violation(f->checker, f->site, "%s", f->msg);
 }
 
+/* The registry, built at the first call of any entry point: the stress
+ * runner checks at quiescence without a check_run_begin(). */
+static void checkers_ready(void)
+{
+	pthread_once(&checkers_once, checkers_build);
+}
+
 void check_run_begin(struct world *w)
 {
 	int i;
 
-	pthread_once(&checkers_once, checkers_build);
+	checkers_ready();
 	for (i = 0; i < nchecker; i++) {
 		if (checkers[i]->attach)
 			checkers[i]->attach(w);
@@ -95,6 +102,7 @@ void check_quiescent(struct world *w, const char *where)
 	struct cfail f = { 0 };
 	int i;
 
+	checkers_ready();
 	tsan_ignore_begin();
 	check_pass++;		/* bookkeeping every fiber bumps: hidden too */
 	for (i = 0; i < nchecker && !f.hit; i++)
@@ -108,6 +116,7 @@ void check_final(struct world *w)
 	struct cfail f = { 0 };
 	int i;
 
+	checkers_ready();
 	tsan_ignore_begin();
 	check_pass++;
 	for (i = 0; i < nchecker && !f.hit; i++)

@@ -29,7 +29,7 @@
 #define ABS_WIDTH	10
 #define REL_WIDTH	10
 #define ERR_WIDTH	6
-#define CMP_MAX_STATS	64
+#define CMP_MAX_STATS	96
 
 static double avg_of(const double *v, int n)
 {

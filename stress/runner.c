@@ -97,6 +97,9 @@ static void stress_config(const struct stress_opts *o, int ncpus, struct mm_conf
 	config_set(cfg, &ck_pcp_batch, batch);
 	config_set(cfg, &ck_pcp_high, o->pcp_high ? o->pcp_high : 6 * batch);
 	config_set(cfg, &ck_variant, o->variant);
+	if (o->wl->configure)
+		o->wl->configure(o, cfg);
+	zone_pages = (unsigned long)config_get(cfg, &ck_zone_pages);
 	while ((1 << fls_cpus) <= ncpus)
 		fls_cpus++;
 	mem_128m = zone_pages / 32768;
@@ -413,6 +416,8 @@ static void stress_print_config(struct stress_run *r, FILE *out)
 	fprintf(out, "config.stat_threshold: %d\n", c->stat_threshold);
 	fprintf(out, "config.variant: %s\n", pcp_bulk_variant_name(c->variant));
 	fprintf(out, "config.inject: %s\n", *inject ? inject : "none");
+	if (o->wl->print_config)
+		o->wl->print_config(r, out);
 	fprintf(out, "config.kernel: 6.6\n");
 	fprintf(out, "config.aslr: %s\n", stress_aslr_on() ? "on" : "off");
 	fprintf(out, "config.build: %s\n", stress_build_kind());
@@ -570,7 +575,8 @@ int stress_run(const struct stress_opts *o, FILE *out)
 		r->snap_a = r->snap_start;
 		s.run_ns = snap_b.ns - r->snap_start.ns;
 	}
-	stress_counters_print(out, &r->snap_a, &snap_b, s.run_ns);
+	stress_counters_print(out, &r->snap_a, &snap_b, s.run_ns,
+			      rc == 0 || s.measured ? s.total : s.total_all);
 	fflush(out);
 	stress_barrier_resume(r, true);
 	stress_teardown(r);

@@ -24,6 +24,7 @@
 
 #include "../src/check/check.h"
 #include "../src/mm/mm.h"
+#include "../src/mm/mm_types.h"
 #include "../src/sched/sched.h"
 
 #define STRESS_MAX_TASKS	2048	/* will-it-scale's MAX_TASKS */
@@ -31,6 +32,7 @@
 #define STRESS_CACHELINE	256	/* will-it-scale's MAX_CACHELINE_SIZE */
 
 struct stress_run;
+struct stress_opts;
 
 /* One task's iteration counter, alone on its cache lines. */
 struct stress_counter {
@@ -74,6 +76,13 @@ struct stress_workload {
 	void (*held)(struct stress_run *r, struct stress_held *h);
 	/* free what held() lists; runs on the runner after the tasks ended */
 	void (*cleanup)(struct stress_run *r);
+	/* the machine this workload needs, after the runner's (mm_config keys) */
+	void (*configure)(const struct stress_opts *o, struct mm_config *cfg);
+	/* tasks parked, before each check: finish what the workload leaves in
+	 * flight that no owner source lists (runs as the runner's task) */
+	void (*quiesce)(struct stress_run *r);
+	/* its own config.* lines (after the tasks ended and cleanup ran) */
+	void (*print_config)(struct stress_run *r, FILE *out);
 };
 
 extern const struct stress_workload *const stress_workloads[];
@@ -112,6 +121,9 @@ struct stress_snap {
 	uint64_t zone_hold_cycles;
 	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
 	unsigned long pcp_pages, pcp_runs;	/* on the pcp lists now; runs of pfns */
+	bool tlb_used;			/* the TLB gather layer has mms (mm_alloc) */
+	unsigned long tlb[NR_TLB_STAT_ITEMS];
+	long tlb_flush_pending;		/* summed over the live mms, now */
 	uint64_t tsc;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
 };
@@ -242,9 +254,9 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s);
  * make, a run being pages of one CPU (tasks parked). */
 void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
 /* The counters between two snapshots as "key: value" lines; @run_ns is the
- * time the tasks ran in between. */
+ * time the tasks ran in between, @ops the operations they counted. */
 void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
-			   uint64_t run_ns);
+			   uint64_t run_ns, unsigned long long ops);
 
 /* ---- affinity (affinity.c) ---- */
 

@@ -225,6 +225,45 @@ unsigned long stress_alloc_free_batch(struct page **pages, unsigned long n, unsi
  */
 int stress_prefault(struct stress_run *r, unsigned long n, unsigned int order);
 
+/* ---- the address-space workloads (mm_tasks.c) ---- */
+
+/*
+ * page_fault1, brk1, mmap1 and tlb_flush2 run on the TLB gather layer's
+ * address spaces.  Process mode: each task has an mm of its own; thread
+ * mode: one mm for all (will-it-scale's _processes and _threads).  Each
+ * mm maps the loop's own code (a read-only page every task reads) and a
+ * stack page per task (written): the user half of will-it-scale's loop,
+ * which touches both around every system call, so its CPU has the mm
+ * loaded and a flush costs it TLB misses as on a machine.
+ */
+struct stress_mm_task {
+	struct mm_struct *mm;
+	unsigned long text;		/* the loop's code: read */
+	unsigned long stack;		/* this task's stack page: written */
+	bool exited;			/* exit_mm done */
+};
+
+#define STRESS_MM_TASK(t)	((struct stress_mm_task *)(t)->priv)
+
+/* The machine for @o's tasks, each mapping @region_pages at most at once
+ * (configure hooks): the mm's virtual size and a zone that holds them all. */
+void stress_mm_configure(const struct stress_opts *o, struct mm_config *cfg,
+			 unsigned long region_pages);
+/* The mms and the tasks' text and stack pages (prepare hooks): 0, or -1
+ * after saying why not (more processes than the layer has mms, more
+ * regions than the zone holds). */
+int stress_mm_prepare(struct stress_run *r, unsigned long tasks, unsigned long region_pages);
+/* The user half of the loop: the code read, the stack written. */
+void stress_mm_user(struct stress_task *t);
+/* do_exit's exit_mm() on the task's CPU: the end of its testcase. */
+void stress_mm_exit(struct stress_task *t);
+void stress_mm_quiesce(struct stress_run *r);
+void stress_mm_cleanup(struct stress_run *r);
+void stress_mm_print_config(struct stress_run *r, FILE *out, unsigned long region_pages);
+/* will-it-scale's assert() failed in the loop: a violation of the task */
+__attribute__((noreturn, format(printf, 2, 3)))
+void stress_mm_assert(struct stress_task *t, const char *fmt, ...);
+
 /* ---- the barrier and the checks (quiesce.c) ---- */
 
 void stress_barrier_init(struct stress_run *r);

@@ -85,8 +85,15 @@ rate() {	# rate old|new ENGINE ROUND: executions per second
 	mkdir -p "$dir"
 	cp -r "$work/corpus-$side" "$dir/in"
 	if [ "$e" = libfuzzer ]; then
-		"$b" -seed="$r" -max_total_time="$secs" -print_final_stats=1 "$dir/in" \
-			> "$dir/log" 2>&1 || true
+		"$b" -seed="$r" -max_total_time="$secs" -print_final_stats=1 \
+			-artifact_prefix="$dir/" "$dir/in" > "$dir/log" 2>&1 || true
+		if grep -q '^MMFUZZ-SIGNATURE: ' "$dir/log"; then
+			# a finding stops libFuzzer: on a corpus without bug switches
+			# that is a false positive, which the figure must not hide
+			say "$side $e round $r stopped at a finding: $(sed -n 's/^MMFUZZ-SIGNATURE: //p' "$dir/log" | head -1) (see $dir/log)"
+			echo 0
+			return
+		fi
 		sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/log"
 	else
 		AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 \

@@ -160,10 +160,17 @@ static void write_stats(void)
 	f = fopen(tmp, "w");
 	if (!f)
 		return;
-	fprintf(f, "execs %lu\ninterleavings %u\n", execs, ilv_seen());
+	fprintf(f, "execs %lu\ninterleavings %u\nknown %lu\n", execs, ilv_seen(),
+		check_known_count());
 	fclose(f);
 	rename(tmp, path);
 }
+
+#if MMFUZZ_ILV_SINK == 1
+/* MMFUZZ_EDGE_MUTATOR=0: libFuzzer's mutations only (a control, for
+ * measuring what the edges buy) */
+static bool no_edge_mutator;
+#endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -197,6 +204,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	ilv_enabled = !(ilv && !strcmp(ilv, "0"));
 	ilv_pairs = !(ilv && !strcmp(ilv, "edges"));
 	stats_path = getenv("MMFUZZ_STATS");
+#if MMFUZZ_ILV_SINK == 1
+	no_edge_mutator = getenv("MMFUZZ_EDGE_MUTATOR") && !strcmp(getenv("MMFUZZ_EDGE_MUTATOR"), "0");
+#endif
+	/* known races of the pinned kernel (6.6's drain) as findings */
+	check_report_known = getenv("MMFUZZ_REPORT_KNOWN") && strcmp(getenv("MMFUZZ_REPORT_KNOWN"), "0");
 	crash_dir = getenv("MMFUZZ_CRASHES");
 	if (crash_dir && !*crash_dir)
 		crash_dir = NULL;
@@ -228,7 +240,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	long lo, hi, unit, v;
 	int i;
 
-	if (rng_next(&r) % 8 || max_size < BIN_HEADER)
+	if (rng_next(&r) % 8 || max_size < BIN_HEADER || no_edge_mutator)
 		return LLVMFuzzerMutate(data, size, max_size);
 	if (size < BIN_HEADER) {
 		memset(data + size, 0, BIN_HEADER - size);

@@ -13,10 +13,14 @@ read -r -a policies <<< "${MMFUZZ_SCHED_POLICIES:-input pct:3:42 pct:2:7 random:
 # unlocked access other schedules reach first: FILE=FUNCTION, the race TSan
 # may report under any other policy.  pcp_count_apart raises pcp->count
 # after dropping pcp->lock; PCT runs the drain's read against that write
-# (TSan names the later of the two accesses).
+# (TSan names the later of the two accesses).  pcp_free_nolock adds to the
+# list without pcp->lock: its own schedule meets I-READ at the drain's racy
+# read first, PCT runs the lock's validator against the list_add.
 tsan_may_race=" pcp_count_apart.mmf=drain_pages_zone pcp_count_apart.mmf=pcp_count_add "
+tsan_may_race+=" pcp_free_nolock.mmf=pcp_lists_valid pcp_free_nolock.mmf=free_unref_page_nolock "
 # FILE@POLICY: and where it must (seen on the first runs of this test)
 tsan_races=" pcp_count_apart.mmf@pct:3:42 pcp_count_apart.mmf@pct:2:7 "
+tsan_races+=" pcp_free_nolock.mmf@pct:3:42 pcp_free_nolock.mmf@pct:2:7 "
 plan ${#files[@]}
 
 ref=build/mmfuzz

@@ -75,6 +75,28 @@ const struct bug_info bug_table[NR_BUGS] = {
 		"(freelist, tid) loses its ABA guard, and a task preempted between "
 		"reading the freelist and the cmpxchg installs a stale next pointer",
 	},
+	[BUG_PCP_FREE_BOOT_PAGESET] = {
+		"pcp_free_boot_pageset", "pcp", "nr_pcp_free",
+		"I-PCP-2 (pages left on a pcp while zone_pcp_disable() holds)",
+		"nr_pcp_free without its check for a disabled pcp or the boot pageset "
+		"(high < batch): the clamp's upper bound high - batch goes negative, "
+		"a free to a disabled pcp frees nothing and its page stays there",
+	},
+	[BUG_REFILL_COUNTS_BATCH] = {
+		"refill_counts_batch", "pcp", "__rmqueue_pcplist",
+		"I-PCP-1 / I-READ (pcp->count against its lists)",
+		"a refill adds the batch it asked rmqueue_bulk for to pcp->count, not "
+		"the pages it got: wrong only when the buddy cannot supply a whole "
+		"batch, a zone small against its batch (a configuration at the edge)",
+	},
+	[BUG_FREE_COUNT_AFTER_UNLOCK] = {
+		"free_count_after_unlock", "vmstat", "rmqueue_bulk",
+		"I-READ@zone_watermark_fast (a lockless watermark check)",
+		"rmqueue_bulk takes its pages off the free lists under zone->lock but "
+		"lowers NR_FREE_PAGES after dropping it (with the IRQ-safe "
+		"mod_zone_page_state): right again at once, but a watermark check on "
+		"another CPU in between reads free pages the lists no longer hold",
+	},
 	[BUG_TLB_PENDING_LEAK] = {
 		"tlb_pending_leak", "tlb", "tlb_finish_mmu",
 		"I-TLB-1 (tlb_flush_pending not zero at quiescence)",

@@ -23,6 +23,9 @@ enum bug_id {
 	BUG_LOCK_INVERSION_RARE,	/* two locks in the wrong order on a rare path */
 	BUG_COMPLETE_EARLY,		/* complete() before the work is published */
 	BUG_CMPXCHG_DOUBLE_ONE_WORD,	/* cmpxchg_double compares one word */
+	BUG_PCP_FREE_BOOT_PAGESET,	/* a check for an edge of the kernel's ranges removed */
+	BUG_REFILL_COUNTS_BATCH,	/* a count of what was asked, not what was got */
+	BUG_FREE_COUNT_AFTER_UNLOCK,	/* a counter moved out of its lock: transiently wrong */
 	BUG_TLB_PENDING_LEAK,		/* seed 001: tlb_finish_mmu without dec_tlb_flush_pending */
 	BUG_TLB_NESTED_FLUSH_MISS,	/* seed 001's predecessor: no full flush when nested */
 	BUG_TLB_FREE_BEFORE_FLUSH,	/* gathered pages freed before the TLB flush */

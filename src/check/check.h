@@ -103,20 +103,20 @@ void shadow_page_drop(int h);
 void shadow_page_moved(struct page *from, struct page *to);
 int shadow_live_count(void);
 
-/* ---- the page allocator's checkers' hooks (pagealloc.c) ---- */
+/* ---- the page allocator's checkers' hooks (pagealloc_read.c) ---- */
 
 /*
- * I-PCP-2 and 6.6's drain race: an allocation that refills with the old
- * batch while zone_pcp_disable() drains can leave pages behind
- * (drain_pages_zone's racy count check skips a pcp whose refill has not yet
- * raised pcp->count), so I-PCP-2 is not checked for a disable that raced an
- * allocation.  The operations tell the checker when they run.
+ * I-PCP-2 after zone_pcp_disable(), with 6.6's one excuse (a refill the
+ * drain skips, known-6.6@drain_pages_zone): the operations say when a
+ * disable begins and ends and when its enable comes.
  */
-void pcp2_alloc_begin(int task);
-void pcp2_alloc_end(int task);
-void pcp2_disable_begin(int task);
+void pcp2_disable_begin(int task, int zone);
 void pcp2_disable_done(struct world *w, int zone, int task);
 void pcp2_enable_done(struct world *w, int zone, int task);
+/* Known races (6.6's drain) are violations when this is set (--report-known);
+ * either way they are counted. */
+extern bool check_report_known;
+unsigned long check_known_count(void);
 
 /* ---- the report (report.c) ---- */
 

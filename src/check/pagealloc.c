@@ -9,6 +9,7 @@
  * counters; none changes the model.
  */
 #include "check.h"
+#include "pagealloc.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -443,109 +444,11 @@ static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 	}
 }
 
-/* ---- I-PCP-2 and its excuse for 6.6's drain race ---- */
-
-/*
- * The executor's fibers share this bookkeeping without happens-before:
- * relaxed atomics, as for the rest of the harness's state.
- */
-static struct {
-	bool in_alloc[MAX_TASKS];
-	unsigned long allocs_started;
-	unsigned long disable_allocs[MAX_TASKS];	/* allocs_started at its disable */
-	bool disable_inflight[MAX_TASKS];		/* an alloc was in flight then */
-	/* I-PCP-2 holds for a zone unless its current disable raced an
-	 * allocation: then the task + 1 that disabled it, else 0 */
-	int raced_by[MODEL_MAX_ZONES];
-} pcp2;
-
-static bool alloc_in_flight(int self)
-{
-	int i;
-
-	for (i = 0; i < MAX_TASKS; i++)
-		if (i != self && __atomic_load_n(&pcp2.in_alloc[i], __ATOMIC_RELAXED))
-			return true;
-	return false;
-}
-
-void pcp2_alloc_begin(int task)
-{
-	__atomic_store_n(&pcp2.in_alloc[task], true, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&pcp2.allocs_started, 1, __ATOMIC_RELAXED);
-}
-
-void pcp2_alloc_end(int task)
-{
-	__atomic_store_n(&pcp2.in_alloc[task], false, __ATOMIC_RELAXED);
-}
-
-void pcp2_disable_begin(int task)
-{
-	pcp2.disable_allocs[task] = __atomic_load_n(&pcp2.allocs_started, __ATOMIC_RELAXED);
-	pcp2.disable_inflight[task] = alloc_in_flight(task);
-}
-
-/* Did an allocation overlap this task's zone_pcp_disable() that just ended? */
-static bool disable_raced(int task)
-{
-	return pcp2.disable_inflight[task] || alloc_in_flight(task) ||
-	       __atomic_load_n(&pcp2.allocs_started, __ATOMIC_RELAXED) != pcp2.disable_allocs[task];
-}
-
-/* zone_pcp_disable() just returned: every pcp of the zone not locked is empty. */
-void pcp2_disable_done(struct world *w, int z, int task)
-{
-	struct zone *zone = &w->zones[z];
-	struct cfail f = { 0 };
-	int cpu;
-
-	if (disable_raced(task)) {
-		__atomic_store_n(&pcp2.raced_by[z], task + 1, __ATOMIC_RELAXED);
-		return;
-	}
-	tsan_ignore_begin();
-	for (cpu = 0; cpu < w->cfg.ncpus && !f.hit; cpu++) {
-		struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
-
-		if (!spin_is_locked(&pcp->lock) && READ_ONCE(pcp->count))
-			fail(&f, "I-PCP-2", "zone_pcp_disable",
-			     "cpu%d %s pcp holds %d pages after zone_pcp_disable() drained it", cpu,
-			     zone->name, READ_ONCE(pcp->count));
-	}
-	cfail_report(&f);
-}
-
-/*
- * zone_pcp_enable() of a task's disable: the excuse goes only with the
- * disable that earned it, never the next disabler's (whose mutex_lock may
- * have run to the end before this returned).
- */
-void pcp2_enable_done(struct world *w, int z, int task)
-{
-	(void)w;
-	if (__atomic_load_n(&pcp2.raced_by[z], __ATOMIC_RELAXED) == task + 1)
-		__atomic_store_n(&pcp2.raced_by[z], 0, __ATOMIC_RELAXED);
-}
-
-/* The zones where I-PCP-2 must hold: every one whose disable did not race. */
-static unsigned int pcp2_zones(void)
-{
-	unsigned int mask = ~0u;
-	int z;
-
-	for (z = 0; z < MODEL_MAX_ZONES; z++)
-		if (__atomic_load_n(&pcp2.raced_by[z], __ATOMIC_RELAXED))
-			mask &= ~(1u << z);
-	return mask;
-}
-
 /* ---- the registered checkers ---- */
 
 static void pagealloc_run_begin(struct world *w)
 {
 	(void)w;
-	memset(&pcp2, 0, sizeof(pcp2));
 	memset(seen, 0, sizeof(seen));
 }
 

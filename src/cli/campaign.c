@@ -258,7 +258,7 @@ static void sum_stats_dir(const char *dir, const char *sub, const char *tag, con
 static void read_stats_file(struct campaign *c)
 {
 	char path[4200];
-	unsigned long execs, max;
+	unsigned long execs, max, known;
 
 	if (!strcmp(c->engine, "afl")) {
 		snprintf(path, sizeof(path), "%s/afl", c->out);
@@ -271,6 +271,9 @@ static void read_stats_file(struct campaign *c)
 	sum_stats_dir(c->stats, NULL, NULL, "execs", "interleavings", &execs, &max);
 	if (max > c->ilv_seen)
 		c->ilv_seen = max;
+	sum_stats_dir(c->stats, NULL, NULL, "known", "known", &known, &max);
+	if (known > c->known)
+		c->known = known;
 	/* AFL++ writes its stats once a minute: count from the harnesses */
 	if (!strcmp(c->engine, "afl") && execs > c->execs)
 		c->execs = execs;
@@ -296,6 +299,9 @@ static void progress(struct campaign *c, const struct triage *t, double elapsed)
 		fprintf(stderr, " none");
 	for (i = 0; i < t->n; i++)
 		fprintf(stderr, " %s x%d", t->f[i].signature, t->f[i].count);
+	/* known races of the kernel pinned: counted, not findings */
+	if (c->known)
+		fprintf(stderr, " | known: known-6.6@drain_pages_zone x%lu", c->known);
 	fputc('\n', stderr);
 }
 

@@ -41,6 +41,7 @@ struct campaign {
 	char engine_log[4200];		/* DIR/logs/rN-engine.log */
 	/* progress */
 	unsigned long execs, execs_base, cov, ft, ilv_seen;
+	unsigned long known;		/* known races met (6.6's drain), summed */
 	unsigned long last_execs;	/* at the last progress line */
 	double last_elapsed;
 };

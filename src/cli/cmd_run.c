@@ -27,6 +27,8 @@ static const char run_usage[] =
 	"                     per page the machine's size allows\n"
 	"  --expect           exit 1 unless every file has an expect: line and meets it\n"
 	"  --no-bugs          ignore the programs' own bug switches (--inject still applies)\n"
+	"  --report-known     a known race of the kernel the model pins (6.6's drain:\n"
+	"                     known-6.6@drain_pages_zone) is a violation, not an excuse\n"
 	"  --text, --binary   read every FILE as that form, whatever it looks like\n"
 	"  --target T         binary FILEs mean what they mean to fuzz target T (mm)\n"
 	"  -q, --quiet        no per-file status line\n"
@@ -134,6 +136,7 @@ int cmd_run(int argc, char **argv)
 		{ "sched", required_argument, 0, 's' }, { "inject", required_argument, 0, 'i' },
 		{ "max-steps", required_argument, 0, 'm' }, { "expect", no_argument, 0, 'e' },
 		{ "quiet", no_argument, 0, 'q' }, { "no-bugs", no_argument, 0, 'B' },
+		{ "report-known", no_argument, 0, 'K' },
 		{ "text", no_argument, 0, 'T' }, { "target", required_argument, 0, 'G' }, { "binary", no_argument, 0, 'b' },
 		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct run_opts o = { 0 };
@@ -153,6 +156,7 @@ int cmd_run(int argc, char **argv)
 		case 'e': want_expect = true; break;
 		case 'q': quiet = true; break;
 		case 'B': no_bugs = true; break;
+		case 'K': check_report_known = true; break;
 		case 'G':
 			if (input_target_opt("run", optarg))
 				return EXIT_USAGE;

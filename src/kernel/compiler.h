@@ -13,6 +13,9 @@
  * racily on purpose (pcp->count in drain_all_pages, pcp->high), and TSan must
  * not report those.  A plain access in the model means "protected by a lock".
  */
+/* the access alone, for the model's own bookkeeping */
+#define __READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define __WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define data_race(x)		READ_ONCE(x)

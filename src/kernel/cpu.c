@@ -160,8 +160,10 @@ static void take_cpu_down(struct task *t, unsigned int cpu)
 		const struct yield_site *s = YIELD_SITE(YP_CPUHP, "take_cpu_down");
 
 		yield_point(s);
+		fs->stop_waiters++;
 		while (!cpu_free_cond(&cw))
 			fsched_wait(t, &w, s);
+		fs->stop_waiters--;
 		fsched_move_task(fs, t, (int)cpu);
 	}
 	flags = __local_irq_save(t);

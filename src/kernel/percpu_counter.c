@@ -15,28 +15,29 @@ static struct list_head percpu_counters = { &percpu_counters, &percpu_counters }
 static spinlock_t percpu_counters_lock;
 static bool percpu_counters_lock_ready;
 
-static unsigned long counters_flags;	/* under percpu_counters_lock */
-
 /* spin_lock_irqsave(&percpu_counters_lock); at boot (no task) nothing runs
- * beside us */
-static void counters_lock(void)
+ * beside us.  The flags are the caller's, as the kernel's local variable:
+ * kept in a global, another task taking the lock overwrote them before
+ * the holder's unlock read them (after it released the lock). */
+static unsigned long counters_lock(void)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 
 	if (!current_task)
-		return;
+		return 0;
 	spin_lock_irqsave(&percpu_counters_lock, flags);
-	counters_flags = flags;
+	return flags;
 }
 
-static void counters_unlock(void)
+static void counters_unlock(unsigned long flags)
 {
 	if (current_task)
-		spin_unlock_irqrestore(&percpu_counters_lock, counters_flags);
+		spin_unlock_irqrestore(&percpu_counters_lock, flags);
 }
 
 int percpu_counter_init_named(struct percpu_counter *fbc, s64 amount, const char *name)
 {
+	unsigned long flags;
 	int cpu;
 
 	if (!percpu_counters_lock_ready) {
@@ -52,19 +53,21 @@ int percpu_counter_init_named(struct percpu_counter *fbc, s64 amount, const char
 		fbc->counters[cpu].count = 0;
 	INIT_LIST_HEAD(&fbc->list);
 	fbc->instance = percpu_counter_instance;
-	counters_lock();
+	flags = counters_lock();
 	list_add(&fbc->list, &percpu_counters);
-	counters_unlock();
+	counters_unlock(flags);
 	return 0;
 }
 
 void percpu_counter_destroy(struct percpu_counter *fbc)
 {
+	unsigned long flags;
+
 	if (!fbc->counters)
 		return;
-	counters_lock();
+	flags = counters_lock();
 	list_del(&fbc->list);
-	counters_unlock();
+	counters_unlock(flags);
 	free(fbc->counters);
 	fbc->counters = NULL;
 }
@@ -157,9 +160,10 @@ static int compute_batch_value(unsigned int cpu)
 static int percpu_counter_cpu_dead(unsigned int cpu)
 {
 	struct percpu_counter *fbc;
+	unsigned long lflags;
 
 	compute_batch_value(cpu);
-	counters_lock();
+	lflags = counters_lock();
 	list_for_each_entry(fbc, &percpu_counters, list) {
 		unsigned long flags;
 		s32 *pcount;
@@ -173,7 +177,7 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 		WRITE_ONCE(*pcount, 0);
 		spin_unlock_irqrestore(&fbc->lock, flags);
 	}
-	counters_unlock();
+	counters_unlock(lflags);
 	return 0;
 }
 

@@ -89,8 +89,12 @@ static inline bool __preempt_enable_noyield(struct task *t, const char *fn)
 
 static inline unsigned long __local_irq_save(struct task *t)
 {
-	if (t->irq_depth++ == 0 && t->preempt_count == 0)
-		__cpu_pin(t);
+	if (t->irq_depth++ == 0) {
+		if (t->preempt_count == 0)
+			__cpu_pin(t);
+		else
+			fsched_irqs_off(t);
+	}
 	return (unsigned long)(t->irq_depth - 1);
 }
 

@@ -29,6 +29,7 @@
  * may take a page a racing one left just below a watermark.
  */
 #include "internal.h"
+#include "oracle.h"
 
 #define MAX_RECLAIM_RETRIES	16
 
@@ -118,14 +119,17 @@ static inline long __zone_watermark_unusable_free(struct zone *z, unsigned int o
  * least one free page of a suitable size.  Checking now avoids taking the
  * zone lock to check in the allocation paths if no pages are free.
  */
+struct read_oracle ro_watermark = { "__zone_watermark_ok", NULL };
+
 bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 			 int highest_zoneidx, unsigned int alloc_flags, long free_pages)
 {
-	long min = (long)mark;
+	long min = (long)mark, unusable, read = free_pages;
 	int o, mt;
 
 	/* free_pages may go negative - that's OK */
-	free_pages -= __zone_watermark_unusable_free(z, order, alloc_flags);
+	unusable = __zone_watermark_unusable_free(z, order, alloc_flags);
+	free_pages -= unusable;
 
 	if (unlikely(alloc_flags & ALLOC_RESERVES)) {
 		/* __GFP_HIGH allows access to 50% of the min reserve as well
@@ -153,6 +157,8 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	 * not met, then a high-order request also cannot go ahead even if a
 	 * suitable page happened to be free.
 	 */
+	/* what the read value is decided on: more than this passes */
+	READ_ORACLE(&ro_watermark, z, read, unusable + min + z->lowmem_reserve[highest_zoneidx]);
 	if (free_pages <= min + z->lowmem_reserve[highest_zoneidx])
 		return false;
 
@@ -196,8 +202,12 @@ static inline bool zone_watermark_fast(struct zone *z, unsigned int order, unsig
 
 		/* reserved may over estimate high-atomic reserves. */
 		usable_free -= min(usable_free, reserved);
-		if (usable_free > (long)mark + z->lowmem_reserve[highest_zoneidx])
+		if (usable_free > (long)mark + z->lowmem_reserve[highest_zoneidx]) {
+			READ_ORACLE(&ro_watermark, z, free_pages,
+				    min(free_pages, reserved) + (long)mark +
+				    z->lowmem_reserve[highest_zoneidx]);
 			return true;
+		}
 	}
 	/* (no watermark boost: the boosted-min retry of 6.6 never applies) */
 	return __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags, free_pages);

@@ -18,7 +18,7 @@
 
 #include "../kernel/cpu.h"
 
-/* ---- config keys (binary places 15..23; fixed forever) ---- */
+/* ---- config keys (binary places 16..24; fixed forever) ---- */
 
 /* whole PTE tables: the pgd maps PTRS_PER_PTE pages an entry */
 static void range_mm_pages(const struct mm_config *c, long *lo, long *hi, long *unit)
@@ -32,29 +32,29 @@ static void range_mm_pages(const struct mm_config *c, long *lo, long *hi, long *
 struct config_key ck_mm_pages = {
 	.name = "mm_pages", .layer = "tlb",
 	.desc = "virtual pages of an mm (TASK_SIZE / PAGE_SIZE): whole PTE tables of 8",
-	.lo = 8, .hi = 65536, .def = 64, .fuzz_n = 32, .bin_off = 15, .bin_len = 3,
+	.lo = 8, .hi = 65536, .def = 64, .fuzz_n = 32, .bin_off = 16, .bin_len = 3,
 	.shrink = true, .range = range_mm_pages,
 };
 struct config_key ck_tlb_entries = {
 	.name = "tlb_entries", .layer = "tlb",
 	.desc = "translations each CPU's TLB caches (fully associative, LRU)",
-	.lo = 1, .hi = TLB_MAX_ENTRIES, .def = 16, .bin_off = 18, .bin_len = 1, .shrink = true,
+	.lo = 1, .hi = TLB_MAX_ENTRIES, .def = 16, .bin_off = 19, .bin_len = 1, .shrink = true,
 };
 struct config_key ck_tlb_ceiling = {
 	.name = "tlb_single_page_flush_ceiling", .layer = "tlb",
 	.desc = "pages above which a range flush is a full flush (x86: 33)",
-	.lo = 0, .hi = 4095, .def = 33, .fuzz_n = 65, .bin_off = 19, .bin_len = 2,
+	.lo = 0, .hi = 4095, .def = 33, .fuzz_n = 65, .bin_off = 20, .bin_len = 2,
 };
 struct config_key ck_tlb_asids = {
 	.name = "tlb_asids", .layer = "tlb",
 	.desc = "PCIDs a CPU keeps mms in (x86: TLB_NR_DYN_ASIDS 6; 1: a flush at every switch)",
-	.lo = 1, .hi = TLB_NR_DYN_ASIDS, .def = TLB_NR_DYN_ASIDS, .bin_off = 21, .bin_len = 1,
+	.lo = 1, .hi = TLB_NR_DYN_ASIDS, .def = TLB_NR_DYN_ASIDS, .bin_off = 22, .bin_len = 1,
 };
 struct config_key ck_gather_batch_count = {
 	.name = "gather_batch_count", .layer = "tlb",
 	.desc = "MAX_GATHER_BATCH_COUNT: batch pages one mmu_gather may add (the kernel's "
 		"10000 pages over MAX_GATHER_BATCH: 1666)",
-	.lo = 1, .hi = 2048, .def = 1666, .fuzz_n = 8, .bin_off = 22, .bin_len = 2,
+	.lo = 1, .hi = 2048, .def = 1666, .fuzz_n = 8, .bin_off = 23, .bin_len = 2,
 };
 CONFIG_KEY(ck_mm_pages);
 CONFIG_KEY(ck_tlb_entries);
@@ -115,7 +115,11 @@ static void mm_slot_unpoison(struct mm_struct *mm)
 	san_unpoison((char *)mm + MM_STRUCT_DYNAMIC, sizeof(*mm) - MM_STRUCT_DYNAMIC);
 }
 
-/* A run that ended early (a violation) may leave mms alive: let them go. */
+/*
+ * A run that ended early (a violation) may leave mms alive, or one half
+ * made: their rss counters leave the list of percpu_counters (those never
+ * initialised, or destroyed, have no per-CPU counts).
+ */
 static void tlb_reset(struct world *w)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
@@ -126,8 +130,7 @@ static void tlb_reset(struct world *w)
 	for (i = 0; i < TLB_MAX_MMS; i++) {
 		struct mm_struct *mm = &tw->mms[i];
 
-		if (!mm->live)
-			continue;
+		mm_slot_unpoison(mm);
 		for (k = 0; k < NR_MM_COUNTERS; k++)
 			percpu_counter_destroy(&mm->rss_stat[k]);
 		mm->live = false;

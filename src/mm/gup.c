@@ -33,7 +33,7 @@ static int gup_pte_range(pmd_t pmd, pmd_t *pmdp, unsigned long addr, unsigned lo
 	if (!ptep)
 		return 0;
 	do {
-		pte_t pte = ptep_get(ptep);
+		pte_t pte = ptep_get_lockless(ptep);
 		struct folio *folio;
 		struct page *page;
 

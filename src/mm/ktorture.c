@@ -274,7 +274,14 @@ void kt_handoff(struct ktorture *kt, struct kt_handoff *h, int cpu)
 	init_completion_named(&h->done, "handoff->done");
 	__atomic_store_n(&h->published, 0, __ATOMIC_RELAXED);
 	h->kt = kt;
+	/*
+	 * A handoff's kthread ends with its work, but its task slot stays
+	 * taken for the run: it leaves the kthreads started once a run (an
+	 * IPI handler per CPU, the grace-period kthread) their slots, which
+	 * have no in-line fallback.
+	 */
 	if (!t->fs || !fsched_cpu_online(t->fs, cpu) ||
+	    fsched_tasks_left(t->fs) <= MAX_CPUS + 1 ||
 	    !fsched_kthread_run(t->fs, kt_handoff_kthread, h, "handoff", cpu, false)) {
 		kt_handoff_work(h);	/* no kthread: in line */
 	}

@@ -9,6 +9,8 @@
  *
  * Lock order: mmap_lock -> anon_vma->rwsem -> mm->page_table_lock
  * Lock order: mmap_lock -> ptlock -> mm->rss_stat.lock
+ * Lock order: mmap_lock -> pcp->lock -> zone->lock
+ * (a fault allocates its page and its PTE table under mmap_lock)
  * A PTE changes only under its table's ptlock (but for the hardware's A/D
  * updates, tlb.c); a pgd entry is populated under mm->page_table_lock and
  * cleared only by free_pgtables() with the VMAs over it gone from the tree
@@ -25,7 +27,8 @@ bool pagetable_pte_ctor(struct page *table)
 {
 	spin_lock_init_named(ptlock_ptr(table), "ptlock", -1);
 	VM_BUG_ON_PAGE(!PageType(table, 0), table);
-	table->page_type &= ~PG_table;		/* __SetPageTable */
+	/* __SetPageTable: a buddy's page_type is read racily (PageType) */
+	WRITE_ONCE(table->page_type, table->page_type & ~PG_table);
 	return true;
 }
 
@@ -35,7 +38,7 @@ void pagetable_pte_dtor(struct page *table)
 	if (spin_is_locked(ptlock_ptr(table)))
 		sched_violation("ptlock", __func__, "PTE table pfn %lu freed with its lock held",
 				page_to_pfn(table));
-	table->page_type |= PG_table;		/* __ClearPageTable */
+	WRITE_ONCE(table->page_type, table->page_type | PG_table);	/* __ClearPageTable */
 }
 
 /* GFP_PGTABLE_USER: zeroed, so every PTE starts none */

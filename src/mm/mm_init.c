@@ -103,6 +103,19 @@ CONFIG_KEY(ck_pcp_batch);
 CONFIG_KEY(ck_stat_threshold);
 CONFIG_KEY(ck_variant);
 
+static const char *const drain_variant_names[NR_DRAIN_VARIANTS] = {
+	[DRAIN_RACY_COUNT] = "racy_count",
+	[DRAIN_LOCKED_COUNT] = "locked_count",
+};
+struct config_key ck_drain = {
+	.name = "drain", .layer = "pagealloc",
+	.desc = "drain_pages_zone: racy_count (6.6: pcp->count read before the lock) or "
+		"locked_count (the later fix: read under it)",
+	.lo = 0, .hi = NR_DRAIN_VARIANTS - 1, .def = DRAIN_RACY_COUNT,
+	.names = drain_variant_names, .bin_off = 15, .bin_len = 1,
+};
+CONFIG_KEY(ck_drain);
+
 const char *pcp_bulk_variant_name(int v)
 {
 	return v >= 0 && v < NR_PCP_BULK_VARIANTS ? variant_names[v] : "?";
@@ -184,6 +197,8 @@ static void zone_boot_free_lists(struct world *w, struct zone *zone)
 		list_add_tail(&page->buddy_list, &zone->free_area[w->max_order].free_list[MIGRATE_MOVABLE]);
 		zone->free_area[w->max_order].nr_free++;
 	}
+	zone->free_pages_exact = (long)zone->spanned_pages;
+	zone->free_fold_inflight = 0;
 }
 
 /* Everything but the memmap: free lists, locks, pcps, counters. */
@@ -313,6 +328,7 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	cfg->pcp_batch = (int)config_get(c, &ck_pcp_batch);
 	cfg->stat_threshold = (int)config_get(c, &ck_stat_threshold);
 	cfg->variant = (int)config_get(c, &ck_variant);
+	cfg->drain = (int)config_get(c, &ck_drain);
 	w->max_order = cfg->max_order;
 	w->pb_order = cfg->pb_order;
 	w->pb_nr_pages = 1UL << cfg->pb_order;

@@ -130,6 +130,14 @@ static inline pte_t ptep_get(pte_t *ptep)
 	return __pte(__atomic_load_n(&ptep->pte, __ATOMIC_RELAXED));
 }
 
+/* The lockless walkers' read (gup_fast, the CPU's page walk): what the PTE
+ * maps was written before it was set (set_pte_at is a release), and the
+ * walker reads it after (an address dependency on a real CPU). */
+static inline pte_t ptep_get_lockless(pte_t *ptep)
+{
+	return __pte(__atomic_load_n(&ptep->pte, __ATOMIC_ACQUIRE));
+}
+
 static inline bool pmd_none(pmd_t p) { return !p.pmd; }
 static inline bool pmd_present(pmd_t p) { return p.pmd & _PAGE_PRESENT; }
 static inline unsigned long pmd_pfn(pmd_t p) { return (p.pmd & PTE_PFN_MASK) >> PAGE_SHIFT; }

@@ -11,9 +11,10 @@
  * other may have cleared PTEs this one found empty and not flushed them
  * yet (the MADV_DONTNEED flush miss that tlb_flush_pending closed).
  *
- * Lock order: none of its own.  A gather is its task's; its batch pages
- * are allocated GFP_NOWAIT, possibly under a ptlock (zap_pte_range); the
- * table batch is handed to RCU and freed by the grace-period callback.
+ * Lock order: ptlock -> pcp->lock -> zone->lock
+ * (none of its own: a gather is its task's; its batch pages are allocated
+ * GFP_NOWAIT under the zap's ptlock; the table batch is handed to RCU and
+ * freed by the grace-period callback)
  */
 #include "tlb.h"
 

@@ -241,6 +241,9 @@ struct per_cpu_pages {
 	int high;			/* high watermark, emptying needed */
 	int batch;			/* chunk size for buddy add/remove */
 	short free_factor;		/* batch scaling factor during free */
+	int refilling;			/* the model's own (oracle.h): the blocks a
+					 * refill asks for, from its read of
+					 * pcp->batch until it counts them */
 	struct list_head lists[NR_PCP_LISTS];
 } ____percpu_aligned;
 
@@ -296,6 +299,13 @@ struct zone {
 	spinlock_t lock ____cacheline_aligned;
 	struct free_area free_area[MODEL_MAX_ORDER + 1];
 
+	/* the model's own (oracle.h): the pages on the free lists, kept by
+	 * the list helpers under zone->lock, what the oracles compare with */
+	long free_pages_exact;
+	/* the model's own (oracle.h): NR_FREE_PAGES a vmstat fold has taken
+	 * from a CPU's differential and not yet added to the counter */
+	long free_fold_inflight;
+
 	/* Zone statistics (CACHELINE_PADDING(_pad3_)): changed by atomics
 	 * outside zone->lock, off the lock's and the free lists' lines */
 	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
@@ -316,6 +326,14 @@ struct machine_config {
 	int pcp_batch;
 	int stat_threshold;		/* vmstat per-CPU threshold, 1..125 */
 	int variant;			/* enum pcp_bulk_variant */
+	int drain;			/* enum drain_variant */
+};
+
+/* drain_pages_zone's look at pcp->count: 6.6's, and the later fix */
+enum drain_variant {
+	DRAIN_RACY_COUNT,		/* 6.6: READ_ONCE(pcp->count) before pcp->lock */
+	DRAIN_LOCKED_COUNT,		/* the count read under pcp->lock */
+	NR_DRAIN_VARIANTS
 };
 
 /* free_pcppages_bulk as it was before, with and after seed 000's patch */

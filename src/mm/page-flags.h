@@ -120,8 +120,11 @@ static inline bool PageMappingFlags(const struct page *page)
 
 /* ---- page types: the inverted bits of page_type ---- */
 
+/* Read racily: page_is_buddy() asks it of a buddy page whatever its state,
+ * and an allocated page's owner may be mapping it (_mapcount, the same
+ * word, is an atomic) meanwhile. */
 #define PageType(page, flag)						\
-	(((page)->page_type & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
+	((READ_ONCE((page)->page_type) & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
 
 static inline bool page_type_has_type(unsigned int page_type)
 {

@@ -30,6 +30,7 @@ static inline void add_to_free_list(struct page *page, struct zone *zone,
 	list_add(&page->buddy_list, &area->free_list[migratetype]);
 	WRITE_ONCE(area->nr_free, area->nr_free + 1);
 	area->gen++;
+	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact + (1L << order));
 }
 
 /* Used for pages not on another list */
@@ -41,6 +42,7 @@ static inline void add_to_free_list_tail(struct page *page, struct zone *zone,
 	list_add_tail(&page->buddy_list, &area->free_list[migratetype]);
 	WRITE_ONCE(area->nr_free, area->nr_free + 1);
 	area->gen++;
+	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact + (1L << order));
 }
 
 /* Used for pages which are on another list: move them to the tail. */
@@ -63,6 +65,7 @@ static inline void del_page_from_free_list(struct page *page, struct zone *zone,
 	page->private = 0;
 	WRITE_ONCE(zone->free_area[order].nr_free, zone->free_area[order].nr_free - 1);
 	zone->free_area[order].gen++;
+	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact - (1L << order));
 }
 
 static inline struct page *get_page_from_free_area(struct free_area *area, int migratetype)
@@ -427,6 +430,11 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 		/* split pages come in physical order: keep it on the list */
 		list_add_tail(&page->pcp_list, list);
 		sched_point("rmqueue_bulk");
+	}
+	if (bug_on(BUG_FREE_COUNT_AFTER_UNLOCK)) {
+		spin_unlock_irqrestore(&zone->lock, flags);
+		mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
+		return i;
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
 	spin_unlock_irqrestore(&zone->lock, flags);

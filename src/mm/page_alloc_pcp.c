@@ -12,6 +12,7 @@
  * pcp_batch_high_lock and read with READ_ONCE.
  */
 #include "internal.h"
+#include "oracle.h"
 
 #include <string.h>
 
@@ -235,12 +236,33 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 
 /* ---- drains ---- */
 
-/* Drain pcplists of the indicated processor and zone. */
+struct read_oracle ro_drain_pcp = { "drain_pages_zone", NULL };
+struct read_oracle ro_drain_all_pcp = { "__drain_all_pages", NULL };
+
+/*
+ * Drain pcplists of the indicated processor and zone.  6.6 looks at the
+ * count before taking the lock, and a refill that has taken its pages from
+ * the buddy but not yet counted them is skipped (zone_pcp_disable can then
+ * leave pages behind); the later fix reads the count under the lock
+ * (drain=locked_count).
+ */
 static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 {
 	struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+	int count;
 
-	if (READ_ONCE(pcp->count)) {
+	if (mm_world->cfg.drain == DRAIN_LOCKED_COUNT) {
+		spin_lock(&pcp->lock);
+		if (pcp->count) {
+			mm_stat_inc(MM_PCP_DRAIN);
+			free_pcppages_bulk(zone, pcp->count, pcp, 0);
+		}
+		spin_unlock(&pcp->lock);
+		return;
+	}
+	count = READ_ONCE(pcp->count);
+	READ_ORACLE(&ro_drain_pcp, pcp, count, zone->idx);
+	if (count) {
 		spin_lock(&pcp->lock);
 		mm_stat_inc(MM_PCP_DRAIN);
 		free_pcppages_bulk(zone, pcp->count, pcp, 0);
@@ -312,11 +334,20 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 		if (force_all_cpus) {
 			has_pcps = true;
 		} else if (zone) {
-			has_pcps = READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count) != 0;
+			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+			int count = READ_ONCE(pcp->count);
+
+			READ_ORACLE(&ro_drain_all_pcp, pcp, count, zone->idx);
+			has_pcps = count != 0;
 		} else {
-			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++)
-				has_pcps = READ_ONCE(per_cpu_ptr(mm_world->zones[z].per_cpu_pageset,
-								 cpu)->count) != 0;
+			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++) {
+				struct per_cpu_pages *pcp =
+					per_cpu_ptr(mm_world->zones[z].per_cpu_pageset, cpu);
+				int count = READ_ONCE(pcp->count);
+
+				READ_ORACLE(&ro_drain_all_pcp, pcp, count, z);
+				has_pcps = count != 0;
+			}
 		}
 		if (has_pcps)
 			cpus_with_pcps |= 1UL << cpu;
@@ -354,10 +385,12 @@ static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int
 		 * can be stored on the PCP. */
 		if (batch > 1)
 			batch = max(batch >> order, 2);
+		__WRITE_ONCE(pcp->refilling, batch);
 		alloced = rmqueue_bulk(zone, order, (unsigned long)batch, list, migratetype,
 				       alloc_flags);
 		mm_stat_inc(MM_PCP_REFILL);
-		pcp_count_add(pcp, alloced << order);
+		pcp_count_add(pcp, (bug_on(BUG_REFILL_COUNTS_BATCH) ? batch : alloced) << order);
+		__WRITE_ONCE(pcp->refilling, 0);
 		if (unlikely(list_empty(list)))
 			return NULL;
 	}
@@ -401,7 +434,7 @@ static int nr_pcp_free(struct per_cpu_pages *pcp, int high, bool free_high)
 	if (unlikely(free_high))
 		return pcp->count;
 	/* Check for PCP disabled or boot pageset */
-	if (unlikely(high < batch))
+	if (unlikely(high < batch) && !bug_on(BUG_PCP_FREE_BOOT_PAGESET))
 		return 1;
 	/* Leave at least pcp->batch pages on the list */
 	min_nr_free = batch;

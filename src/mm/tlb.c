@@ -90,6 +90,32 @@ static struct tlb_state *this_tlb_state(struct tlb_world *tw)
 	return &tw->cpu[smp_processor_id()];
 }
 
+/*
+ * mm_cpumask and is_lazy order what a CPU did in an mm before it left it
+ * (or went lazy) against the flusher that then skips it and frees the
+ * pages: x86's bit operations are locked (full barriers), its per-CPU
+ * stores and loads TSO.  Here a leaving CPU's update is a release, the
+ * flusher's read an acquire (TSan sees the same order).
+ */
+#define mm_cpumask_set(cpu, mm) do {						\
+	yield_point(YIELD_SITE(YP_ATOMIC, "mm_cpumask(mm)"));			\
+	__atomic_fetch_or(&mm_cpumask(mm)->bits, 1UL << (cpu), __ATOMIC_SEQ_CST); \
+} while (0)
+#define mm_cpumask_clear(cpu, mm) do {						\
+	yield_point(YIELD_SITE(YP_ATOMIC, "mm_cpumask(mm)"));			\
+	__atomic_fetch_and(&mm_cpumask(mm)->bits, ~(1UL << (cpu)), __ATOMIC_SEQ_CST); \
+} while (0)
+
+static unsigned long mm_cpumask_read(const struct cpumask *mask)
+{
+	return __atomic_load_n(&mask->bits, __ATOMIC_ACQUIRE);
+}
+
+static void set_lazy(struct tlb_state *ts, bool lazy)
+{
+	__atomic_store_n(&ts->is_lazy, lazy, __ATOMIC_RELEASE);
+}
+
 /* ---- the TLB itself ---- */
 
 static struct tlb_entry *tlb_hw_lookup(struct tlb_world *tw, struct tlb_state *ts,
@@ -220,13 +246,13 @@ static void switch_mm_irqs_off(struct tlb_world *tw, struct mm_struct *next)
 	u64 next_tlb_gen = 0;
 
 	if (was_lazy)
-		WRITE_ONCE(ts->is_lazy, false);
+		set_lazy(ts, false);
 	if (prev == next) {
 		if (!next)
 			return;
 		/* Even in lazy TLB mode, the CPU stays set in the mm_cpumask. */
 		if (!cpumask_test_cpu(cpu, mm_cpumask(next)))
-			cpumask_set_cpu(cpu, mm_cpumask(next));
+			mm_cpumask_set(cpu, next);
 		/* Not lazy: another thread of the same process, no flush. */
 		if (!was_lazy)
 			return;
@@ -239,13 +265,13 @@ static void switch_mm_irqs_off(struct tlb_world *tw, struct mm_struct *next)
 	} else {
 		/* Stop remote flushes for the previous mm. */
 		if (prev)
-			cpumask_clear_cpu(cpu, mm_cpumask(prev));
+			mm_cpumask_clear(cpu, prev);
 		if (!next) {
 			ts->loaded_mm = NULL;
 			return;
 		}
 		/* Start receiving IPIs and then read tlb_gen. */
-		cpumask_set_cpu(cpu, mm_cpumask(next));
+		mm_cpumask_set(cpu, next);
 		next_tlb_gen = (u64)atomic_long_read(&next->context.tlb_gen);
 		choose_new_asid(tw, ts, next, next_tlb_gen, &new_asid, &need_flush);
 	}
@@ -281,7 +307,7 @@ void enter_lazy_tlb(struct mm_struct *mm)
 
 	if (!ts->loaded_mm)
 		return;
-	WRITE_ONCE(ts->is_lazy, true);
+	set_lazy(ts, true);
 }
 
 void tlb_cpu_reset(struct tlb_world *tw, int cpu)
@@ -291,12 +317,12 @@ void tlb_cpu_reset(struct tlb_world *tw, int cpu)
 	int i;
 
 	if (ts->loaded_mm)
-		cpumask_clear_cpu(cpu, mm_cpumask(ts->loaded_mm));
+		mm_cpumask_clear(cpu, ts->loaded_mm);
 	ts->loaded_mm = NULL;
 	ts->active_mm = NULL;
 	ts->loaded_mm_asid = 0;
 	ts->next_asid = 0;
-	WRITE_ONCE(ts->is_lazy, false);
+	set_lazy(ts, false);
 	for (i = 0; i < TLB_NR_DYN_ASIDS; i++)
 		ts->ctxs[i] = (struct tlb_context){ 0, 0 };
 	for (i = 0; i < TLB_MAX_ENTRIES; i++)
@@ -381,7 +407,7 @@ static bool tlb_is_not_lazy(int cpu, void *data)
 	struct tlb_world *tw = tlb_world();
 
 	(void)data;
-	return !READ_ONCE(tw->cpu[cpu].is_lazy);
+	return !__atomic_load_n(&tw->cpu[cpu].is_lazy, __ATOMIC_ACQUIRE);
 }
 
 static void native_flush_tlb_multi(const struct cpumask *cpumask, const struct flush_tlb_info *info)
@@ -410,7 +436,7 @@ static void native_flush_tlb_multi(const struct cpumask *cpumask, const struct f
 /* Another CPU than @cpu in @mask? */
 static bool cpumask_any_other(const struct cpumask *mask, int cpu)
 {
-	return READ_ONCE(mask->bits) & ~(1UL << cpu);
+	return mm_cpumask_read(mask) & ~(1UL << cpu);
 }
 
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end,
@@ -469,7 +495,7 @@ void arch_tlbbatch_add_pending(struct arch_tlbflush_unmap_batch *batch, struct m
 {
 	(void)uaddr;
 	atomic_long_add_return(1, &mm->context.tlb_gen);	/* inc_mm_tlb_gen() */
-	cpumask_or(&batch->cpumask, &batch->cpumask, mm_cpumask(mm));
+	WRITE_ONCE(batch->cpumask.bits, batch->cpumask.bits | mm_cpumask_read(mm_cpumask(mm)));
 }
 
 void arch_tlbbatch_flush(struct arch_tlbflush_unmap_batch *batch)
@@ -534,7 +560,7 @@ static int access_once(struct tlb_world *tw, struct mm_struct *mm, unsigned long
 			goto fault;
 		ptep = pte_table_base(pmd_pfn(pmd)) + ((addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1));
 		for (;;) {
-			pte = ptep_get(ptep);
+			pte = ptep_get_lockless(ptep);
 			if (!(pte_val(pte) & _PAGE_PRESENT) || !(pte_val(pte) & _PAGE_USER) ||
 			    (write && !pte_write(pte)))
 				goto fault;

@@ -9,6 +9,7 @@
  * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock.
  */
 #include "internal.h"
+#include "oracle.h"
 
 #include <stdlib.h>
 
@@ -154,6 +155,17 @@ static signed char this_cpu_xchg_s8(signed char *p, signed char v)
 }
 
 /*
+ * The model's own bookkeeping for the racy-read oracles (oracle.h): free
+ * pages a fold has taken out of a differential and not yet added to
+ * zone->vm_stat.  Several folds may be in flight at once (the vmstat worker
+ * on two CPUs, a dead CPU's fold): a sum, never a slot.
+ */
+static void fold_inflight(struct zone *zone, long v)
+{
+	__atomic_fetch_add(&zone->free_fold_inflight, v, __ATOMIC_RELAXED);
+}
+
+/*
  * Fold this CPU's differentials into the zone and global counters
  * (the vmstat worker, and /proc/sys/vm/stat_refresh on every CPU).
  */
@@ -172,6 +184,8 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 			long v = this_cpu_xchg_s8(&pzstats->vm_stat_diff[i], 0);
 
+			if (i == NR_FREE_PAGES)
+				fold_inflight(zone, v);
 			if (v) {
 				if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 					long old = atomic_long_read(&zone->vm_stat[i]);
@@ -183,6 +197,8 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 				}
 				global_zone_diff[i] += v;
 			}
+			if (i == NR_FREE_PAGES)
+				fold_inflight(zone, -v);
 		}
 		preempt_enable();
 	}
@@ -201,6 +217,10 @@ unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
 
 	return x < 0 ? 0 : (unsigned long)x;
 }
+
+/* NR_FREE_PAGES as /proc/vmstat's vmstat_show reads it: a racy read whose
+ * tolerance check/pagealloc_read.c knows */
+struct read_oracle ro_vmstat_show = { "vmstat_show", NULL };
 
 unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item item)
 {
@@ -263,7 +283,11 @@ void cpu_vm_stats_fold(int cpu)
 
 			if (v) {
 				WRITE_ONCE(pzstats->vm_stat_diff[i], 0);
+				if (i == NR_FREE_PAGES)
+					fold_inflight(zone, v);
 				atomic_long_add(v, &zone->vm_stat[i]);
+				if (i == NR_FREE_PAGES)
+					fold_inflight(zone, -v);
 				global_zone_diff[i] += v;
 			}
 		}

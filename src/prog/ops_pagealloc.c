@@ -9,6 +9,7 @@
 
 #include "../check/check.h"
 #include "../kernel/percpu.h"
+#include "../mm/oracle.h"
 
 /* ---- the page handle ---- */
 
@@ -111,12 +112,10 @@ static void do_alloc_pages(struct op_ctx *c)
 	const struct op *op = c->op;
 	struct page *page;
 
-	pcp2_alloc_begin(c->t->id);
 	page = alloc_pages(op_gfp(op->arg[2], op->arg[1], op->irq), (unsigned int)op->arg[0]);
 	if (page)
 		shadow_page_take(op_handle_self(c), op_handle_name(c), page,
 				 (unsigned int)op->arg[0]);
-	pcp2_alloc_end(c->t->id);
 }
 
 static struct op_desc op_alloc_pages = {
@@ -192,7 +191,7 @@ static void do_zone_pcp_disable(struct op_ctx *c)
 	/* one disable at a time per task: a second would self-deadlock */
 	if (r->pcp_disabled_zone[c->t->id])
 		return;
-	pcp2_disable_begin(c->t->id);
+	pcp2_disable_begin(c->t->id, z);
 	zone_pcp_disable(&c->w->zones[z]);
 	r->pcp_disabled_zone[c->t->id] = z + 1;
 	pcp2_disable_done(c->w, z, c->t->id);
@@ -263,6 +262,7 @@ static void do_read_counters(struct op_ctx *c)
 	unsigned long v[4];
 
 	v[0] = zone_page_state(zone, NR_FREE_PAGES);
+	READ_ORACLE(&ro_vmstat_show, zone, v[0], 0);
 	v[1] = zone_page_state_snapshot(zone, NR_FREE_PAGES);
 	v[2] = sum_vm_event(PGALLOC);
 	v[3] = sum_vm_event(PGFREE);

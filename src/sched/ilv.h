@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define ILV_EDGES 16384
+#define ILV_EDGES 65536
 
 /* On in fuzz builds unless MMFUZZ_ILV=0; off elsewhere. */
 extern bool ilv_enabled;

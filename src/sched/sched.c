@@ -805,6 +805,7 @@ __sched_notsan int fsched_run(struct fsched *fs, int ntasks, int ncpus,
 	fs->kthread_stop = false;
 	fs->cpu_offline = 0;
 	fs->qs_need = 0;
+	fs->stop_waiters = 0;
 	fs->resched_matters = pol->kind == POL_PCT;
 	fs->slow = fs->rec != REC_NONE || pol->keyed || pol->kind == POL_RANDOM ||
 		   pol->kind == POL_RR || fs->trace || fs->ring;

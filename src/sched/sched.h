@@ -272,6 +272,9 @@ struct fsched {
 	 * in progress; bits clear as it happens (fsched_cpu_update).
 	 */
 	unsigned int qs_need;
+	/* a task waits in stop_machine() for every online CPU to be free:
+	 * under PCT, freeing any CPU may let it run */
+	int stop_waiters;
 	unsigned long migrations;	/* decisions that moved a task */
 	bool mig_fired;			/* this step's decision moved a task */
 	bool slow;			/* every step takes the slow path */
@@ -423,6 +426,11 @@ void fsched_wait(struct task *t, const struct sched_wait *w, const struct yield_
  */
 struct task *fsched_kthread_run(struct fsched *fs, kthread_fn fn, void *arg, const char *name,
 				int cpu, bool irq);
+/* Task slots still free for kthreads this run. */
+static inline int fsched_tasks_left(const struct fsched *fs)
+{
+	return MAX_TASKS - fs->ntasks;
+}
 /* A kthread begins its next work item: "op" k+1 of its keys, a yield point. */
 void kthread_op_begin(struct task *t, const struct yield_site *s);
 /* The program ended and only idle kthreads remain: they must return. */
@@ -503,11 +511,18 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 #if MMFUZZ_TSAN
 			__tsan_acquire(&c->tsan_sync);
 #endif
-		} else if (t->irq_depth == 0 && fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
-			   fsched_cpu_rival(fs, t, true)) {
-			/* IRQs on with preemption still off: an interrupt may
-			 * come in now (PCT), as the slow path would see */
-			fs->need_resched = true;
+		} else if (t->irq_depth == 0) {
+#if MMFUZZ_TSAN
+			/* IRQs on with preemption still off: what the task did
+			 * with them off happens before an interrupt that comes
+			 * in here (fsched_irq_enter acquires it) */
+			__tsan_release(&c->tsan_sync);
+#endif
+			/* an interrupt may come in now (PCT), as the slow path
+			 * would see */
+			if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
+			    fsched_cpu_rival(fs, t, true))
+				fs->need_resched = true;
 		}
 	} else if (c->preempt_owner == t) {
 #if MMFUZZ_TSAN
@@ -521,13 +536,31 @@ static inline __sched_notsan void fsched_cpu_update(struct task *t)
 			if (fs->resched_matters)
 				fs->need_resched = true;
 		}
-		/* another task that wants this CPU may outrank us (PCT) */
-		if (fs->resched_matters && fs->cpu_ntasks[t->cpu] > 1 &&
-		    fsched_cpu_rival(fs, t, false))
+		/* another task that wants this CPU may outrank us (PCT),
+		 * or one in stop_machine() waits for every CPU */
+		if (fs->resched_matters &&
+		    (unlikely(fs->stop_waiters) ||
+		     (fs->cpu_ntasks[t->cpu] > 1 && fsched_cpu_rival(fs, t, false))))
 			fs->need_resched = true;
 	}
 }
 
+
+/*
+ * IRQs go off on a CPU this task already holds with preemption off: what an
+ * interrupt did there since they were last on happens before (TSan; the
+ * interrupt's fsched_irq_exit released it).  Nothing else to do: the CPU
+ * is the task's already.
+ */
+static inline __sched_notsan void fsched_irqs_off(struct task *t)
+{
+#if MMFUZZ_TSAN
+	if (t->fs && !t->irq_active)
+		__tsan_acquire(&t->fs->cpu[t->cpu].tsan_sync);
+#else
+	(void)t;
+#endif
+}
 
 /* Move the running task to another CPU (a yield point; waits for the CPU). */
 void sched_migrate(struct task *t, int cpu, const struct yield_site *s);

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The page allocator's racy reads, checked where the model decides on them
+ * (mm/oracle.h), and I-PCP-2 with the one excuse 6.6 has.
+ *
+ * I-READ@__zone_watermark_ok  The free pages a watermark check reads
+ *     (NR_FREE_PAGES, or its snapshot) are within cpus x stat_threshold of
+ *     the pages on the free lists (the per-CPU differentials the kernel lets
+ *     drift), unless zone->lock is held by another task, whose update of
+ *     the lists and the counter is in flight.  The report says whether the
+ *     order-0 check would have gone the other way on the exact value.
+ * I-READ@vmstat_show  The same for NR_FREE_PAGES as /proc/vmstat reads it
+ *     (the read_counters operation).
+ * I-READ@drain_pages_zone, I-READ@__drain_all_pages  The pcp->count a
+ *     drain reads before the lock is what the lists hold, unless pcp->lock
+ *     is held by another task (a refill or a free in flight).  A drain that
+ *     skips a pcp holding pages with nobody in the middle of updating it is
+ *     a count that went wrong outside its lock.
+ * I-PCP-2  After zone_pcp_disable() every pcp of the zone is empty, and
+ *     stays so while the disable holds.  6.6 misses one window: its
+ *     drain_pages_zone reads pcp->count before the lock, and a refill that
+ *     read pcp->batch before the disable set it to 1 and has not yet counted
+ *     what it takes from the buddy (pcp->refilling: its blocks) is skipped,
+ *     its pages left behind.  That is known-6.6@drain_pages_zone:
+ *     not a violation unless --report-known (check_report_known), counted
+ *     (check_known_count), and the disable it happened in is excused.  With
+ *     drain=locked_count (the later fix) it cannot happen and I-PCP-2 is
+ *     exact.
+ */
+#include "check.h"
+#include "pagealloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mm/internal.h"
+#include "../mm/oracle.h"
+
+bool check_report_known;
+static unsigned long known_count;
+
+unsigned long check_known_count(void)
+{
+	return __atomic_load_n(&known_count, __ATOMIC_RELAXED);
+}
+
+/*
+ * The executor's fibers share this bookkeeping without happens-before:
+ * relaxed atomics, as for the rest of the harness's state.
+ */
+static struct {
+	int disabling[MAX_TASKS];	/* zone + 1 a task's zone_pcp_disable drains */
+	bool known[MAX_TASKS];		/* ... and its drain met the known race */
+	/* the task + 1 whose disable of the zone is excused, else 0 */
+	int excused_by[MODEL_MAX_ZONES];
+} pcp2;
+
+/* Another task holds @l: an update of what it protects is in flight. */
+static bool held_by_other(const spinlock_t *l)
+{
+	struct task *owner = __atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED);
+
+	return owner && owner != current_task;
+}
+
+static long pcp_list_pages(const struct per_cpu_pages *pcp)
+{
+	long sum = 0;
+	int pindex;
+
+	for (pindex = 0; pindex < NR_PCP_LISTS; pindex++) {
+		const struct list_head *head = &pcp->lists[pindex], *pos;
+		int order = pindex_to_order((unsigned int)pindex);
+
+		for (pos = head->next; pos != head; pos = pos->next)
+			sum += 1L << order;
+	}
+	return sum;
+}
+
+static int pcp_cpu(const struct zone *zone, const struct per_cpu_pages *pcp)
+{
+	return (int)(pcp - zone->per_cpu_pageset);
+}
+
+/*
+ * A lockless read of NR_FREE_PAGES (@read) against the free lists: what
+ * vmstat accounts for them must be them when nobody is changing them, and
+ * the read within cpus x stat_threshold of them.  @needed >= 0: the
+ * watermark an order-0 check needs more than (the decision taken on it);
+ * < 0: a read that decides nothing in the model (/proc/vmstat).
+ */
+static void free_pages_read(const struct read_oracle *o, const struct zone *zone, long read,
+			    long needed)
+{
+	const struct world *w = mm_world;
+	struct cfail f = { 0 };
+	char decision[160] = "";
+	long exact, tol, accounted;
+	int cpu;
+
+	tsan_ignore_begin();
+	if (held_by_other(&zone->lock))
+		goto out;
+	exact = zone->free_pages_exact;
+	/* nobody is changing the lists: what vmstat accounts for them (the
+	 * counter, every CPU's differential, a fold between the two) is them */
+	accounted = __READ_ONCE(zone->vm_stat[NR_FREE_PAGES].counter) +
+		    __READ_ONCE(zone->free_fold_inflight);
+	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
+		accounted += __READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
+	tol = (long)w->cfg.ncpus * w->cfg.stat_threshold;
+	if (needed >= 0)
+		snprintf(decision, sizeof(decision),
+			 "; its order-0 check needs more than %ld: %s on the value read, %s on "
+			 "the exact one", needed, read > needed ? "passed" : "failed",
+			 exact > needed ? "passes" : "fails");
+	if (accounted != exact)
+		cfail_set(&f, "I-READ", o->name,
+			  "%s: %s read %ld free pages; NR_FREE_PAGES and the per-CPU "
+			  "differentials account for %ld, the free lists hold %ld, and nobody is "
+			  "updating them%s", zone->name, needed >= 0 ? "the watermark check" : "vmstat",
+			  read, accounted, exact, decision);
+	else if (labs(read - exact) > tol)
+		cfail_set(&f, "I-READ", o->name,
+			  "%s: %s read %ld free pages where the free lists hold %ld and nobody "
+			  "is updating them (tolerance %ld: cpus x stat_threshold)%s", zone->name,
+			  needed >= 0 ? "the watermark check" : "vmstat", read, exact, tol, decision);
+out:
+	cfail_report(&f);
+}
+
+static void watermark_read(const struct read_oracle *o, const void *obj, long read, long needed)
+{
+	free_pages_read(o, obj, read, needed);
+}
+
+/* /proc/vmstat's NR_FREE_PAGES (read_counters): nothing decided on it in
+ * the model, but a user's tools do */
+static void vmstat_read(const struct read_oracle *o, const void *obj, long read, long aux)
+{
+	(void)aux;
+	free_pages_read(o, obj, read, -1);
+}
+
+/* A drain's racy look at pcp->count: the count its lists hold, or an
+ * update in flight; in a disable's drain, 6.6's known window. */
+static void drain_read(const struct read_oracle *o, const void *obj, long read, long zidx)
+{
+	const struct per_cpu_pages *pcp = obj;
+	const struct zone *zone = &mm_world->zones[zidx];
+	struct task *t = current_task;
+	struct cfail f = { 0 };
+	long exact;
+
+	tsan_ignore_begin();
+	exact = pcp_list_pages(pcp);
+	if (held_by_other(&pcp->lock)) {
+		/*
+		 * 6.6's window: a refill that read pcp->batch before the
+		 * disable set it to 1, and has not counted what it takes
+		 * (taken from the buddy yet or not): this drain skips the
+		 * pcp and the refill leaves all but one block on it.  A
+		 * refill of one block leaves nothing.
+		 */
+		int blocks = __READ_ONCE(pcp->refilling);
+
+		if (!read && blocks > 1 && t && t->id < MAX_TASKS &&
+		    __atomic_load_n(&pcp2.disabling[t->id], __ATOMIC_RELAXED) == zidx + 1) {
+			__atomic_store_n(&pcp2.known[t->id], true, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&known_count, 1, __ATOMIC_RELAXED);
+			if (check_report_known)
+				cfail_set(&f, "known-6.6", "drain_pages_zone",
+					  "cpu%d %s pcp: zone_pcp_disable's drain read pcp->count 0 "
+					  "while a refill of %d blocks is in flight, %ld pages on its "
+					  "list so far (6.6's race; the later fix reads the count "
+					  "under pcp->lock: drain: locked_count)", pcp_cpu(zone, pcp),
+					  zone->name, blocks, exact);
+		}
+		goto out;
+	}
+	if (read != exact)
+		cfail_set(&f, "I-READ", o->name,
+			  "cpu%d %s pcp: the drain read pcp->count %ld where its lists hold %ld "
+			  "and nobody holds pcp->lock%s", pcp_cpu(zone, pcp), zone->name, read, exact,
+			  !read && exact ? ": it skips a pcp that holds pages" : "");
+out:
+	cfail_report(&f);
+}
+
+/* ---- I-PCP-2 ---- */
+
+void pcp2_disable_begin(int task, int zone)
+{
+	__atomic_store_n(&pcp2.known[task], false, __ATOMIC_RELAXED);
+	__atomic_store_n(&pcp2.disabling[task], zone + 1, __ATOMIC_RELAXED);
+}
+
+/* zone_pcp_disable() just returned: every pcp of the zone not locked is
+ * empty, unless its drain met the known race. */
+void pcp2_disable_done(struct world *w, int z, int task)
+{
+	struct zone *zone = &w->zones[z];
+	struct cfail f = { 0 };
+	int cpu;
+
+	__atomic_store_n(&pcp2.disabling[task], 0, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&pcp2.known[task], __ATOMIC_RELAXED)) {
+		__atomic_store_n(&pcp2.excused_by[z], task + 1, __ATOMIC_RELAXED);
+		return;
+	}
+	tsan_ignore_begin();
+	for (cpu = 0; cpu < w->cfg.ncpus && !f.hit; cpu++) {
+		struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
+
+		if (!spin_is_locked(&pcp->lock) && __READ_ONCE(pcp->count))
+			cfail_set(&f, "I-PCP-2", "zone_pcp_disable",
+				  "cpu%d %s pcp holds %d pages after zone_pcp_disable() drained it",
+				  cpu, zone->name, __READ_ONCE(pcp->count));
+	}
+	cfail_report(&f);
+}
+
+/*
+ * zone_pcp_enable() of a task's disable: the excuse goes only with the
+ * disable that earned it, never the next disabler's (whose mutex_lock may
+ * have run to the end before this returned).
+ */
+void pcp2_enable_done(struct world *w, int z, int task)
+{
+	(void)w;
+	if (__atomic_load_n(&pcp2.excused_by[z], __ATOMIC_RELAXED) == task + 1)
+		__atomic_store_n(&pcp2.excused_by[z], 0, __ATOMIC_RELAXED);
+}
+
+unsigned int pcp2_zones(void)
+{
+	unsigned int mask = ~0u;
+	int z;
+
+	for (z = 0; z < MODEL_MAX_ZONES; z++)
+		if (__atomic_load_n(&pcp2.excused_by[z], __ATOMIC_RELAXED))
+			mask &= ~(1u << z);
+	return mask;
+}
+
+/* ---- registration ---- */
+
+static void read_attach(struct world *w)
+{
+	(void)w;
+	ro_watermark.check = watermark_read;
+	ro_vmstat_show.check = vmstat_read;
+	ro_drain_pcp.check = drain_read;
+	ro_drain_all_pcp.check = drain_read;
+}
+
+static void read_run_begin(struct world *w)
+{
+	(void)w;
+	memset(&pcp2, 0, sizeof(pcp2));
+}
+
+static const struct checker read_checker = {
+	.name = "I-READ I-PCP-2", .layer = "pagealloc", .prio = 15,
+	.attach = read_attach, .run_begin = read_run_begin,
+};
+CHECKER(read_checker);

@@ -30,11 +30,22 @@ uint64_t stress_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static void snap_quiesce(struct stress_run *r, void *arg)
+{
+	(void)arg;
+	r->o->wl->quiesce(r);
+}
+
 void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 {
 	struct world *w = r->w;
 	int i, z, cpu;
 
+	/* the tasks are parked (or not yet made), but what they left to other
+	 * threads (RCU callbacks freeing page tables) may still run: finish it,
+	 * so the reads below come after its writes */
+	if (r->o->wl->quiesce)
+		stress_as_runner(r, snap_quiesce, NULL);
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < NR_MM_STAT_ITEMS; i++)
 		s->mm[i] = mm_stat_sum((enum mm_stat_item)i);

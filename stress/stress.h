@@ -78,8 +78,9 @@ struct stress_workload {
 	void (*cleanup)(struct stress_run *r);
 	/* the machine this workload needs, after the runner's (mm_config keys) */
 	void (*configure)(const struct stress_opts *o, struct mm_config *cfg);
-	/* tasks parked, before each check: finish what the workload leaves in
-	 * flight that no owner source lists (runs as the runner's task) */
+	/* tasks parked, before each check and counter snapshot: finish what
+	 * the workload left in flight on other threads (RCU callbacks) that no
+	 * owner source lists; the runner's thread runs it */
 	void (*quiesce)(struct stress_run *r);
 	/* its own config.* lines (after the tasks ended and cleanup ran) */
 	void (*print_config)(struct stress_run *r, FILE *out);

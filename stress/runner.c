@@ -235,8 +235,8 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	const struct stress_workload *wl = o->wl;
 	struct mm_config cfg;
 	char msg[160];
-	int want, err, gate[2];
-	unsigned long i;
+	int want, err, gate[2], rcu_cpu;
+	unsigned long i, used = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->o = o;
@@ -251,9 +251,16 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	r->ncpus = MAX_CPUS;
 	r->cpu_stride = o->cpu_stride ? o->cpu_stride : 1;
 	cpu_hotplug_boot(r->ncpus);
-	stress_rcu_install();
 	/* more tasks than simulated CPUs: they take turns on each CPU */
 	real_cpu_shared = want * r->cpu_stride > MAX_CPUS;
+	/* call_rcu's thread on a CPU no task runs on, or sharing CPU 0 */
+	for (i = 0; i < (unsigned long)want && i < MAX_CPUS; i++)
+		used |= 1UL << stress_slot_cpu(r, i);
+	for (rcu_cpu = r->ncpus - 1; rcu_cpu > 0 && (used & (1UL << rcu_cpu)); rcu_cpu--)
+		;
+	if (used & (1UL << rcu_cpu))
+		real_cpu_shared = true;
+	stress_rcu_install(rcu_cpu);
 	stress_config(o, r->ncpus, &cfg);
 	if (config_check(&cfg, NULL, msg, sizeof(msg))) {
 		fprintf(stderr, "mmfuzz stress: %s\n", msg);

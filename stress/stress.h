@@ -161,8 +161,9 @@ struct stress_run {
 	bool have_snap_a;
 };
 
-/* rcu_urcu.c: liburcu behind the model's RCU on the task threads */
-void stress_rcu_install(void);
+/* rcu_urcu.c: liburcu behind the model's RCU on the task threads; call_rcu's
+ * callbacks run as a task on @cpu */
+void stress_rcu_install(int cpu);
 
 /* Run @o->wl as will-it-scale does and print its output to @out.
  * Returns the exit status (0, 1 on a violation, 130 when interrupted). */

@@ -7,7 +7,7 @@
 # violation at the first check, and without checks as what it costs:
 # tlb_flush_pending left high and a full flush every munmap.
 . tests/lib/tap.sh
-plan 16
+plan 17
 
 FAST="--warmup 1 --sample-ms 250 --stall-ms 20000"
 stat() { grep "^$2: " "$1" | head -1 | cut -d' ' -f2; }

@@ -301,13 +301,14 @@ fuzz: $(MMFUZZ)
 	$(MMFUZZ) fuzz --time $(or $(FUZZ_TIME),60) --out findings
 
 # make bench-bugs [BENCH_RUNS=3] [BENCH_CAP=300] [BENCH_ENGINES="..."]
-# [BENCH_BUGS="..."]: time to first detection of each bug switch, per engine;
+# [BENCH_BUGS="..."] [BENCH_TARGET=T]: time to first detection of each bug switch, per engine;
 # writes $(BUILD)/bench-bugs.csv and prints the table (bench/bench_bugs.sh).
 .PHONY: bench-bugs
 bench-bugs: $(MMFUZZ)
 	@MMFUZZ=$(abspath $(MMFUZZ)) bench/bench_bugs.sh -r $(or $(BENCH_RUNS),3) \
 		-c $(or $(BENCH_CAP),300) -o $(BUILD)/bench-bugs.csv \
-		$(if $(BENCH_ENGINES),-e "$(BENCH_ENGINES)") $(if $(BENCH_BUGS),-b "$(BENCH_BUGS)")
+		$(if $(BENCH_ENGINES),-e "$(BENCH_ENGINES)") $(if $(BENCH_BUGS),-b "$(BENCH_BUGS)") \
+		$(if $(BENCH_TARGET),-t "$(BENCH_TARGET)")
 
 # make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]:
 # executions per second of the mm target against commit 80487fb on the same

@@ -3,7 +3,12 @@
 # make bench-bugs: time to first detection of each bug switch, from the
 # shipped seed corpus, one engine process (one core) per run.
 #
-#   bench/bench_bugs.sh [-r RUNS] [-c CAP] [-e "ENGINES"] [-b "SWITCHES"] [-o CSV]
+#   bench/bench_bugs.sh [-r RUNS] [-c CAP] [-e "ENGINES"] [-b "SWITCHES"] [-t TARGET] [-o CSV]
+#
+# TARGET: the fuzz target of every run; by default each switch's own: the
+# target named after the switch's layer (mmfuzz bugs -v) when there is one
+# (the tlb switches run on the tlb target), mm otherwise.  The random engine
+# runs the mm seeds whatever the target (it has no other).
 #
 # ENGINES: libfuzzer (with interleaving coverage, the default engine),
 # libfuzzer-noilv, afl, random (the seeded random scheduler on the seeds, no
@@ -26,19 +31,34 @@ runs=3
 cap=300
 engines="libfuzzer libfuzzer-noilv afl random"
 switches=""
+target=""
 csv=$here/build/bench-bugs.csv
 
-while getopts r:c:e:b:o: opt; do
+while getopts r:c:e:b:t:o: opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
 	c) cap=$OPTARG ;;
 	e) engines=$OPTARG ;;
 	b) switches=$OPTARG ;;
+	t) target=$OPTARG ;;
 	o) csv=$OPTARG ;;
-	*) echo "usage: $0 [-r RUNS] [-c CAP] [-e ENGINES] [-b SWITCHES] [-o CSV]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-r RUNS] [-c CAP] [-e ENGINES] [-b SWITCHES] [-t TARGET] [-o CSV]" >&2; exit 2 ;;
 	esac
 done
 [ -n "$switches" ] || switches=$("$mmfuzz" bugs | awk '{ print $1 }')
+
+# The program fuzz targets (the Makefile's list) and each switch's layer.
+targets=$(sed -n 's/^FUZZ_TARGETS := //p' "$here/Makefile")
+switch_target() {
+	[ -z "$target" ] || { echo "$target"; return; }
+	l=$("$mmfuzz" bugs -v | awk -v b="$1" '
+		$1 == b { want = 1; next }
+		want { for (i = 1; i <= NF; i++) if ($i == "layer") { sub(/,$/, "", $(i + 1)); print $(i + 1) }; exit }')
+	for t in $targets; do
+		[ "$t" = "$l" ] && { echo "$t"; return; }
+	done
+	echo mm
+}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-bugs.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -58,11 +78,12 @@ done
 
 n=0
 for b in $switches; do
+	t=$(switch_target "$b")
 	for e in $engines; do
 		case $e in
-		libfuzzer) args="--engine libfuzzer" ;;
-		libfuzzer-noilv) args="--engine libfuzzer --no-ilv" ;;
-		afl) args="--engine afl" ;;
+		libfuzzer) args="--engine libfuzzer --target $t" ;;
+		libfuzzer-noilv) args="--engine libfuzzer --no-ilv --target $t" ;;
+		afl) args="--engine afl --target $t" ;;
 		random) args="--engine random" ;;
 		*) echo "bench-bugs: unknown engine '$e'" >&2; exit 2 ;;
 		esac
@@ -96,7 +117,8 @@ for b in $switches; do
 				done
 			fi
 			echo "$b,$e,$r,$r,$s,$found" >> "$csv"
-			printf '[%d/%d] %-22s %-16s run %d: %s\n' "$n" "$total" "$b" "$e" "$r" \
+			printf '[%d/%d] %-22s %-16s %-9s run %d: %s\n' "$n" "$total" "$b" "$e" \
+				"$([ "$e" = random ] && echo mm || echo "$t")" "$r" \
 				"$([ $found = 1 ] && echo "${s}s" || echo "not found in ${cap}s")" >&2
 			rm -rf "$out"
 			r=$((r + 1))

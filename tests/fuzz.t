@@ -161,7 +161,9 @@ done
 sleep 1
 kill -INT $pid
 wait $pid; rc=$?
-[ $rc = 130 ] && ls "$TMP/i"/I-PCP-1@*.mmf > /dev/null 2>&1 && grep -q "interrupted: " "$TMP/iout" &&
+# (pcp_count_apart is caught by I-READ at a drain's look at pcp->count, or I-PCP-1)
+[ $rc = 130 ] && ls "$TMP/i"/I-PCP-1@*.mmf "$TMP/i"/I-READ@*.mmf 2> /dev/null | grep -q . &&
+	grep -q "interrupted: " "$TMP/iout" &&
 	[ ! -e "$TMP/i/lock" ]
 ok $? "Ctrl-C: the reproducers of what was found, the lock released, exit 130 (exit $rc)" ||
 	diag "$(grep -v '^\[' "$TMP/iout")"
@@ -177,7 +179,7 @@ head -c 100 /dev/urandom > "$TMP/t/crash-noise"
 	> "$TMP/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "^5 crash file(s), 2 signature(s)" "$TMP/out" && [ "$(ls "$TMP/to"/*.mmf | wc -l)" = 2 ]
 ok $? "triage: 5 crash files, 2 signatures, 2 reproducers" || diag "$(cat "$TMP/out")"
-grep -q "I-BUD-4@quiescence" "$TMP/out" && grep -q "I-PCP-1@" "$TMP/out"
+grep -q "I-BUD-4@quiescence" "$TMP/out" && grep -Eq "I-PCP-1@|I-READ@" "$TMP/out"
 ok $? "triage names each signature"
 "$MMFUZZ" run --expect -q "$TMP/to"/*.mmf > /dev/null 2>&1
 ok $? "every triaged reproducer meets its expect: line"

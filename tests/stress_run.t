@@ -117,7 +117,7 @@ if [ "$kind" = tsan ]; then
 	done
 else
 	for w in drain1 cross_free1; do
-		"$MMFUZZ" stress $w -t 2 -s 4 $FAST --inject pcp_free_nolock > "$TMP/o" 2> "$TMP/err"
+		"$MMFUZZ" stress $w -t 2 -s 20 $FAST --inject pcp_free_nolock > "$TMP/o" 2> "$TMP/err"
 		rc=$?
 		[ $rc = 1 ] && grep -qE "^mmfuzz stress: $w: Assertion \`[^ ]+' failed\.$" "$TMP/err" &&
 			grep -qE '^invariant_violations: [1-9]' "$TMP/o"

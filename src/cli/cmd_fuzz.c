@@ -43,7 +43,7 @@ static const char fuzz_usage[] =
 	"\n"
 	"  --engine E        libfuzzer (default), afl, or random (the seeded random\n"
 	"                    scheduler on the seeds: no coverage guidance, the baseline)\n"
-	"  --target T        mm (default), pagealloc, kernel, text\n"
+	"  --target T        mm (default), pagealloc, kernel, tlb, text\n"
 	"  --sanitizer S     address (default: ASan+UBSan), thread, none (afl, random)\n"
 	"  --time SECONDS    how long (default 60, at most 31536000)\n"
 	"  --jobs N          parallel engine processes (default 1, at most 64)\n"
@@ -337,7 +337,7 @@ int cmd_fuzz(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!target_lookup(c.target) && strcmp(c.target, "text")) {
-		fprintf(stderr, "mmfuzz fuzz: --target is mm, pagealloc, kernel or text, not '%s'\n",
+		fprintf(stderr, "mmfuzz fuzz: --target is mm, pagealloc, kernel, tlb or text, not '%s'\n",
 			c.target);
 		return EXIT_USAGE;
 	}

@@ -140,10 +140,15 @@ $(FLAGS_STAMP): FORCE
 	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
 FORCE:
 
+# The model's files (src/mm) are compiled with MMFUZZ_MODEL: there its racy
+# accesses (READ_ONCE, WRITE_ONCE, data_race, atomic reads and sets) are
+# yield points, and nowhere else (src/kernel/compiler.h).
+model_flags = $(if $(filter src/mm/%,$<),-DMMFUZZ_MODEL)
+
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(model_flags) -Isrc -c $< -o $@
 
 $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -312,7 +317,8 @@ bench-bugs: $(MMFUZZ)
 
 # make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]:
 # executions per second of the mm target against commit 80487fb on the same
-# grown corpus (bench/bench_exec.sh)
+# grown corpus, and of the tlb target beside it on its own grown seeds
+# (bench/bench_exec.sh)
 .PHONY: bench-exec
 bench-exec: deps
 	@bench/bench_exec.sh -t $(or $(EXEC_SECS),30) -r $(or $(EXEC_ROUNDS),3) \
@@ -366,3 +372,14 @@ bench-stress: $(MMFUZZ)
 # ---- end of stress ----
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d)
+
+# ---- mutation score ----
+# make mutants [MUTANTS_TIME=120] [MUTANTS=REGEX]: every single-point mutant
+# of src/mm from the catalogue (bench/mutants.cat) against the default
+# campaign, MUTANTS_TIME seconds each; the table and the score
+# (bench/mutants.sh, report in $(BUILD)/mutants/report).  Hours on two cores:
+# ci/mutants runs it, make test does not.
+.PHONY: mutants
+mutants: $(MMFUZZ)
+	@bench/mutants.sh -t $(or $(MUTANTS_TIME),120) $(if $(MUTANTS),-m '$(MUTANTS)') \
+		-o $(BUILD)/mutants

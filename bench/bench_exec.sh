@@ -3,10 +3,11 @@
 # make bench-exec: executions per second of the `mm` fuzz target (ASan+UBSan)
 # under libFuzzer and AFL++, this tree against an older commit (default
 # 80487fb, where the issue that opened the layers started), side by side on
-# the same programs.
+# the same programs; and the other program targets of this tree (-g, default
+# tlb) beside its mm target, each on its own seeds grown the same way.
 #
 #   bench/bench_exec.sh [-t SECONDS] [-r ROUNDS] [-e "libfuzzer afl"] [-o REV]
-#                       [-n GROW_RUNS] [-w DIR]
+#                       [-n GROW_RUNS] [-w DIR] [-g "TARGETS"]
 #
 # The corpus: the old tree's libFuzzer target grows the shipped seeds with
 # a fixed seed and a fixed number of runs (deterministic: -seed=1 -runs=N),
@@ -18,11 +19,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=30 rounds=3 engines="libfuzzer afl" old=80487fb grow=200000 work=build/bench-exec
-while getopts "t:r:e:o:n:w:" o; do
+targets=tlb
+while getopts "t:r:e:o:n:w:g:" o; do
 	case $o in
 	t) secs=$OPTARG ;; r) rounds=$OPTARG ;; e) engines=$OPTARG ;; o) old=$OPTARG ;;
-	n) grow=$OPTARG ;; w) work=$OPTARG ;;
-	*) echo "usage: $0 [-t S] [-r N] [-e ENGINES] [-o REV] [-n RUNS] [-w DIR]" >&2; exit 2 ;;
+	n) grow=$OPTARG ;; w) work=$OPTARG ;; g) targets=$OPTARG ;;
+	*) echo "usage: $0 [-t S] [-r N] [-e ENGINES] [-o REV] [-n RUNS] [-w DIR] [-g TARGETS]" >&2; exit 2 ;;
 	esac
 done
 mkdir -p "$work"
@@ -47,10 +49,10 @@ for e in $engines; do
 	make -s -j2 ENGINE=$e SANITIZER=address,undefined fuzz-bins >> "$log" 2>&1
 done
 make -s -j2 build/mmfuzz >> "$log" 2>&1
-bin() {	# bin old|new ENGINE
-	local root=$PWD
-	[ "$1" = old ] && root=$oldsrc
-	echo "$root/build-fuzz-$2-address-undefined/fuzz/fuzz_mm"
+bin() {	# bin old|new|TARGET ENGINE: old and new are the mm target
+	local root=$PWD t=mm
+	case $1 in old) root=$oldsrc ;; new) ;; *) t=$1 ;; esac
+	echo "$root/build-fuzz-$2-address-undefined/fuzz/fuzz_$t"
 }
 
 # ---- the corpus, grown once and converted ----
@@ -76,6 +78,20 @@ if [ ! -s "$work/corpus-new.done" ]; then
 	[ $bad = 0 ] || say "$bad programs did not convert (kept as bytes)"
 	ls "$work/corpus-new" | wc -l > "$work/corpus-new.done"
 fi
+
+# ---- the other targets' corpora: this tree's target grows its own seeds ----
+make -s -j2 corpus >> "$log" 2>&1
+make -s -j2 ENGINE=libfuzzer SANITIZER=address,undefined fuzz-bins >> "$log" 2>&1
+for t in $targets; do
+	[ ! -s "$work/corpus-$t.done" ] || continue
+	say "growing the $t corpus: this tree's libFuzzer target, -seed=1 -runs=$grow"
+	rm -rf "$work/corpus-$t"
+	mkdir -p "$work/corpus-$t"
+	cp build/corpus/"$t"/*.bin "$work/corpus-$t/"
+	"$(bin "$t" libfuzzer)" -seed=1 -runs="$grow" -dict=fuzz/mm.dict \
+		"$work/corpus-$t" >> "$log" 2>&1 || true
+	ls "$work/corpus-$t" | wc -l > "$work/corpus-$t.done"
+done
 
 # ---- rounds ----
 rate() {	# rate old|new ENGINE ROUND: executions per second
@@ -110,12 +126,19 @@ say "$rounds rounds of $secs s per side and engine, old and new alternating (cor
 for e in $engines; do
 	: > "$work/$e.old"
 	: > "$work/$e.new"
+	for t in $targets; do : > "$work/$e.$t"; done
 	for r in $(seq 1 "$rounds"); do
 		rate old "$e" "$r" >> "$work/$e.old"
 		rate new "$e" "$r" >> "$work/$e.new"
+		for t in $targets; do rate "$t" "$e" "$r" >> "$work/$e.$t"; done
 	done
 	o=$(median < "$work/$e.old")
 	n=$(median < "$work/$e.new")
 	echo "$e exec/s new: $n old: $o ratio: $(awk -v n="$n" -v o="$o" 'BEGIN { printf "%.2f", o ? n / o : 0 }')" \
 	     "(rounds new: $(paste -sd' ' "$work/$e.new"); old: $(paste -sd' ' "$work/$e.old"))"
+	for t in $targets; do
+		x=$(median < "$work/$e.$t")
+		echo "$e exec/s $t: $x mm: $n ratio $t/mm: $(awk -v x="$x" -v n="$n" 'BEGIN { printf "%.2f", n ? x / n : 0 }')" \
+		     "(rounds $t: $(paste -sd' ' "$work/$e.$t"); corpus: $(cat "$work/corpus-$t.done") programs)"
+	done
 done

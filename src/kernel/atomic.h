@@ -2,8 +2,10 @@
 /*
  * atomic_t / atomic_long_t.  Read-modify-writes and cmpxchg are yield
  * points (the interleavings around a lockless counter are what the model is
- * for); plain reads and sets are not.  Relaxed ordering, like the kernel's
- * non-returning atomics.
+ * for); in the model's files (MMFUZZ_MODEL, compiler.h) reads and sets are
+ * too, racy_read / racy_write, so a read-modify-write open-coded as a read
+ * and a set can be torn.  Relaxed ordering, like the kernel's non-returning
+ * atomics.
  */
 #ifndef MMFUZZ_KERNEL_ATOMIC_H
 #define MMFUZZ_KERNEL_ATOMIC_H
@@ -11,16 +13,27 @@
 #include <stdbool.h>
 
 #include "../sched/sched.h"
+#include "compiler.h"
 
 typedef struct { int counter; } atomic_t;
 typedef struct { long counter; } atomic_long_t;
 
 #define ATOMIC_INIT(i) { (i) }
 
-#define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
-#define atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
-#define atomic_long_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
-#define atomic_long_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
+#define atomic_read(v) ({							\
+	__racy_point(YP_RACY_READ, #v);						\
+	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED); })
+#define atomic_set(v, i) do {							\
+	__typeof__((v)->counter) __as_i = (i);					\
+	__racy_point(YP_RACY_WRITE, #v);					\
+	__atomic_store_n(&(v)->counter, __as_i, __ATOMIC_RELAXED);		\
+} while (0)
+#define atomic_long_read(v)	atomic_read(v)
+#define atomic_long_set(v, i)	atomic_set(v, i)
+/* The bare access, never a yield point (the kernel's raw_atomic_*: no
+ * instrumentation): state whose only writer is the one reading it. */
+#define raw_atomic_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define raw_atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 
 #define __atomic_rmw_yield(v)	yield_point(YIELD_SITE(YP_ATOMIC, #v))
 

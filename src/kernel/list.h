@@ -25,11 +25,15 @@ struct list_head {
 /*
  * As in the kernel, ->next is written with WRITE_ONCE and list_empty() reads
  * it with READ_ONCE, so a racy emptiness check (free_area_empty() in the
- * watermark check) is a marked access; everything else is plain.
+ * watermark check) is a marked access; everything else is plain.  They are
+ * the __ forms, without a yield point: nearly every list_empty() runs under
+ * the list's lock, and the racy one is marked where it is made
+ * (__zone_watermark_ok: __data_race(free_area_empty(...)), in one step with
+ * the data_race(area->nr_free) before it).
  */
 static inline void INIT_LIST_HEAD(struct list_head *l)
 {
-	WRITE_ONCE(l->next, l);
+	__WRITE_ONCE(l->next, l);
 	l->prev = l;
 }
 
@@ -65,14 +69,14 @@ static inline void __list_add(struct list_head *new, struct list_head *prev,
 	next->prev = new;
 	new->next = next;
 	new->prev = prev;
-	WRITE_ONCE(prev->next, new);
+	__WRITE_ONCE(prev->next, new);
 }
 
 static inline void __list_del_entry(struct list_head *e, const char *fn)
 {
 	__list_del_valid(e, fn);
 	e->next->prev = e->prev;
-	WRITE_ONCE(e->prev->next, e->next);
+	__WRITE_ONCE(e->prev->next, e->next);
 }
 
 #define list_add(new, head)	 __list_add((new), (head), (head)->next, __func__)
@@ -105,7 +109,7 @@ static inline void __list_del_entry(struct list_head *e, const char *fn)
 
 static inline bool list_empty(const struct list_head *head)
 {
-	return READ_ONCE(head->next) == head;
+	return __READ_ONCE(head->next) == head;
 }
 
 /* Splice @list onto the front of @head; @list is left undefined. */
@@ -115,8 +119,8 @@ static inline void list_splice(struct list_head *list, struct list_head *head)
 		struct list_head *first = list->next, *last = list->prev, *at = head->next;
 
 		first->prev = head;
-		WRITE_ONCE(head->next, first);
-		WRITE_ONCE(last->next, at);
+		__WRITE_ONCE(head->next, first);
+		__WRITE_ONCE(last->next, at);
 		at->prev = last;
 	}
 }

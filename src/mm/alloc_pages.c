@@ -108,8 +108,10 @@ static inline long __zone_watermark_unusable_free(struct zone *z, unsigned int o
 	 * watermark then subtract the high-atomic reserves.  This will
 	 * over-estimate the size of the atomic reserve but it avoids a search.
 	 */
+	/* racy (plain in 6.6), but not a yield point: read between the free
+	 * pages and the watermark oracle, which must be one step (oracle.h) */
 	if (likely(!(alloc_flags & ALLOC_RESERVES)))
-		unusable_free += (long)READ_ONCE(z->nr_reserved_highatomic);
+		unusable_free += (long)__READ_ONCE(z->nr_reserved_highatomic);
 	return unusable_free;
 }
 
@@ -166,17 +168,20 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	if (!order)
 		return true;
 
-	/* For a high-order request, check at least one suitable page is free */
+	/* For a high-order request, check at least one suitable page is free
+	 * (without zone->lock: plain racy reads in 6.6, marked here; nr_free's
+	 * is the yield point, the lists' are read with it, since the writer
+	 * changes both with no yield point between) */
 	for (o = (int)order; o <= MAX_ORDER; o++) {
 		struct free_area *area = &z->free_area[o];
 
-		if (!READ_ONCE(area->nr_free))
+		if (!data_race(area->nr_free))
 			continue;
 		for (mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (!free_area_empty(area, mt))
+			if (!__data_race(free_area_empty(area, mt)))
 				return true;
 		if ((alloc_flags & (ALLOC_HIGHATOMIC | ALLOC_OOM)) &&
-		    !free_area_empty(area, MIGRATE_HIGHATOMIC))
+		    !__data_race(free_area_empty(area, MIGRATE_HIGHATOMIC)))
 			return true;
 	}
 	return false;

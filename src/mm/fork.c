@@ -173,7 +173,7 @@ static void tlb_drain(struct world *w)
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
 	int cpu;
 
-	if (!READ_ONCE(tw->used))
+	if (!__READ_ONCE(tw->used))
 		return;
 	for (cpu = 0; cpu < tw->ncpus; cpu++)
 		tlb_cpu_reset(tw, cpu);
@@ -220,7 +220,7 @@ static int tlb_cpu_dead(unsigned int cpu)
 {
 	struct tlb_world *tw = tlb_world();
 
-	if (READ_ONCE(tw->used) && (int)cpu < tw->ncpus)
+	if (__READ_ONCE(tw->used) && (int)cpu < tw->ncpus)
 		tlb_cpu_reset(tw, (int)cpu);
 	return 0;
 }
@@ -247,8 +247,8 @@ static int mm_init(struct tlb_world *tw, struct mm_struct *mm)
 	memset((char *)mm + MM_STRUCT_DYNAMIC, 0, sizeof(*mm) - MM_STRUCT_DYNAMIC);
 	/* x86's init_new_context(): a ctx_id never used before, tlb_gen 0 */
 	mm->context.ctx_id = __atomic_add_fetch(&tw->last_ctx_id, 1, __ATOMIC_RELAXED);
-	atomic_set(&mm->mm_users, 1);
-	atomic_set(&mm->mm_count, 1);
+	raw_atomic_set(&mm->mm_users, 1);	/* not yet visible */
+	raw_atomic_set(&mm->mm_count, 1);
 	init_rwsem_named(&mm->mmap_lock, "mmap_lock");
 	init_rwsem_named(&mm->anon_vma.rwsem, "anon_vma->rwsem");
 	spin_lock_init_named(&mm->page_table_lock, "mm->page_table_lock", -1);
@@ -272,8 +272,8 @@ struct mm_struct *mm_alloc(void)
 	struct mm_struct *mm;
 	int slot = -1;
 
-	if (!READ_ONCE(tw->used))
-		WRITE_ONCE(tw->used, true);
+	if (!__READ_ONCE(tw->used))		/* the model's bookkeeping */
+		__WRITE_ONCE(tw->used, true);
 	spin_lock(&tw->mm_lock);
 	if (tw->mm_free) {
 		slot = __builtin_ctzl(tw->mm_free);

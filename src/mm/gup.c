@@ -44,7 +44,7 @@ static int gup_pte_range(pmd_t pmd, pmd_t *pmdp, unsigned long addr, unsigned lo
 		folio = page_folio(page);
 		if (!folio_try_get(folio))	/* try_grab_folio(FOLL_GET) */
 			goto pte_unmap;
-		if (pmdp_get_lockless(pmdp).pmd != pmd.pmd || !pte_same(pte, ptep_get(ptep))) {
+		if (pmdp_get_lockless(pmdp).pmd != pmd.pmd || !pte_same(pte, ptep_get_lockless(ptep))) {
 			folio_put(folio);
 			goto pte_unmap;
 		}

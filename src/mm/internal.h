@@ -65,14 +65,16 @@ static inline void set_buddy_order(struct page *page, unsigned int order)
 	__SetPageBuddy(page);
 }
 
+/* Plain in the kernel: the page is ours, or on a list whose lock we hold
+ * (move_freepages peeks at allocated pages: relaxed, not a yield point). */
 static inline int get_pcppage_migratetype(const struct page *page)
 {
-	return (int)READ_ONCE(page->index);
+	return (int)__READ_ONCE(page->index);
 }
 
 static inline void set_pcppage_migratetype(struct page *page, int migratetype)
 {
-	WRITE_ONCE(page->index, (unsigned long)migratetype);
+	__WRITE_ONCE(page->index, (unsigned long)migratetype);
 }
 
 /* mm_init.c: remember that a max-order block's pages left their boot state */

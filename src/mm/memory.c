@@ -28,7 +28,7 @@ bool pagetable_pte_ctor(struct page *table)
 	spin_lock_init_named(ptlock_ptr(table), "ptlock", -1);
 	VM_BUG_ON_PAGE(!PageType(table, 0), table);
 	/* __SetPageTable: a buddy's page_type is read racily (PageType) */
-	WRITE_ONCE(table->page_type, table->page_type & ~PG_table);
+	__WRITE_ONCE(table->page_type, table->page_type & ~PG_table);	/* the table's own */
 	return true;
 }
 
@@ -369,10 +369,11 @@ static unsigned int do_anonymous_page(struct vm_fault *vmf)
 	folio = page_folio(page);
 	/* what the page holds: whose it is (the checkers read it back) */
 	word = page_address(page);
-	WRITE_ONCE(word[0], anon_page_tag(mm, vmf->address));
+	__WRITE_ONCE(word[0], anon_page_tag(mm, vmf->address));	/* not mapped yet */
 
-	entry = pte_mkyoung(pfn_pte(page_to_pfn(page), READ_ONCE(vma->vm_page_prot)));
-	if (READ_ONCE(vma->vm_flags) & VM_WRITE)
+	/* vm_flags and vm_page_prot change under mmap_lock for writing only */
+	entry = pte_mkyoung(pfn_pte(page_to_pfn(page), __READ_ONCE(vma->vm_page_prot)));
+	if (__READ_ONCE(vma->vm_flags) & VM_WRITE)
 		entry = pte_mkwrite(pte_mkdirty(entry));
 
 	if (bug_on(BUG_FAULT_PTE_NOLOCK)) {
@@ -485,7 +486,7 @@ unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsign
 		ret = VM_FAULT_SIGSEGV;		/* bad_area */
 		goto out;
 	}
-	vm_flags = READ_ONCE(vma->vm_flags);
+	vm_flags = __READ_ONCE(vma->vm_flags);		/* mmap_lock */
 	if ((flags & FAULT_FLAG_WRITE) ? !(vm_flags & VM_WRITE) : !(vm_flags & VM_ACCESS_FLAGS)) {
 		ret = VM_FAULT_SIGSEGV;		/* access_error */
 		goto out;

@@ -132,19 +132,31 @@ static inline pte_t ptep_get(pte_t *ptep)
 
 /* The lockless walkers' read (gup_fast, the CPU's page walk): what the PTE
  * maps was written before it was set (set_pte_at is a release), and the
- * walker reads it after (an address dependency on a real CPU). */
-static inline pte_t ptep_get_lockless(pte_t *ptep)
+ * walker reads it after (an address dependency on a real CPU).  Outside
+ * the PTL it is the kernel's READ_ONCE: in the model a racy_read yield
+ * point named after the caller (racy_read(pte)); under the PTL, ptep_get
+ * reads what only the lock holder writes, so it is no yield point, and
+ * the writers under the PTL (set_pte_at, ptep_get_and_clear) are not
+ * either (compiler.h: the racy reader's point is the one that counts). */
+static inline pte_t __ptep_get_lockless(pte_t *ptep)
 {
 	return __pte(__atomic_load_n(&ptep->pte, __ATOMIC_ACQUIRE));
 }
+#define ptep_get_lockless(ptep) ({						\
+	__racy_point(YP_RACY_READ, "pte");					\
+	__ptep_get_lockless(ptep); })
 
 static inline bool pmd_none(pmd_t p) { return !p.pmd; }
 static inline bool pmd_present(pmd_t p) { return p.pmd & _PAGE_PRESENT; }
 static inline unsigned long pmd_pfn(pmd_t p) { return (p.pmd & PTE_PFN_MASK) >> PAGE_SHIFT; }
-static inline pmd_t pmdp_get_lockless(pmd_t *pmdp)
+/* the pgd entry read without mm->page_table_lock: racy_read(pmd) */
+static inline pmd_t __pmdp_get_lockless(pmd_t *pmdp)
 {
 	return (pmd_t){ __atomic_load_n(&pmdp->pmd, __ATOMIC_ACQUIRE) };
 }
+#define pmdp_get_lockless(pmdp) ({						\
+	__racy_point(YP_RACY_READ, "pmd");					\
+	__pmdp_get_lockless(pmdp); })
 
 /* ---- VMAs and the anon_vma ---- */
 

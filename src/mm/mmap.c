@@ -106,7 +106,7 @@ int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long 
 		       bool new_below)
 {
 	struct vm_area_struct *new;
-	struct anon_vma *av = READ_ONCE(vma->anon_vma);
+	struct anon_vma *av = __READ_ONCE(vma->anon_vma);	/* mmap_lock for writing */
 
 	if (mm->map_count >= MM_MAX_VMAS)
 		return -ENOMEM;
@@ -308,7 +308,7 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr, unsigned long 
 	/* Expand the existing vma if possible */
 	if (vma && vma->vm_end == addr && vma->vm_start >= mm->start_brk &&
 	    vma->vm_flags == flags) {
-		struct anon_vma *av = READ_ONCE(vma->anon_vma);
+		struct anon_vma *av = __READ_ONCE(vma->anon_vma);	/* mmap_lock for writing */
 
 		if (av)
 			down_write(&av->rwsem);

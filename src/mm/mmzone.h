@@ -13,7 +13,7 @@
  *                       READ_ONCE: the watermark check and
  *                       reserve_highatomic_pageblock's first test)
  *   pcp->lock           pcp->lists[] and pcp->count (count is also read
- *                       racily by drain_all_pages)
+ *                       racily by drain_all_pages, data_race())
  *   pcp_batch_high_lock updaters of pcp->high/batch (readers use READ_ONCE)
  *   pcpu_drain_mutex    serialises __drain_all_pages
  *   IRQs/preemption off the per-CPU vm_stat_diff of this CPU
@@ -428,11 +428,13 @@ static inline unsigned long pageblock_start_pfn(unsigned long pfn)
 	return pfn & ~(pageblock_nr_pages - 1);
 }
 
+/* "This races, without locks, with set_pfnblock_flags_mask()": READ_ONCE */
 static inline int get_pfnblock_migratetype(const struct page *page, unsigned long pfn)
 {
 	const struct zone *zone = page_zone(page);
+	unsigned long block = (pfn - zone->zone_start_pfn) >> pageblock_order;
 
-	return READ_ONCE(zone->pageblock_mt[(pfn - zone->zone_start_pfn) >> pageblock_order]);
+	return READ_ONCE(zone->pageblock_mt[block]);
 }
 
 #define get_pageblock_migratetype(page) get_pfnblock_migratetype(page, page_to_pfn(page))

@@ -35,7 +35,7 @@ static bool pte_needs_flush(pte_t oldpte, pte_t newpte)
  * mapping may map it writable at once, as the write fault would. */
 static bool can_change_pte_writable(struct vm_area_struct *vma, pte_t pte)
 {
-	return (READ_ONCE(vma->vm_flags) & VM_WRITE) && !pte_protnone(pte);
+	return (__READ_ONCE(vma->vm_flags) & VM_WRITE) && !pte_protnone(pte);	/* mmap_lock */
 }
 
 static long change_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
@@ -76,7 +76,7 @@ static long change_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 static long change_protection(struct mmu_gather *tlb, struct vm_area_struct *vma,
 			      unsigned long addr, unsigned long end, unsigned long cp_flags)
 {
-	unsigned long newprot = READ_ONCE(vma->vm_page_prot), next;
+	unsigned long newprot = __READ_ONCE(vma->vm_page_prot), next;	/* mmap_lock */
 	pmd_t *pmd = pmd_off(vma->vm_mm, addr);
 	long pages = 0, ret;
 
@@ -113,8 +113,9 @@ static int mprotect_fixup(struct mmu_gather *tlb, struct mm_struct *mm,
 		vma = find_vma(mm, start);
 	}
 	/* vm_flags and vm_page_prot are changed under the mmap_lock */
-	WRITE_ONCE(vma->vm_flags, newflags);
-	WRITE_ONCE(vma->vm_page_prot, vm_page_prot_of(newflags));
+	/* under mmap_lock for writing (vm_flags_reset) */
+	__WRITE_ONCE(vma->vm_flags, newflags);
+	__WRITE_ONCE(vma->vm_page_prot, vm_page_prot_of(newflags));
 	change_protection(tlb, vma, start, end,
 			  (newflags & VM_WRITE) ? MM_CP_TRY_CHANGE_WRITABLE : 0);
 	return 0;

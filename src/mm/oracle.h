@@ -9,6 +9,14 @@
  * design allows: I-READ@SITE.  A later layer declares its racy reads the
  * same way.
  *
+ * The oracle compares the value read with the exact one at its own step, so
+ * a read it checks and READ_ORACLE are one step: no yield point may fall
+ * between them.  Where a racy read is a yield point (kernel/compiler.h, the
+ * point comes before the access) that holds when READ_ORACLE follows the
+ * read; the reads a checked value is put together from after the first one
+ * (a snapshot's per-CPU diffs, the watermark's highatomic reserve) are the
+ * __ forms.
+ *
  * The model keeps the exact values the oracles compare with beside the
  * kernel's fields, marked as the model's own: zone->free_pages_exact (the
  * pages on the free lists, kept by the list helpers) and pcp->refilling (a

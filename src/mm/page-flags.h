@@ -7,7 +7,8 @@
  * page to zone->lock or the pcp->lock of its list.  page_type (PageBuddy)
  * changes only under zone->lock.  A compound page's head and tails are
  * written by prep_compound_page() before the allocation returns and by
- * free_pages_prepare() after the last reference is gone: never shared.
+ * free_pages_prepare() after the last reference is gone: never shared, so
+ * their accesses are the __ and raw_ forms, not yield points.
  */
 #ifndef MMFUZZ_MM_PAGE_FLAGS_H
 #define MMFUZZ_MM_PAGE_FLAGS_H
@@ -32,7 +33,7 @@ static inline bool PageReserved(const struct page *page)
 
 static inline unsigned long _compound_head(const struct page *page)
 {
-	unsigned long head = READ_ONCE(page->compound_head);
+	unsigned long head = __READ_ONCE(page->compound_head);
 
 	if (unlikely(head & 1))
 		return head - 1;
@@ -50,7 +51,7 @@ static inline unsigned long _compound_head(const struct page *page)
 
 static inline bool PageTail(const struct page *page)
 {
-	return READ_ONCE(page->compound_head) & 1;
+	return __READ_ONCE(page->compound_head) & 1;
 }
 
 static inline bool PageHead(const struct page *page)
@@ -86,12 +87,12 @@ static inline bool folio_test_large(const struct folio *folio)
 
 static inline void set_compound_head(struct page *page, struct page *head)
 {
-	WRITE_ONCE(page->compound_head, (unsigned long)head + 1);
+	__WRITE_ONCE(page->compound_head, (unsigned long)head + 1);
 }
 
 static inline void clear_compound_head(struct page *page)
 {
-	WRITE_ONCE(page->compound_head, 0UL);
+	__WRITE_ONCE(page->compound_head, 0UL);
 }
 
 /* The order of a compound page, 0 for any other page (mm.h in 6.6). */
@@ -156,7 +157,7 @@ static inline void __ClearPageBuddy(struct page *page)
 /* _mapcount back to "not mapped", which also clears every page type */
 static inline void page_mapcount_reset(struct page *page)
 {
-	atomic_set(&page->_mapcount, -1);
+	raw_atomic_set(&page->_mapcount, -1);
 }
 
 /*

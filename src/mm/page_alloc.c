@@ -10,9 +10,13 @@
  *
  * Lock order: pcp->lock -> zone->lock.  Every function named __xxx below
  * runs with zone->lock held and says so with lockdep_assert_held().
- * zone->lock also protects nr_reserved_highatomic, which
- * reserve_highatomic_pageblock and the watermark check read before
- * taking it (READ_ONCE).
+ * zone->lock protects the free lists, nr_free and nr_reserved_highatomic;
+ * the watermark checks read them without it, as does
+ * reserve_highatomic_pageblock before taking it (READ_ONCE, data_race(): a
+ * yield point each), so they are written with __WRITE_ONCE: relaxed for
+ * TSan, no yield point, the writer holds the lock.  So are the pageblock
+ * migratetypes (a cmpxchg in the kernel, under zone->lock), which the free
+ * path reads racily (READ_ONCE).
  *
  * Left out of the model: CMA, page reporting, shuffling, guard pages,
  * watermark boosting, memory isolation (the type exists), NUMA.
@@ -28,7 +32,7 @@ static inline void add_to_free_list(struct page *page, struct zone *zone,
 	struct free_area *area = &zone->free_area[order];
 
 	list_add(&page->buddy_list, &area->free_list[migratetype]);
-	WRITE_ONCE(area->nr_free, area->nr_free + 1);
+	__WRITE_ONCE(area->nr_free, area->nr_free + 1);
 	area->gen++;
 	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact + (1L << order));
 }
@@ -40,7 +44,7 @@ static inline void add_to_free_list_tail(struct page *page, struct zone *zone,
 	struct free_area *area = &zone->free_area[order];
 
 	list_add_tail(&page->buddy_list, &area->free_list[migratetype]);
-	WRITE_ONCE(area->nr_free, area->nr_free + 1);
+	__WRITE_ONCE(area->nr_free, area->nr_free + 1);
 	area->gen++;
 	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact + (1L << order));
 }
@@ -63,7 +67,7 @@ static inline void del_page_from_free_list(struct page *page, struct zone *zone,
 	list_del(&page->buddy_list);
 	__ClearPageBuddy(page);
 	page->private = 0;
-	WRITE_ONCE(zone->free_area[order].nr_free, zone->free_area[order].nr_free - 1);
+	__WRITE_ONCE(zone->free_area[order].nr_free, zone->free_area[order].nr_free - 1);
 	zone->free_area[order].gen++;
 	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact - (1L << order));
 }
@@ -77,10 +81,10 @@ void set_pageblock_migratetype(struct page *page, int migratetype)
 {
 	struct zone *zone = page_zone(page);
 	unsigned long pfn = page_to_pfn(page);
+	unsigned long block = (pfn - zone->zone_start_pfn) >> pageblock_order;
 
 	world_touch_pfn(pfn);
-	WRITE_ONCE(zone->pageblock_mt[(pfn - zone->zone_start_pfn) >> pageblock_order],
-		   (unsigned char)migratetype);
+	__WRITE_ONCE(zone->pageblock_mt[block], (unsigned char)migratetype);
 }
 
 static void change_pageblock_range(struct page *pageblock_page, int start_order,
@@ -497,8 +501,8 @@ void reserve_highatomic_pageblock(struct page *page, struct zone *zone)
 	mt = get_pageblock_migratetype(page);
 	/* Only reserve normal pageblocks (i.e., they can merge with others) */
 	if (migratetype_is_mergeable(mt)) {
-		WRITE_ONCE(zone->nr_reserved_highatomic,
-			   zone->nr_reserved_highatomic + pageblock_nr_pages);
+		__WRITE_ONCE(zone->nr_reserved_highatomic,
+			     zone->nr_reserved_highatomic + pageblock_nr_pages);
 		set_pageblock_migratetype(page, MIGRATE_HIGHATOMIC);
 		move_freepages_block(zone, page, MIGRATE_HIGHATOMIC, NULL);
 		mm_stat_inc(MM_HIGHATOMIC_RESERVE);
@@ -541,9 +545,9 @@ bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force)
 			 */
 			if (is_migrate_highatomic(get_pageblock_migratetype(page))) {
 				/* watch for underflows */
-				WRITE_ONCE(zone->nr_reserved_highatomic,
-					   zone->nr_reserved_highatomic -
-					   min(pageblock_nr_pages, zone->nr_reserved_highatomic));
+				__WRITE_ONCE(zone->nr_reserved_highatomic,
+					     zone->nr_reserved_highatomic -
+					     min(pageblock_nr_pages, zone->nr_reserved_highatomic));
 			}
 			/*
 			 * Convert to ac->migratetype and avoid the normal

@@ -7,9 +7,12 @@
  *
  * Lock order: pcp_batch_high_lock -> pcpu_drain_mutex -> pcp->lock -> zone->lock.
  * pcp->lock protects pcp->lists and pcp->count; pcp->count is also read
- * without it (drain_all_pages' racy emptiness check), so it is written with
- * WRITE_ONCE.  pcp->high and pcp->batch are changed under
- * pcp_batch_high_lock and read with READ_ONCE.
+ * without it (drain_all_pages' racy emptiness check, plain in 6.6, marked
+ * data_race() here: a yield point), so it is written with __WRITE_ONCE
+ * (relaxed for TSan; no yield point: the writer holds the lock).
+ * pcp->high and pcp->batch are changed under pcp_batch_high_lock with
+ * WRITE_ONCE and read with READ_ONCE under pcp->lock or none: every one of
+ * those accesses is a yield point, so a reader can see them torn.
  */
 #include "internal.h"
 #include "oracle.h"
@@ -45,9 +48,10 @@
 	preempt_enable();							\
 } while (0)
 
+/* pcp->count += delta, under pcp->lock */
 static inline void pcp_count_add(struct per_cpu_pages *pcp, int delta)
 {
-	WRITE_ONCE(pcp->count, pcp->count + delta);
+	__WRITE_ONCE(pcp->count, pcp->count + delta);
 }
 
 void per_cpu_pages_init(struct per_cpu_pages *pcp, struct per_cpu_zonestat *pzstats, int cpu,
@@ -260,7 +264,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 		spin_unlock(&pcp->lock);
 		return;
 	}
-	count = READ_ONCE(pcp->count);
+	count = data_race(pcp->count);
 	READ_ORACLE(&ro_drain_pcp, pcp, count, zone->idx);
 	if (count) {
 		spin_lock(&pcp->lock);
@@ -285,10 +289,13 @@ static void drain_pages(unsigned int cpu)
  */
 void drain_zone_pages(struct zone *zone, struct per_cpu_pages *pcp)
 {
-	int to_drain, batch;
+	int to_drain, batch, count;
 
 	batch = READ_ONCE(pcp->batch);
-	to_drain = min(READ_ONCE(pcp->count), batch);
+	/* one read: the model's min() evaluates its arguments twice, the
+	 * kernel's once, and each READ_ONCE is a yield point */
+	count = READ_ONCE(pcp->count);
+	to_drain = min(count, batch);
 	if (to_drain > 0) {
 		spin_lock(&pcp->lock);
 		free_pcppages_bulk(zone, to_drain, pcp, 0);
@@ -335,7 +342,7 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 			has_pcps = true;
 		} else if (zone) {
 			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
-			int count = READ_ONCE(pcp->count);
+			int count = data_race(pcp->count);
 
 			READ_ORACLE(&ro_drain_all_pcp, pcp, count, zone->idx);
 			has_pcps = count != 0;
@@ -343,7 +350,7 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++) {
 				struct per_cpu_pages *pcp =
 					per_cpu_ptr(mm_world->zones[z].per_cpu_pageset, cpu);
-				int count = READ_ONCE(pcp->count);
+				int count = data_race(pcp->count);
 
 				READ_ORACLE(&ro_drain_all_pcp, pcp, count, z);
 				has_pcps = count != 0;
@@ -591,12 +598,13 @@ void zone_pcp_disable(struct zone *zone)
 	mutex_lock(&mm_world->pcp_batch_high_lock);
 	__zone_set_pageset_high_and_batch(zone, 0, 1);
 	__drain_all_pages(zone, true);
-	WRITE_ONCE(zone->pcp_disabled, true);
+	/* the model's bookkeeping for the checkers: not a kernel access */
+	__WRITE_ONCE(zone->pcp_disabled, true);
 }
 
 void zone_pcp_enable(struct zone *zone)
 {
-	WRITE_ONCE(zone->pcp_disabled, false);
+	__WRITE_ONCE(zone->pcp_disabled, false);
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
 	mutex_unlock(&mm_world->pcp_batch_high_lock);
@@ -605,7 +613,7 @@ void zone_pcp_enable(struct zone *zone)
 /* Between zone_pcp_disable() and zone_pcp_enable(): the pcps stay empty. */
 bool zone_pcp_disabled(const struct zone *zone)
 {
-	return READ_ONCE(zone->pcp_disabled);
+	return __READ_ONCE(zone->pcp_disabled);
 }
 
 /* Like the percpu_pagelist_high_fraction sysctl: new high/batch for every CPU. */

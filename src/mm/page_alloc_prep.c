@@ -8,7 +8,8 @@
  * memory.
  *
  * No lock: a page here is owned by the task allocating or freeing it (off
- * every list, refcount 0 on the way out, 1 from set_page_refcounted on).
+ * every list, refcount 0 on the way out, 1 from set_page_refcounted on):
+ * its counts are read and set with raw_atomic_*, not yield points.
  */
 #include "internal.h"
 
@@ -25,7 +26,7 @@ static const char *page_bad_reason(const struct page *page, unsigned long flags)
 {
 	const char *bad_reason = NULL;
 
-	if (unlikely(atomic_read(&page->_mapcount) != -1))
+	if (unlikely(raw_atomic_read(&page->_mapcount) != -1))
 		bad_reason = "nonzero mapcount";
 	if (unlikely(page->mapping != NULL))
 		bad_reason = "non-NULL mapping";
@@ -44,7 +45,7 @@ static void bad_page(const struct page *page, const char *reason, const char *fn
 {
 	sched_violation("bad_page", fn, "Bad page state pfn %lu: %s (refcount %d, mapcount %d)",
 			page_to_pfn(page), reason, page_ref_count(page),
-			atomic_read(&page->_mapcount));
+			raw_atomic_read(&page->_mapcount));
 }
 
 static inline void free_page_is_bad(const struct page *page)
@@ -63,11 +64,11 @@ static void free_tail_page_prepare(struct page *head_page, struct page *page)
 	switch (page - head_page) {
 	case 1:
 		/* the first tail page: these may be in place of ->mapping */
-		if (unlikely(atomic_read(&folio->_entire_mapcount) + 1))
+		if (unlikely(raw_atomic_read(&folio->_entire_mapcount) + 1))
 			bad_page(page, "nonzero entire_mapcount", __func__);
-		if (unlikely(atomic_read(&folio->_nr_pages_mapped)))
+		if (unlikely(raw_atomic_read(&folio->_nr_pages_mapped)))
 			bad_page(page, "nonzero nr_pages_mapped", __func__);
-		if (unlikely(atomic_read(&folio->_pincount)))
+		if (unlikely(raw_atomic_read(&folio->_pincount)))
 			bad_page(page, "nonzero pincount", __func__);
 		break;
 	case 2:
@@ -145,9 +146,9 @@ static void prep_compound_head(struct page *page, unsigned int order)
 	/* folio_set_order() */
 	folio->_flags_1 = (folio->_flags_1 & ~0xffUL) | order;
 	folio->_folio_nr_pages = 1U << order;
-	atomic_set(&folio->_entire_mapcount, -1);
-	atomic_set(&folio->_nr_pages_mapped, 0);
-	atomic_set(&folio->_pincount, 0);
+	raw_atomic_set(&folio->_entire_mapcount, -1);
+	raw_atomic_set(&folio->_nr_pages_mapped, 0);
+	raw_atomic_set(&folio->_pincount, 0);
 }
 
 static void prep_compound_tail(struct page *head, int tail_idx)

@@ -5,7 +5,9 @@
  * src/kernel/atomic.h: every read-modify-write of page->_refcount is a
  * yield point (atomic, or cmpxchg for each try of the add-unless loop)
  * named after the function that calls it, e.g.
- * "__free_pages:atomic(page->_refcount)"; plain reads and sets are not.
+ * "__free_pages:atomic(page->_refcount)"; plain reads and sets are not
+ * (raw_atomic_read/set: a page's count is read and set by its owner, and a
+ * speculative reference is a read-modify-write).
  * Returning operations are fully ordered, as the kernel's are.
  *
  * No lock: _refcount is an atomic_t.  A reference may be taken
@@ -20,7 +22,7 @@
 
 static inline int page_ref_count(const struct page *page)
 {
-	return atomic_read(&page->_refcount);
+	return raw_atomic_read(&page->_refcount);
 }
 
 static inline int folio_ref_count(const struct folio *folio)
@@ -36,7 +38,7 @@ static inline int page_count(const struct page *page)
 
 static inline void set_page_count(struct page *page, int v)
 {
-	atomic_set(&page->_refcount, v);
+	raw_atomic_set(&page->_refcount, v);
 }
 
 /* Setup the page count before being freed into the page allocator for the

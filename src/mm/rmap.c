@@ -25,7 +25,7 @@ void anon_vma_link(struct anon_vma *av, struct vm_area_struct *vma)
 	if (av->nr >= MM_VMA_SLOTS)
 		sched_violation("BUG_ON", __func__, "anon_vma has %d VMAs already", av->nr);
 	av->vmas[av->nr++] = vma;
-	WRITE_ONCE(vma->anon_vma, av);
+	__WRITE_ONCE(vma->anon_vma, av);	/* under page_table_lock: the racy read is the reader's */
 }
 
 /* __anon_vma_prepare(): the first fault in @vma links it. */
@@ -38,16 +38,17 @@ int anon_vma_prepare(struct vm_area_struct *vma)
 		return 0;
 	down_write(&av->rwsem);
 	spin_lock(&mm->page_table_lock);
-	if (!READ_ONCE(vma->anon_vma))
+	if (!__READ_ONCE(vma->anon_vma))
 		anon_vma_link(av, vma);
 	spin_unlock(&mm->page_table_lock);
 	up_write(&av->rwsem);
 	return 0;
 }
 
+/* the VMA is detached (or the mm going): no fault reads its anon_vma */
 void unlink_anon_vmas(struct vm_area_struct *vma)
 {
-	struct anon_vma *av = READ_ONCE(vma->anon_vma);
+	struct anon_vma *av = __READ_ONCE(vma->anon_vma);
 	int i;
 
 	if (!av)
@@ -59,7 +60,7 @@ void unlink_anon_vmas(struct vm_area_struct *vma)
 			break;
 		}
 	}
-	WRITE_ONCE(vma->anon_vma, NULL);
+	__WRITE_ONCE(vma->anon_vma, NULL);
 	up_write(&av->rwsem);
 }
 
@@ -69,9 +70,10 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address)
 {
 	folio_set_flag(folio, PG_swapbacked);		/* __folio_set_swapbacked */
-	atomic_set(&folio->_mapcount, 0);		/* increment count (starts at -1) */
-	WRITE_ONCE(folio->mapping, (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON));
-	WRITE_ONCE(folio->index, address >> PAGE_SHIFT);	/* linear_page_index() */
+	/* a new page, not yet mapped: set_pte_at (a release) publishes it */
+	raw_atomic_set(&folio->_mapcount, 0);		/* increment count (starts at -1) */
+	__WRITE_ONCE(folio->mapping, (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON));
+	__WRITE_ONCE(folio->index, address >> PAGE_SHIFT);	/* linear_page_index() */
 }
 
 void page_remove_rmap(struct page *page, struct vm_area_struct *vma)
@@ -267,7 +269,7 @@ static bool try_to_unmap(struct folio *folio, unsigned int flags,
 		return true;
 	}
 	rcu_read_unlock();
-	address = READ_ONCE(folio->index) << PAGE_SHIFT;
+	address = __READ_ONCE(folio->index) << PAGE_SHIFT;
 	down_read(&av->rwsem);
 	for (i = 0; i < av->nr && ret; i++) {
 		struct vm_area_struct *vma = av->vmas[i];

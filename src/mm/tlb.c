@@ -206,7 +206,8 @@ bool tlb_entry_usable(struct tlb_world *tw, int cpu, const struct tlb_entry *e,
 			*mmp = mm;
 			if (ts->loaded_mm == mm && ts->loaded_mm_asid == e->asid - 1 && !ts->is_lazy)
 				return true;
-			return ctx->tlb_gen >= (u64)atomic_long_read(&mm->context.tlb_gen);
+			/* the checkers' question: never a yield point */
+			return ctx->tlb_gen >= (u64)raw_atomic_read(&mm->context.tlb_gen);
 		}
 	}
 	return false;		/* an mm gone: its ctx_id never comes back */
@@ -366,7 +367,7 @@ static void flush_tlb_func(void *info)
 	}
 	if (!loaded_mm)
 		return;
-	if (READ_ONCE(ts->is_lazy)) {
+	if (__READ_ONCE(ts->is_lazy)) {		/* this CPU's own, IRQs off */
 		/* Lazy: rather than flush, switch to init_mm (cheaper, and the
 		 * paging-structure caches go with it). */
 		count_tlb_events(ts, TLB_LAZY_SWITCH, 1);
@@ -495,7 +496,8 @@ void arch_tlbbatch_add_pending(struct arch_tlbflush_unmap_batch *batch, struct m
 {
 	(void)uaddr;
 	atomic_long_add_return(1, &mm->context.tlb_gen);	/* inc_mm_tlb_gen() */
-	WRITE_ONCE(batch->cpumask.bits, batch->cpumask.bits | mm_cpumask_read(mm_cpumask(mm)));
+	/* current->tlb_ubc: the task's own */
+	__WRITE_ONCE(batch->cpumask.bits, batch->cpumask.bits | mm_cpumask_read(mm_cpumask(mm)));
 }
 
 void arch_tlbbatch_flush(struct arch_tlbflush_unmap_batch *batch)
@@ -578,10 +580,12 @@ static int access_once(struct tlb_world *tw, struct mm_struct *mm, unsigned long
 		e = tlb_hw_fill(tw, ts, ts->loaded_mm_asid, vpn, new);
 	}
 	word = page_address(pfn_to_page(e->pfn));
-	val = READ_ONCE(word[0]);
+	/* one instruction's load and store: no yield point inside (a flush
+	 * IPI waits for it) */
+	val = __READ_ONCE(word[0]);
 	tlb_check(tw, access, mm, addr, write, e, val);
 	if (write)
-		WRITE_ONCE(word[1], READ_ONCE(word[1]) + 1);
+		__WRITE_ONCE(word[1], __READ_ONCE(word[1]) + 1);
 	local_irq_restore(flags);
 	return 0;
 

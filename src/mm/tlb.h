@@ -316,9 +316,11 @@ static inline struct mm_struct *anon_vma_mm(struct anon_vma *av)
 	return container_of(av, struct mm_struct, anon_vma);
 }
 
+/* a page's own count, changed under the PTL of its one mapping: no yield
+ * point (the readers that race it are reclaim's, with the page locked) */
 static inline int page_mapcount(const struct page *page)
 {
-	return atomic_read(&page->_mapcount) + 1;
+	return raw_atomic_read(&page->_mapcount) + 1;
 }
 
 static inline bool folio_test_flag(const struct folio *folio, int bit)

@@ -5,8 +5,17 @@
  *
  * vm_stat_diff is this CPU's: it is changed with IRQs off (under zone->lock,
  * irqsave) or by this_cpu_xchg in the refresh.  Other CPUs read it racily
- * (zone_page_state_snapshot), so it is accessed with READ_ONCE/WRITE_ONCE.
- * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock.
+ * (zone_page_state_snapshot, plain in 6.6, __data_race() here: annotated,
+ * and in one step with the counter's read, the yield point before it, as the
+ * watermark oracle needs).  This CPU's own accesses are __this_cpu_read/write
+ * in the kernel, __READ_ONCE/__WRITE_ONCE here (relaxed for TSan, no yield
+ * point), with one exception: a store made with IRQs on (a caller's
+ * mistake) is WRITE_ONCE, a yield point where an interrupt on this CPU can
+ * come in between the load and the store and lose its update, as in the
+ * kernel.  With IRQs off only other CPUs' tasks could run there, and they
+ * cannot change this CPU's diff: no point, no step.
+ * zone->vm_stat and vm_zone_stat are atomic_long_t, updated without a lock:
+ * every atomic_long_read of them is a yield point.
  */
 #include "internal.h"
 #include "oracle.h"
@@ -93,20 +102,28 @@ unsigned long sum_vm_event(enum vm_event_item item)
 
 /*
  * The one place a differential reaches the shared counters.  With
- * vmstat_lost_update the zone counter is a load and a store with a point
- * in between, as if atomic_long_add had been open-coded.
+ * vmstat_lost_update the zone counter is an atomic_long_read and an
+ * atomic_long_set, as if atomic_long_add had been open-coded: nothing but
+ * the two racy accesses (each a yield point) lets another task in between.
  */
 static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item)
 {
 	if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 		long v = atomic_long_read(&zone->vm_stat[item]);
 
-		sched_point("vm_stat_rmw");
 		atomic_long_set(&zone->vm_stat[item], v + x);
 	} else {
 		atomic_long_add(x, &zone->vm_stat[item]);
 	}
 	atomic_long_add(x, &mm_world->vm_zone_stat[item]);
+}
+
+/* IRQs on, outside interrupt context: an interrupt may come in here. */
+static inline bool irqs_on_here(void)
+{
+	const struct task *t = current;
+
+	return !t->irq_depth && !t->irq_active;
 }
 
 /*
@@ -119,13 +136,16 @@ void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long del
 	struct per_cpu_zonestat *pcp = this_cpu_ptr(zone->per_cpu_zonestats);
 	long x, t;
 
-	x = delta + READ_ONCE(pcp->vm_stat_diff[item]);
-	t = READ_ONCE(pcp->stat_threshold);
+	x = delta + __READ_ONCE(pcp->vm_stat_diff[item]);
+	t = __READ_ONCE(pcp->stat_threshold);
 	if (unlikely(labs(x) > t)) {
 		zone_page_state_add(x, zone, item);
 		x = 0;
 	}
-	WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+	if (unlikely(irqs_on_here()))
+		WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+	else
+		__WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
 }
 
 /* Use interrupt disable to serialize counter updates. */
@@ -147,7 +167,7 @@ static signed char this_cpu_xchg_s8(signed char *p, signed char v)
 	signed char old;
 
 	do {
-		old = READ_ONCE(*p);
+		old = __READ_ONCE(*p);
 		yield_point(YIELD_SITE(YP_CMPXCHG, "pzstats->vm_stat_diff[i]"));
 	} while (!__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
@@ -190,7 +210,6 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 				if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 					long old = atomic_long_read(&zone->vm_stat[i]);
 
-					sched_point("vm_stat_rmw");
 					atomic_long_set(&zone->vm_stat[i], old + v);
 				} else {
 					atomic_long_add(v, &zone->vm_stat[i]);
@@ -227,8 +246,13 @@ unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item it
 	long x = atomic_long_read(&zone->vm_stat[item]);
 	int cpu;
 
-	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-		x += READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[item]);
+	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++) {
+		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
+
+		/* plain racy reads in 6.6; one step with the counter's read,
+		 * as a watermark oracle needs (oracle.h) */
+		x += __data_race(pzstats->vm_stat_diff[item]);
+	}
 	return x < 0 ? 0 : (unsigned long)x;
 }
 
@@ -253,13 +277,14 @@ void refresh_zone_stat_thresholds(void)
 		struct zone *zone = &mm_world->zones[z];
 		unsigned long max_drift, tolerate_drift;
 
+		/* at boot, before any task runs */
 		for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-			WRITE_ONCE(zone->per_cpu_zonestats[cpu].stat_threshold,
-				   (signed char)threshold);
+			__WRITE_ONCE(zone->per_cpu_zonestats[cpu].stat_threshold,
+				     (signed char)threshold);
 		tolerate_drift = zone->_watermark[WMARK_LOW] - zone->_watermark[WMARK_MIN];
 		max_drift = (unsigned long)(mm_world->cfg.ncpus * threshold);
-		WRITE_ONCE(zone->percpu_drift_mark, max_drift > tolerate_drift ?
-			   zone->_watermark[WMARK_HIGH] + max_drift : 0);
+		__WRITE_ONCE(zone->percpu_drift_mark, max_drift > tolerate_drift ?
+			     zone->_watermark[WMARK_HIGH] + max_drift : 0);
 	}
 }
 
@@ -279,10 +304,11 @@ void cpu_vm_stats_fold(int cpu)
 		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
-			long v = READ_ONCE(pzstats->vm_stat_diff[i]);
+			/* the dead CPU's: nothing races (__ forms, no yield) */
+			long v = __READ_ONCE(pzstats->vm_stat_diff[i]);
 
 			if (v) {
-				WRITE_ONCE(pzstats->vm_stat_diff[i], 0);
+				__WRITE_ONCE(pzstats->vm_stat_diff[i], 0);
 				if (i == NR_FREE_PAGES)
 					fold_inflight(zone, v);
 				atomic_long_add(v, &zone->vm_stat[i]);

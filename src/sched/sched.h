@@ -70,6 +70,8 @@ enum yield_type {
 	YP_CALL_RCU,		/* call_rcu(), rcu_barrier() */
 	YP_RCU_GP,		/* the grace-period kthread: a GP begins or ends */
 	YP_CPUHP,		/* cpu_down(), cpu_up() and their callbacks */
+	YP_RACY_READ,		/* READ_ONCE, atomic_read, data_race() (kernel/compiler.h) */
+	YP_RACY_WRITE,		/* WRITE_ONCE, atomic_set */
 	NR_YIELD_TYPES
 };
 

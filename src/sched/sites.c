@@ -50,6 +50,8 @@ static const char *const yield_type_names[NR_YIELD_TYPES] = {
 	[YP_CALL_RCU] = "call_rcu",
 	[YP_RCU_GP] = "rcu_gp",
 	[YP_CPUHP] = "cpuhp",
+	[YP_RACY_READ] = "racy_read",
+	[YP_RACY_WRITE] = "racy_write",
 };
 _Static_assert(sizeof(yield_type_names) / sizeof(yield_type_names[0]) == NR_YIELD_TYPES,
 	       "a name for every yield type");
@@ -70,6 +72,16 @@ static uint64_t fnv1a(const char *s)
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
 	return h;
+}
+
+static void squeeze_spaces(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++)
+		if (*s != ' ')
+			*d++ = *s;
+	*d = 0;
 }
 
 static int cmp_site_name(const void *a, const void *b)
@@ -102,6 +114,9 @@ static void sites_build(void)
 		else
 			snprintf(buf, sizeof(buf), "%s:%s(%s)", s->func,
 				 yield_type_name((enum yield_type)s->type), what);
+		/* a stringified expression ("pcp_count(pcp, cpu)") keeps no
+		 * spaces: a site name is one word of the text form */
+		squeeze_spaces(buf);
 		s->name = strdup(buf);
 		if (!s->name)
 			abort();

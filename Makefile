@@ -327,7 +327,8 @@ bench-exec: deps
 # ---- stress ----
 # The will-it-scale style runner and its workloads (stress/), linked into
 # the mmfuzz binary.  bench-stress: pcp_alloc1 at 2 tasks over 1 task (the
-# linear line is 2.00) and the cost of one order-0 alloc+free pair.
+# linear line is 2.00) and the cost of one order-0 alloc+free pair; brk1 at
+# one task (issue 13's target: at least 1 M ops/s in the plain build).
 STRESS_SRCS := $(wildcard stress/*.c)
 STRESS_OBJS := $(STRESS_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS += $(STRESS_OBJS)
@@ -362,6 +363,12 @@ bench-stress: $(MMFUZZ)
 			printf "note: %.0f%% idle during the 1-task run, not ~%.0f%%: another load shared the CPUs\n", \
 				idle, 100 * (1 - 1 / nproc) }' \
 		$(BUILD)/bench-stress.csv
+	@echo "== bench-stress: $(BUILD), brk1, 1 task, process mode, 5 s after warmup =="
+	@$(MMFUZZ) stress brk1 -t 1 --mode process -s 5 > $(BUILD)/bench-stress-brk1.out
+	@awk -F: '$$1 == "average" { ops = $$2 } END { \
+		if (!ops) { print "bench-stress: brk1: no result"; exit 1 } \
+		printf "brk1 processes: 1 task %d ops/s (target >= 1000000)\n", ops; \
+		printf "brk + access, one op: %.1f ns\n", 1e9 / ops }' $(BUILD)/bench-stress-brk1.out
 # ---- end of stress ----
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d)

@@ -29,7 +29,7 @@
 #define ABS_WIDTH	10
 #define REL_WIDTH	10
 #define ERR_WIDTH	6
-#define CMP_MAX_STATS	64
+#define CMP_MAX_STATS	96
 
 static double avg_of(const double *v, int n)
 {
@@ -184,7 +184,9 @@ static void print_verdict(FILE *out, const char *const *labels, int ncfg,
 
 			if (!lkp_changed(st[i].v[0], st[i].n[0], st[i].v[c], st[i].n[c]))
 				continue;
-			fprintf(out, "%s %s %+.1f%s", shown++ ? "," : "", st[i].key, p,
+			/* print_change's form: a change from zero is huge */
+			fprintf(out, fabs(p) < 100000 ? "%s %s %+.1f%s" : "%s %s %+.2g%s",
+				shown++ ? "," : "", st[i].key, p,
 				absolute_change(st[i].key) ? "" : "%");
 		}
 		fprintf(out, "%s\n", shown ? "" : " nothing (every difference is within noise)");

@@ -11,13 +11,16 @@
  * many, and how many runs of consecutive pfns each CPU's form (one run a
  * CPU: no CPU's struct pages sit beside another's).  Hold
  * time is kept in TSC cycles and turned into ns with the TSC rate measured
- * between the two snapshots.
+ * between the two snapshots.  The address-space workloads add the TLB
+ * gather layer's counters and what they come to per operation.
  */
 #include "stress.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+static void stress_tlb_snap(struct world *w, struct stress_snap *s);
 
 uint64_t stress_now_ns(void)
 {
@@ -27,11 +30,22 @@ uint64_t stress_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static void snap_quiesce(struct stress_run *r, void *arg)
+{
+	(void)arg;
+	r->o->wl->quiesce(r);
+}
+
 void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 {
 	struct world *w = r->w;
 	int i, z, cpu;
 
+	/* the tasks are parked (or not yet made), but what they left to other
+	 * threads (RCU callbacks freeing page tables) may still run: finish it,
+	 * so the reads below come after its writes */
+	if (r->o->wl->quiesce)
+		stress_as_runner(r, snap_quiesce, NULL);
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < NR_MM_STAT_ITEMS; i++)
 		s->mm[i] = mm_stat_sum((enum mm_stat_item)i);
@@ -54,6 +68,7 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 		}
 	}
 	stress_pcp_layout(w, &s->pcp_pages, &s->pcp_runs);
+	stress_tlb_snap(w, s);
 	s->tsc = __lock_tsc();
 	s->ns = stress_now_ns();
 }
@@ -89,13 +104,61 @@ void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *run
 	free(owner);
 }
 
+/*
+ * The TLB gather layer's counters (tlb_stat_item, summed over the CPUs)
+ * and the mms' tlb_flush_pending now, when the workload made mms.
+ */
+static void stress_tlb_snap(struct world *w, struct stress_snap *s)
+{
+	struct tlb_world *tw = tlb_world_of(w);
+	int i;
+
+	s->tlb_used = READ_ONCE(tw->used);
+	if (!s->tlb_used)
+		return;
+	for (i = 0; i < NR_TLB_STAT_ITEMS; i++)
+		s->tlb[i] = tlb_stat_sum((enum tlb_stat_item)i);
+	for (i = 0; i < TLB_MAX_MMS; i++)
+		if (!(tw->mm_free & (1UL << i)) && tw->mms[i].live)
+			s->tlb_flush_pending += mm_tlb_flush_pending_count(&tw->mms[i]);
+}
+
+static double per_op(unsigned long n, unsigned long long ops)
+{
+	return ops ? (double)n / (double)ops : 0.0;
+}
+
+/*
+ * Flushes by kind (local full and one-page, sent to other CPUs, received
+ * there and full there), IPIs, the TLB's hits and misses, faults, gathers
+ * and their fallbacks; then what a flush costs per operation, and the
+ * mms' tlb_flush_pending at the end (state: 0 when no gather is live).
+ */
+static void stress_tlb_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
+			     unsigned long long ops)
+{
+	int i;
+
+	if (!b->tlb_used)
+		return;
+	for (i = 0; i < NR_TLB_STAT_ITEMS; i++)
+		fprintf(out, "model.%s: %lu\n", tlb_stat_names[i], b->tlb[i] - a->tlb[i]);
+	fprintf(out, "model.tlb_flush_full_per_op: %.3f\n",
+		per_op(b->tlb[TLB_FLUSH_REQUESTS_FULL] - a->tlb[TLB_FLUSH_REQUESTS_FULL], ops));
+	fprintf(out, "model.tlb_ipi_per_op: %.3f\n",
+		per_op(b->tlb[TLB_IPI_SENT] - a->tlb[TLB_IPI_SENT], ops));
+	fprintf(out, "model.tlb_miss_per_op: %.3f\n",
+		per_op(b->tlb[TLB_MISS] - a->tlb[TLB_MISS], ops));
+	fprintf(out, "model.tlb_flush_pending: %ld\n", b->tlb_flush_pending);
+}
+
 static double pct(double part, double whole)
 {
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
 void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
-			   uint64_t run_ns)
+			   uint64_t run_ns, unsigned long long ops)
 {
 	double ns_per_cycle = b->tsc > a->tsc ? (double)(b->ns - a->ns) / (double)(b->tsc - a->tsc)
 					      : 0.0;
@@ -125,4 +188,5 @@ void stress_counters_print(FILE *out, const struct stress_snap *a, const struct 
 	/* state at the end, not a count over the measurement */
 	fprintf(out, "model.pcp_pages: %lu\n", b->pcp_pages);
 	fprintf(out, "model.pcp_page_runs: %lu\n", b->pcp_runs);
+	stress_tlb_print(out, a, b, ops);
 }

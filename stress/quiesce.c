@@ -193,6 +193,8 @@ static void check_quiescent_fn(struct stress_run *r, void *arg)
 {
 	const struct stress_held *h = arg;
 
+	if (r->o->wl->quiesce)
+		r->o->wl->quiesce(r);
 	r->checks++;
 	held_now = h;
 	check_quiescent(r->w, "stress");

@@ -4,8 +4,12 @@
  * rcu_read_lock(), synchronize_rcu(), call_rcu() and rcu_barrier() on real
  * threads (src/kernel/rcu_real.h).  The runner registers every task thread
  * (stress_rcu_thread_online/offline).  call_rcu's callbacks run on
- * liburcu's helper thread, as a task of its own on CPU 0 for the model
- * (the callback takes the model's locks).
+ * liburcu's helper thread, as a task of its own for the model (the
+ * callback takes the model's locks and per-CPU data), on the CPU the
+ * runner gives it: one no task runs on when there is one, as an rcuo
+ * kthread of a nocb CPU runs on a housekeeping CPU (two threads acting as
+ * one CPU without its exclusion would race on its per-CPU data and take
+ * its cross-CPU calls twice).
  *
  * TSan cannot see liburcu's publication and grace periods (inline asm,
  * an uninstrumented library): the model marks them itself (rcu.c:
@@ -28,6 +32,7 @@ static void (*model_invoke)(void *head);
 static char barrier_sync;		/* TSan: a callback's end -> rcu_barrier() */
 #endif
 static __thread struct task cb_task;	/* liburcu's callback thread, to the model */
+static int cb_cpu;			/* its CPU, set before the tasks start */
 
 static void urcu_read_lock(void)
 {
@@ -51,9 +56,9 @@ static void urcu_trampoline(struct rcu_head *h)
 	if (!saved) {
 		if (!cb_task.name) {
 			cb_task.id = -2;
-			cb_task.cpu = 0;
 			cb_task.name = "call_rcu";
 		}
+		cb_task.cpu = __atomic_load_n(&cb_cpu, __ATOMIC_RELAXED);
 		current_task = &cb_task;
 	}
 	__atomic_load_n(&model_invoke, __ATOMIC_ACQUIRE)(h);
@@ -97,9 +102,10 @@ static const struct rcu_real_ops urcu_ops = {
 	.unregister_thread = urcu_unregister,
 };
 
-void stress_rcu_install(void);
-void stress_rcu_install(void)
+void stress_rcu_install(int cpu);
+void stress_rcu_install(int cpu)
 {
+	__atomic_store_n(&cb_cpu, cpu, __ATOMIC_RELAXED);
 	rcu_set_real_ops(&urcu_ops);
 }
 

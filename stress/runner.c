@@ -97,6 +97,9 @@ static void stress_config(const struct stress_opts *o, int ncpus, struct mm_conf
 	config_set(cfg, &ck_pcp_batch, batch);
 	config_set(cfg, &ck_pcp_high, o->pcp_high ? o->pcp_high : 6 * batch);
 	config_set(cfg, &ck_variant, o->variant);
+	if (o->wl->configure)
+		o->wl->configure(o, cfg);
+	zone_pages = (unsigned long)config_get(cfg, &ck_zone_pages);
 	while ((1 << fls_cpus) <= ncpus)
 		fls_cpus++;
 	mem_128m = zone_pages / 32768;
@@ -232,8 +235,8 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	const struct stress_workload *wl = o->wl;
 	struct mm_config cfg;
 	char msg[160];
-	int want, err, gate[2];
-	unsigned long i;
+	int want, err, gate[2], rcu_cpu;
+	unsigned long i, used = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->o = o;
@@ -248,9 +251,16 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 	r->ncpus = MAX_CPUS;
 	r->cpu_stride = o->cpu_stride ? o->cpu_stride : 1;
 	cpu_hotplug_boot(r->ncpus);
-	stress_rcu_install();
 	/* more tasks than simulated CPUs: they take turns on each CPU */
 	real_cpu_shared = want * r->cpu_stride > MAX_CPUS;
+	/* call_rcu's thread on a CPU no task runs on, or sharing CPU 0 */
+	for (i = 0; i < (unsigned long)want && i < MAX_CPUS; i++)
+		used |= 1UL << stress_slot_cpu(r, i);
+	for (rcu_cpu = r->ncpus - 1; rcu_cpu > 0 && (used & (1UL << rcu_cpu)); rcu_cpu--)
+		;
+	if (used & (1UL << rcu_cpu))
+		real_cpu_shared = true;
+	stress_rcu_install(rcu_cpu);
 	stress_config(o, r->ncpus, &cfg);
 	if (config_check(&cfg, NULL, msg, sizeof(msg))) {
 		fprintf(stderr, "mmfuzz stress: %s\n", msg);
@@ -413,6 +423,8 @@ static void stress_print_config(struct stress_run *r, FILE *out)
 	fprintf(out, "config.stat_threshold: %d\n", c->stat_threshold);
 	fprintf(out, "config.variant: %s\n", pcp_bulk_variant_name(c->variant));
 	fprintf(out, "config.inject: %s\n", *inject ? inject : "none");
+	if (o->wl->print_config)
+		o->wl->print_config(r, out);
 	fprintf(out, "config.kernel: 6.6\n");
 	fprintf(out, "config.aslr: %s\n", stress_aslr_on() ? "on" : "off");
 	fprintf(out, "config.build: %s\n", stress_build_kind());
@@ -570,7 +582,8 @@ int stress_run(const struct stress_opts *o, FILE *out)
 		r->snap_a = r->snap_start;
 		s.run_ns = snap_b.ns - r->snap_start.ns;
 	}
-	stress_counters_print(out, &r->snap_a, &snap_b, s.run_ns);
+	stress_counters_print(out, &r->snap_a, &snap_b, s.run_ns,
+			      rc == 0 || s.measured ? s.total : s.total_all);
 	fflush(out);
 	stress_barrier_resume(r, true);
 	stress_teardown(r);

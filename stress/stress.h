@@ -24,6 +24,7 @@
 
 #include "../src/check/check.h"
 #include "../src/mm/mm.h"
+#include "../src/mm/mm_types.h"
 #include "../src/sched/sched.h"
 
 #define STRESS_MAX_TASKS	2048	/* will-it-scale's MAX_TASKS */
@@ -31,6 +32,7 @@
 #define STRESS_CACHELINE	256	/* will-it-scale's MAX_CACHELINE_SIZE */
 
 struct stress_run;
+struct stress_opts;
 
 /* One task's iteration counter, alone on its cache lines. */
 struct stress_counter {
@@ -74,6 +76,14 @@ struct stress_workload {
 	void (*held)(struct stress_run *r, struct stress_held *h);
 	/* free what held() lists; runs on the runner after the tasks ended */
 	void (*cleanup)(struct stress_run *r);
+	/* the machine this workload needs, after the runner's (mm_config keys) */
+	void (*configure)(const struct stress_opts *o, struct mm_config *cfg);
+	/* tasks parked, before each check and counter snapshot: finish what
+	 * the workload left in flight on other threads (RCU callbacks) that no
+	 * owner source lists; the runner's thread runs it */
+	void (*quiesce)(struct stress_run *r);
+	/* its own config.* lines (after the tasks ended and cleanup ran) */
+	void (*print_config)(struct stress_run *r, FILE *out);
 };
 
 extern const struct stress_workload *const stress_workloads[];
@@ -112,6 +122,9 @@ struct stress_snap {
 	uint64_t zone_hold_cycles;
 	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
 	unsigned long pcp_pages, pcp_runs;	/* on the pcp lists now; runs of pfns */
+	bool tlb_used;			/* the TLB gather layer has mms (mm_alloc) */
+	unsigned long tlb[NR_TLB_STAT_ITEMS];
+	long tlb_flush_pending;		/* summed over the live mms, now */
 	uint64_t tsc;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
 };
@@ -148,8 +161,9 @@ struct stress_run {
 	bool have_snap_a;
 };
 
-/* rcu_urcu.c: liburcu behind the model's RCU on the task threads */
-void stress_rcu_install(void);
+/* rcu_urcu.c: liburcu behind the model's RCU on the task threads; call_rcu's
+ * callbacks run as a task on @cpu */
+void stress_rcu_install(int cpu);
 
 /* Run @o->wl as will-it-scale does and print its output to @out.
  * Returns the exit status (0, 1 on a violation, 130 when interrupted). */
@@ -213,6 +227,45 @@ unsigned long stress_alloc_free_batch(struct page **pages, unsigned long n, unsi
  */
 int stress_prefault(struct stress_run *r, unsigned long n, unsigned int order);
 
+/* ---- the address-space workloads (mm_tasks.c) ---- */
+
+/*
+ * page_fault1, brk1, mmap1 and tlb_flush2 run on the TLB gather layer's
+ * address spaces.  Process mode: each task has an mm of its own; thread
+ * mode: one mm for all (will-it-scale's _processes and _threads).  Each
+ * mm maps the loop's own code (a read-only page every task reads) and a
+ * stack page per task (written): the user half of will-it-scale's loop,
+ * which touches both around every system call, so its CPU has the mm
+ * loaded and a flush costs it TLB misses as on a machine.
+ */
+struct stress_mm_task {
+	struct mm_struct *mm;
+	unsigned long text;		/* the loop's code: read */
+	unsigned long stack;		/* this task's stack page: written */
+	bool exited;			/* exit_mm done */
+};
+
+#define STRESS_MM_TASK(t)	((struct stress_mm_task *)(t)->priv)
+
+/* The machine for @o's tasks, each mapping @region_pages at most at once
+ * (configure hooks): the mm's virtual size and a zone that holds them all. */
+void stress_mm_configure(const struct stress_opts *o, struct mm_config *cfg,
+			 unsigned long region_pages);
+/* The mms and the tasks' text and stack pages (prepare hooks): 0, or -1
+ * after saying why not (more processes than the layer has mms, more
+ * regions than the zone holds). */
+int stress_mm_prepare(struct stress_run *r, unsigned long tasks, unsigned long region_pages);
+/* The user half of the loop: the code read, the stack written. */
+void stress_mm_user(struct stress_task *t);
+/* do_exit's exit_mm() on the task's CPU: the end of its testcase. */
+void stress_mm_exit(struct stress_task *t);
+void stress_mm_quiesce(struct stress_run *r);
+void stress_mm_cleanup(struct stress_run *r);
+void stress_mm_print_config(struct stress_run *r, FILE *out, unsigned long region_pages);
+/* will-it-scale's assert() failed in the loop: a violation of the task */
+__attribute__((noreturn, format(printf, 2, 3)))
+void stress_mm_assert(struct stress_task *t, const char *fmt, ...);
+
 /* ---- the barrier and the checks (quiesce.c) ---- */
 
 void stress_barrier_init(struct stress_run *r);
@@ -242,9 +295,9 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s);
  * make, a run being pages of one CPU (tasks parked). */
 void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
 /* The counters between two snapshots as "key: value" lines; @run_ns is the
- * time the tasks ran in between. */
+ * time the tasks ran in between, @ops the operations they counted. */
 void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
-			   uint64_t run_ns);
+			   uint64_t run_ns, unsigned long long ops);
 
 /* ---- affinity (affinity.c) ---- */
 

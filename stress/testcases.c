@@ -6,7 +6,8 @@
 #include <string.h>
 
 extern const struct stress_workload stress_pcp_alloc1, stress_buddy_split1,
-	stress_cross_free1, stress_drain1, stress_ktorture1;
+	stress_cross_free1, stress_drain1, stress_ktorture1, stress_page_fault1, stress_brk1,
+	stress_mmap1, stress_tlb_flush2;
 
 const struct stress_workload *const stress_workloads[] = {
 	&stress_pcp_alloc1,
@@ -14,6 +15,10 @@ const struct stress_workload *const stress_workloads[] = {
 	&stress_cross_free1,
 	&stress_drain1,
 	&stress_ktorture1,
+	&stress_page_fault1,
+	&stress_brk1,
+	&stress_mmap1,
+	&stress_tlb_flush2,
 	NULL,
 };
 

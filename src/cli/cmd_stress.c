@@ -30,7 +30,8 @@ static const char stress_usage[] =
 	"  -m                 pin tasks to hardware threads (default: one per core)\n"
 	"  -n                 no affinity\n"
 	"  -v                 every task's count in every sample\n"
-	"  --inject NAME      turn a bug switch on (repeatable; mmfuzz bugs lists them)\n"
+	"  --inject NAME      turn a bug switch on (repeatable; mmfuzz bugs lists them;\n"
+	"                     none: no switch, a --compare column of its own)\n"
 	"  --variant NAME     free_pcppages_bulk: single_pass (6.6, default),\n"
 	"                     pick_outside (4.17, seed 000's patch), locked_rr (4.16)\n"
 	"  --mode MODE        thread (default) or process; --scaling: both (default)\n"
@@ -200,6 +201,13 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			c->csv = optarg;
 			break;
 		case OPT_INJECT:
+			if (!strcmp(optarg, "none")) {
+				/* --compare: the model without switches, as a column */
+				if (add_config(c, "--inject", optarg))
+					return EXIT_USAGE;
+				c->cfg[c->ncfg - 1].nargs = 0;
+				break;
+			}
 			id = bug_lookup(optarg);
 			if (id < 0) {
 				fprintf(stderr, "mmfuzz stress: unknown bug switch '%s' "

@@ -59,8 +59,10 @@ void __real_spin_lock(spinlock_t *l, struct task *t, const char *fn)
 		if (lock_stat_enabled)
 			__atomic_fetch_add(&l->st.contended, 1, __ATOMIC_RELAXED);
 		for (;;) {
-			while (__atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED))
+			while (__atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED)) {
+				real_wait_poll(t);
 				__builtin_ia32_pause();
+			}
 			none = NULL;
 			if (__atomic_compare_exchange_n(&l->sl.owner, &none, t, false,
 							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
@@ -89,6 +91,7 @@ void __real_mutex_lock(struct mutex *m, struct task *t, const char *fn)
 	while (!__atomic_compare_exchange_n(&m->sl.owner, &none, t, false, __ATOMIC_ACQUIRE,
 					    __ATOMIC_RELAXED)) {
 		none = NULL;
+		real_wait_poll(t);
 		sched_yield();
 	}
 #if MMFUZZ_TSAN

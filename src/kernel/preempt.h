@@ -37,6 +37,19 @@ static inline void __cpu_pin(struct task *t)
 extern unsigned long smp_real_pending;
 void smp_real_poll(struct task *t);
 
+/*
+ * Real mode: a task waiting for a lock with IRQs on (spin_lock, or asleep
+ * on a rwsem or mutex, its CPU idle) takes the interrupts that come to its
+ * CPU meanwhile, as the kernel's does: a sender waiting for this CPU's
+ * flush may hold the lock it waits for.
+ */
+static inline void real_wait_poll(struct task *t)
+{
+	if (!t->irq_depth && !t->irq_active &&
+	    unlikely(__atomic_load_n(&smp_real_pending, __ATOMIC_RELAXED)))
+		smp_real_poll(t);
+}
+
 static inline void __cpu_unpin(struct task *t)
 {
 	if (t->fs) {

@@ -217,13 +217,17 @@ static void down_common(struct rw_semaphore *sem, bool write, const struct yield
 		tsan_pre_lock(sem, !write);
 		if (write) {
 			__atomic_fetch_add(&sem->waiting_writers, 1, __ATOMIC_RELAXED);
-			while (!real_try_write(sem))
+			while (!real_try_write(sem)) {
+				real_wait_poll(t);
 				sched_yield();
+			}
 			__atomic_fetch_sub(&sem->waiting_writers, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&sem->sl.owner, t, __ATOMIC_RELAXED);
 		} else {
-			while (!real_try_read(sem))
+			while (!real_try_read(sem)) {
+				real_wait_poll(t);
 				sched_yield();
+			}
 		}
 	}
 	tsan_post_lock(sem, !write);

@@ -111,9 +111,11 @@ __attribute__((constructor)) static void smp_init(void)
 
 void cpu_real_attach(int cpu, bool on);	/* cpu.c */
 
+/* A task leaving its CPU (parked) releases what it did there to the sender
+ * that then runs a call for the idle CPU (acquire in the sender's load). */
 void smp_real_attach(int cpu, bool on)
 {
-	__atomic_fetch_add(&real_attached[cpu], on ? 1 : -1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&real_attached[cpu], on ? 1 : -1, __ATOMIC_ACQ_REL);
 	cpu_real_attach(cpu, on);
 }
 
@@ -133,10 +135,21 @@ void smp_real_poll(struct task *t)
 	t->preempt_count--;
 }
 
-/* A CPU nobody runs on: the caller runs the call there for it. */
+/* A CPU nobody runs on: the caller runs the call there for it, one caller
+ * at a time (real_idle_lock): two senders acting as one CPU at once would
+ * run its calls side by side, as no CPU does. */
+static int real_idle_lock[MAX_CPUS];
+
 static void real_run_idle(int cpu)
 {
 	struct task *self = current_task, idle;
+	int unlocked = 0;
+
+	while (!__atomic_compare_exchange_n(&real_idle_lock[cpu], &unlocked, 1, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		unlocked = 0;
+		__builtin_ia32_pause();
+	}
 
 	memset(&idle, 0, sizeof(idle));
 	idle.id = -1;
@@ -146,6 +159,7 @@ static void real_run_idle(int cpu)
 	current_task = &idle;
 	smp_real_poll(&idle);
 	current_task = self;
+	__atomic_store_n(&real_idle_lock[cpu], 0, __ATOMIC_RELEASE);
 }
 
 /* ---- sending ---- */
@@ -187,7 +201,7 @@ static void csd_lock_wait(struct task *t, struct csd *c)
 		while (__atomic_load_n(&c->flags, __ATOMIC_ACQUIRE) & CSD_FLAG_LOCK) {
 			smp_real_poll(t);	/* IRQs are on while it spins */
 			/* its task went idle (parked) before it came in */
-			if (!__atomic_load_n(&real_attached[c->dst], __ATOMIC_RELAXED))
+			if (!__atomic_load_n(&real_attached[c->dst], __ATOMIC_ACQUIRE))
 				real_run_idle(c->dst);
 			__builtin_ia32_pause();
 		}
@@ -231,7 +245,7 @@ static void queue_call(struct task *t, int this_cpu, int cpu, smp_call_func_t fu
 		fsched_wake(t);
 	} else {
 		__atomic_fetch_or(&smp_real_pending, 1UL << cpu, __ATOMIC_RELEASE);
-		if (!__atomic_load_n(&real_attached[cpu], __ATOMIC_RELAXED))
+		if (!__atomic_load_n(&real_attached[cpu], __ATOMIC_ACQUIRE))
 			real_run_idle(cpu);
 	}
 }

@@ -39,9 +39,10 @@ done
 ok $? "the seed corpus reaches every operation and yield type${missing:+ (missing:$missing)}"
 
 # The random baseline on the clean model: nothing.
-"$MMFUZZ" fuzz --engine random --time 3 --out "$TMP/r" -q > "$TMP/out" 2>&1; rc=$?
+"$MMFUZZ" fuzz --engine random --time 3 --seed 1 --out "$TMP/r" -q > "$TMP/out" 2>&1; rc=$?
 [ $rc = 0 ] && ! ls "$TMP/r"/*.mmf > /dev/null 2>&1
-ok $? "random baseline, clean model, 3 s: exit 0, no finding"
+ok $? "random baseline, clean model, 3 s: exit 0, no finding" ||
+	diag "exit $rc: $(grep -v '^\[' "$TMP/out" | tail -5; head -c 3000 "$TMP/r"/*.mmf 2> /dev/null)"
 
 # libFuzzer (ASan+UBSan) on the clean model: nothing, and progress is shown.
 "$MMFUZZ" fuzz --time 15 --seed 1 --out "$TMP/clean" > "$TMP/out" 2>&1; rc=$?

@@ -352,7 +352,7 @@ struct mmu_gather;
 struct tlb_check_ops {
 	/* a gather began (after inc_tlb_flush_pending) */
 	void (*gather_begin)(struct mmu_gather *tlb);
-	/* tlb_finish_mmu begins (before it reads mm_tlb_flush_nested) */
+	/* tlb_finish_mmu has just read mm_tlb_flush_nested (nothing between) */
 	void (*gather_finish)(struct mmu_gather *tlb);
 	/* tlb_finish_mmu flushed and freed: before dec_tlb_flush_pending */
 	void (*gather_done)(struct mmu_gather *tlb);

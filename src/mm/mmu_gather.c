@@ -308,8 +308,8 @@ void tlb_gather_mmu_fullmm(struct mmu_gather *tlb, struct mm_struct *mm)
 void tlb_finish_mmu(struct mmu_gather *tlb)
 {
 	struct tlb_world *tw = tlb->mm->tw;
+	bool nested;
 
-	tlb_check(tw, gather_finish, tlb);
 	tlb->flushed_all = false;
 	/*
 	 * If there are parallel threads are doing PTE changes on same range
@@ -319,7 +319,12 @@ void tlb_finish_mmu(struct mmu_gather *tlb)
 	 * we detect parallel PTE batching threads.  Some syscalls, e.g.
 	 * munmap(), may free page tables too: flush everything then.
 	 */
-	if (mm_tlb_flush_nested(tlb->mm) && !bug_on(BUG_TLB_NESTED_FLUSH_MISS)) {
+	nested = mm_tlb_flush_nested(tlb->mm);
+	/* the checker counts the gathers live at the read the decision is
+	 * taken on (no yield point between): one that finished before it
+	 * flushed what it cleared itself */
+	tlb_check(tw, gather_finish, tlb);
+	if (nested && !bug_on(BUG_TLB_NESTED_FLUSH_MISS)) {
 		count_tlb_event(TLB_GATHER_NESTED);
 		tlb->fullmm = 1;
 		__tlb_reset_range(tlb);

@@ -11,8 +11,8 @@
  *            any CPU; a page table is freed only after a TLB flush with
  *            freed_tables that began after it left its pgd entry, and after
  *            a grace period that began after that, or the sync IPI
- *   I-TLB-3  a gather that finishes while another is live on its mm ends
- *            in a full flush
+ *   I-TLB-3  a gather that finds another live on its mm when it reads
+ *            tlb_flush_pending in tlb_finish_mmu ends in a full flush
  *   I-TLB-4  a PTE reclaim cleared with its flush deferred is not left in a
  *            TLB by a gather that found it clear (flush_tlb_batched_pending)
  *   stale-tlb  a gather that finished leaves no usable TLB entry, filled

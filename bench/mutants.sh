@@ -5,8 +5,9 @@
 # default campaign.  Single-point mutants of src/mm come from the catalogue
 # of the kernel's concurrency mistakes (bench/mutants.cat, made by
 # bench/mutgen.pl); each is built in its own copy of the tree and given to
-# the default campaign (mmfuzz fuzz: libFuzzer with ASan+UBSan, target mm,
-# the shipped seeds) for a bounded time.  The table says which checker
+# the default campaign (mmfuzz fuzz: libFuzzer with ASan+UBSan, the shipped
+# seeds, target mm or the layer's own as the catalogue's target lines say)
+# for a bounded time.  The table says which checker
 # killed each one and when; the score is
 #
 #   killed / (compiled mutants - survivors shown equivalent)

@@ -573,16 +573,6 @@ void fsched_irq_exit(struct task *t);
 void sched_op_begin(struct task *t, int op, const struct yield_site *s);
 /* A lock just became free: blocked tasks may run. */
 void fsched_lock_released_out(struct task *t);
-static inline void fsched_wake(struct task *t)
-{
-#if MMFUZZ_TSAN
-	if (t && t->fs)
-		fsched_lock_released_out(t);
-#else
-	if (t && t->fs && t->fs->resched_matters && t->fs->nblocked)
-		t->fs->need_resched = true;
-#endif
-}
 static inline void fsched_lock_released(struct task *t)
 {
 #if MMFUZZ_TSAN
@@ -592,6 +582,12 @@ static inline void fsched_lock_released(struct task *t)
 	if (t && t->fs && t->fs->resched_matters && t->fs->nblocked)
 		t->fs->need_resched = true;
 #endif
+}
+/* A condition a task waits on changed (a completion, an rwsem, an IPI
+ * done): the same wake-up as a released lock. */
+static inline void fsched_wake(struct task *t)
+{
+	fsched_lock_released(t);
 }
 
 /* The recorded decisions of the last run (REC_INPUT / REC_ALL). */

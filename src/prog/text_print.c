@@ -53,13 +53,13 @@ static const char *dead_handle_note(const struct prog *p, int i, char *buf, size
 
 	for (k = 0; k < d->nargs; k++) {
 		const struct op_arg *a = &d->args[k];
-		int def = -1;
+		int def = -1, n = 0;
 
 		if (a->kind != ARG_HANDLE || !a->frees)
 			continue;
+		/* handle N of a kind is made by that kind's N-th defining op */
 		for (j = 0; j < p->nops && def < 0; j++)
-			if (op_desc_of(&p->ops[j])->defines == a->hk &&
-			    prog_handle_index(p, j) == op->arg[k])
+			if (op_desc_of(&p->ops[j])->defines == a->hk && n++ == op->arg[k])
 				def = j;
 		if (def < 0)
 			continue;

@@ -243,7 +243,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
  */
 static size_t reroll_schedule(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
 {
-	size_t pend = BIN_HEADER + (size_t)(data[1] | data[2] << 8), i;
+	size_t pend = BIN_HEADER + (size_t)(data[BIN_PLEN] | data[BIN_PLEN + 1] << 8), i;
 	uint32_t seed = (uint32_t)rng_next(r);
 
 	if (pend > size)
@@ -284,7 +284,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 		memset(data + size, 0, BIN_HEADER - size);
 		size = BIN_HEADER;
 	}
-	config_decode_block(data + 16, &c);
+	config_decode_block(data + BIN_CONFIG, &c);
 	k = config_key_by_id((int)(rng_next(&r) % (uint64_t)config_nkeys()));
 	config_range(&c, k, &lo, &hi, &unit);
 	switch (rng_next(&r) % 5) {
@@ -308,7 +308,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	}
 	if (config_check(&c, NULL, (char[160]){ 0 }, 160))
 		return LLVMFuzzerMutate(data, size, max_size);
-	config_encode_block(&c, data + 16);
+	config_encode_block(&c, data + BIN_CONFIG);
 	return size;
 }
 #endif

@@ -27,12 +27,12 @@
 #include "../bugs/bugs.h"
 
 #define H_VERSION	0
-#define H_PLEN		1
+#define H_PLEN		BIN_PLEN
 #define H_TASKS		3
 #define H_CPUS		4
 #define H_FLAGS		7
 #define H_BUGS		8
-#define H_CONFIG	16
+#define H_CONFIG	BIN_CONFIG
 
 #define F_EXPECT_TSAN	0x01
 

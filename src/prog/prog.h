@@ -96,6 +96,11 @@ const char *prog_fits_config(const struct prog *p, const struct mm_config *c, ch
 /* ---- binary.c ---- */
 #define BIN_VERSION	2
 #define BIN_HEADER	64
+/* header offsets a structured mutator writes at: the program's length
+ * (2 bytes, little-endian; the schedule follows the program) and the
+ * config block */
+#define BIN_PLEN	1
+#define BIN_CONFIG	16
 size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p);
 /* As the fuzz target @t means the bytes (prog_decode_binary: "mm"). */
 size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *p,

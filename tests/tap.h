@@ -56,6 +56,33 @@ static inline void diag(const char *fmt, ...)
 		diag("  got %lld, expected %lld", __a, __b);			\
 	__r; })
 
+/* A test's input file, whole and NUL-terminated (its length in @len when
+ * not NULL), or NULL. */
+static inline char *tap_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (!buf)
+		return NULL;
+	buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
 static inline int tap_done(void)
 {
 	if (tap_n == 0)

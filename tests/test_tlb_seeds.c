@@ -14,28 +14,6 @@
 #include "prog/exec.h"
 #include "tap.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Run corpus/tlb/@name.mmf from its own schedule: clean, every decision fired? */
 static bool run_seed(struct exec *e, const char *name)
 {
@@ -47,7 +25,7 @@ static bool run_seed(struct exec *e, const char *name)
 	bool clean;
 
 	snprintf(path, sizeof(path), "corpus/tlb/%s.mmf", name);
-	text = slurp(path);
+	text = tap_slurp(path, NULL);
 	if (!text || prog_parse_text(text, path, &p, err, sizeof(err))) {
 		diag("%s: %s", path, text ? err : "cannot read");
 		free(text);

@@ -162,7 +162,7 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # The interleavings reach the
 # engines through src/sched/ilv.c, which writes the engine's map itself (and
 # must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
-NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/policy.c src/sched/fiber.c \
+NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/deadlock.c src/sched/policy.c src/sched/fiber.c \
 	src/mm/world.c src/mm/mm_init.c src/mm/config.c \
 	src/sched/ilv.c
 NOINST_OBJS = $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) \

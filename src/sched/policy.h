@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The scheduler's policies (policy.c), for sched.c only. */
+/* The scheduler's policies (policy.c) and deadlock reports (deadlock.c),
+ * for sched.c only. */
 #ifndef MMFUZZ_SCHED_POLICY_H
 #define MMFUZZ_SCHED_POLICY_H
 
@@ -16,5 +17,16 @@ void sched_update_next_event(struct fsched *fs);
 void sched_pct_start(struct fsched *fs, int depth, uint64_t seed, uint64_t base);
 /* The input's decisions ran out: PCT seeded from the input goes on. */
 void sched_fallback_begin(struct fsched *fs);
+
+/* deadlock.c: nobody can run */
+/* A kthread waiting for work, or one bound to a CPU taken down. */
+bool idle_kthread(const struct task *t);
+/* Every task left is an idle kthread: stop them all and return the first
+ * that can run; -1 if some task is not one (a deadlock) or none is left. */
+int stop_idle_kthreads(struct fsched *fs);
+/* The wait-for cycle through @from, as a "deadlock" violation. */
+__attribute__((noreturn)) void report_deadlock(struct fsched *fs, struct task *from);
+/* The same from a task that is not an idle kthread, if there is one. */
+__attribute__((noreturn)) void report_deadlock_any(struct fsched *fs);
 
 #endif /* MMFUZZ_SCHED_POLICY_H */

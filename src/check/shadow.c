@@ -44,7 +44,7 @@ static int shadow_create(struct world *w, const struct mm_config *c)
 	struct shadow_world *sw = world_layer_state(w, &shadow_layer);
 
 	(void)c;
-	sw->owner = calloc(w->nr_pages, sizeof(*sw->owner));
+	sw->owner = world_calloc(w->nr_pages, sizeof(*sw->owner));
 	return sw->owner ? 0 : -ENOMEM;
 }
 
@@ -52,7 +52,7 @@ static void shadow_destroy(struct world *w)
 {
 	struct shadow_world *sw = world_layer_state(w, &shadow_layer);
 
-	free(sw->owner);
+	world_free(sw->owner);
 }
 
 static struct world_layer shadow_layer = {

@@ -97,11 +97,11 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 
 	s->nr_pages = w->nr_pages;
 	s->task_pages = (unsigned long)config_get(c, &ck_mm_pages);
-	s->tables = calloc(w->nr_pages, sizeof(*s->tables));
-	s->done = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
-	s->ubc = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
-	s->faulted = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
-	s->zapped = calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
+	s->tables = world_calloc(w->nr_pages, sizeof(*s->tables));
+	s->done = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
+	s->ubc = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
+	s->faulted = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
+	s->zapped = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
 	return s->tables && s->done && s->ubc && s->faulted && s->zapped ? 0 : -ENOMEM;
 }
 
@@ -109,11 +109,11 @@ static void tlb_check_destroy(struct world *w)
 {
 	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
 
-	free(s->tables);
-	free(s->done);
-	free(s->ubc);
-	free(s->faulted);
-	free(s->zapped);
+	world_free(s->tables);
+	world_free(s->done);
+	world_free(s->ubc);
+	world_free(s->faulted);
+	world_free(s->zapped);
 }
 
 static struct world_layer tlb_check_layer = {

@@ -87,15 +87,15 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
 	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
 	tw->task_size = (unsigned long)config_get(c, &ck_mm_pages) << PAGE_SHIFT;
-	tw->mms = calloc_lines(TLB_MAX_MMS, sizeof(*tw->mms));
-	tw->cpu = calloc_lines((size_t)tw->ncpus, sizeof(*tw->cpu));
-	tw->ptl = calloc(w->nr_pages, sizeof(*tw->ptl));
+	tw->mms = world_calloc(TLB_MAX_MMS, sizeof(*tw->mms));
+	tw->cpu = world_calloc((size_t)tw->ncpus, sizeof(*tw->cpu));
+	tw->ptl = world_calloc(w->nr_pages, sizeof(*tw->ptl));
 	if (!tw->mms || !tw->cpu || !tw->ptl)
 		return -ENOMEM;
 	for (i = 0; i < TLB_MAX_MMS; i++) {
 		struct mm_struct *mm = &tw->mms[i];
 
-		mm->pgd = calloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
+		mm->pgd = world_calloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
 		if (!mm->pgd)
 			return -ENOMEM;
 		mm->tw = tw;
@@ -194,12 +194,12 @@ static void tlb_destroy(struct world *w)
 	if (tw->mms) {
 		for (i = 0; i < TLB_MAX_MMS; i++) {
 			mm_slot_unpoison(&tw->mms[i]);
-			free(tw->mms[i].pgd);
+			world_free(tw->mms[i].pgd);
 		}
 	}
-	free(tw->mms);
-	free(tw->cpu);
-	free(tw->ptl);
+	world_free(tw->mms);
+	world_free(tw->cpu);
+	world_free(tw->ptl);
 }
 
 static struct world_layer tlb_layer = {

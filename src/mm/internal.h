@@ -79,8 +79,6 @@ static inline void set_pcppage_migratetype(struct page *page, int migratetype)
 
 /* mm_init.c: remember that a max-order block's pages left their boot state */
 void world_touch_pfn(unsigned long pfn);
-/* world.c: zeroed, aligned to a pair of lines (____percpu_aligned) */
-void *calloc_lines(size_t n, size_t size);
 void set_pageblock_migratetype(struct page *page, int migratetype);
 
 /* mm_init.c */

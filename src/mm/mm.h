@@ -60,6 +60,15 @@ void world_reset(struct world *w);
  * caches (later layers first). */
 void world_drain(struct world *w);
 void *world_layer_state(struct world *w, const struct world_layer *l);
+/*
+ * A world's arrays: what a layer's create allocates and its destroy gives
+ * back.  Zeroed, aligned to a pair of lines (____percpu_aligned).  A freed
+ * block is kept mapped for the next world (a fuzzing campaign builds one
+ * at every configuration the world cache misses), poisoned for ASan until
+ * then; world_calloc takes a kept block of the same power-of-two class.
+ */
+void *world_calloc(size_t n, size_t size);
+void world_free(void *p);
 
 /*
  * Worlds kept by configuration: a fuzzing campaign alternates between a few

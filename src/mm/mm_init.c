@@ -297,7 +297,7 @@ static void pool_give(struct world *w)
 	if (slot->memmap && slot->cap < w->mem_cap) {
 		san_unpoison(slot->mem, slot->cap * MODEL_PAGE_SIZE);
 		munmap(slot->mem, slot->cap * MODEL_PAGE_SIZE);
-		free(slot->memmap);
+		world_free(slot->memmap);
 		slot->memmap = NULL;
 	}
 	if (!slot->memmap) {
@@ -337,7 +337,7 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	nblocks = w->nr_pages >> cfg->max_order;
 	memsz = w->nr_pages * MODEL_PAGE_SIZE;
 	if (!pool_take(w, w->nr_pages)) {
-		w->memmap = calloc_lines(w->nr_pages, sizeof(struct page));
+		w->memmap = world_calloc(w->nr_pages, sizeof(struct page));
 		w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		w->mem_cap = w->nr_pages;
 		if (w->memmap) {
@@ -347,11 +347,11 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 		if (w->mem != MAP_FAILED)
 			san_poison(w->mem, memsz);
 	}
-	w->dirty = calloc(nblocks, 1);
-	w->dirty_list = calloc(nblocks, sizeof(*w->dirty_list));
-	w->vm_events = calloc_lines((size_t)cfg->ncpus, sizeof(*w->vm_events));
+	w->dirty = world_calloc(nblocks, 1);
+	w->dirty_list = world_calloc(nblocks, sizeof(*w->dirty_list));
+	w->vm_events = world_calloc((size_t)cfg->ncpus, sizeof(*w->vm_events));
 	if (!mm_stat_percpu)
-		mm_stat_percpu = calloc_lines(MAX_CPUS, sizeof(*mm_stat_percpu));
+		mm_stat_percpu = world_calloc(MAX_CPUS, sizeof(*mm_stat_percpu));
 	if (!w->memmap || w->mem == MAP_FAILED || !w->dirty || !w->dirty_list || !w->vm_events ||
 	    !mm_stat_percpu)
 		return -ENOMEM;
@@ -363,10 +363,10 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 		zone->name = w->nr_zones == 1 || z == 1 ? "Normal" : "DMA32";
 		zone->zone_start_pfn = (unsigned long)z * cfg->zone_pages;
 		zone->spanned_pages = cfg->zone_pages;
-		zone->per_cpu_pageset = calloc_lines((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
+		zone->per_cpu_pageset = world_calloc((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
 		zone->per_cpu_zonestats =
-			calloc_lines((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
-		zone->pageblock_mt = malloc(cfg->zone_pages >> cfg->pb_order);
+			world_calloc((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
+		zone->pageblock_mt = world_calloc(cfg->zone_pages >> cfg->pb_order, 1);
 		if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
 			return -ENOMEM;
 		memset(zone->pageblock_mt, MIGRATE_MOVABLE, cfg->zone_pages >> cfg->pb_order);
@@ -389,18 +389,18 @@ static void pagealloc_destroy(struct world *w)
 		pool_give(w);
 	}
 	for (z = 0; z < MODEL_MAX_ZONES; z++) {
-		free(w->zones[z].per_cpu_pageset);
-		free(w->zones[z].per_cpu_zonestats);
-		free(w->zones[z].pageblock_mt);
+		world_free(w->zones[z].per_cpu_pageset);
+		world_free(w->zones[z].per_cpu_zonestats);
+		world_free(w->zones[z].pageblock_mt);
 	}
 	if (w->mem && w->mem != MAP_FAILED) {
 		san_unpoison(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
 		munmap(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
 	}
-	free(w->memmap);
-	free(w->dirty);
-	free(w->dirty_list);
-	free(w->vm_events);
+	world_free(w->memmap);
+	world_free(w->dirty);
+	world_free(w->dirty_list);
+	world_free(w->vm_events);
 }
 
 /* Rewrite the touched max-order blocks: struct pages, pageblocks, poison. */

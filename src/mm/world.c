@@ -11,6 +11,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,15 +89,93 @@ const struct world_layer *layer_lookup(const char *name)
 
 /* ---- a world ---- */
 
-/* Zeroed and aligned to a pair of lines (see ____percpu_aligned). */
-void *calloc_lines(size_t n, size_t size)
-{
-	void *p = NULL;
+/*
+ * World memory.  Each block has a header of one line pair before it, its
+ * size class.  Kept blocks are whole-poisoned (header too), so a layer that
+ * touches an array of a destroyed world is a use-after-poison report, as a
+ * use-after-free was; a block in use has the tail past what was asked
+ * poisoned (an overflow that stays inside the class is still caught).  The
+ * kept blocks are listed here, not linked through their poisoned headers,
+ * where LeakSanitizer would not see them.  At most WMEM_KEEP bytes and
+ * WMEM_PER_CLASS blocks a class are kept; beyond that a freed block goes
+ * back to malloc.
+ */
+#define WMEM_HDR	PERCPU_SLOT_BYTES
+#define WMEM_MIN_SHIFT	7		/* 128 bytes: the smallest class */
+#define WMEM_CLASSES	40
+#define WMEM_PER_CLASS	64
+#define WMEM_KEEP	(256UL << 20)
 
-	if (posix_memalign(&p, PERCPU_SLOT_BYTES, n * size > 0 ? n * size : 1))
+static void *wmem_kept[WMEM_CLASSES][WMEM_PER_CLASS];	/* the headers */
+static int wmem_nkept[WMEM_CLASSES];
+static size_t wmem_kept_bytes;
+static pthread_mutex_t wmem_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned int wmem_class(size_t bytes)
+{
+	unsigned int cls = WMEM_MIN_SHIFT;
+
+	while (cls < WMEM_CLASSES - 1 && (1UL << cls) < bytes)
+		cls++;
+	return cls;
+}
+
+void *world_calloc(size_t n, size_t size)
+{
+	size_t bytes = n * size > 0 ? n * size : 1;
+	unsigned int cls;
+	void *h = NULL, *p;
+
+	if (size && n > SIZE_MAX / size)
 		return NULL;
-	memset(p, 0, n * size);
+	cls = wmem_class(bytes);
+	if ((1UL << cls) < bytes)
+		return NULL;
+	pthread_mutex_lock(&wmem_lock);
+	if (wmem_nkept[cls]) {
+		h = wmem_kept[cls][--wmem_nkept[cls]];
+		wmem_kept_bytes -= WMEM_HDR + (1UL << cls);
+	}
+	pthread_mutex_unlock(&wmem_lock);
+	if (!h) {
+		if (posix_memalign(&h, PERCPU_SLOT_BYTES, WMEM_HDR + (1UL << cls)))
+			return NULL;
+	} else {
+		san_unpoison(h, WMEM_HDR);
+	}
+	*(unsigned int *)h = cls;
+	san_poison(h, WMEM_HDR);
+	p = (char *)h + WMEM_HDR;
+	san_unpoison(p, bytes);
+	memset(p, 0, bytes);
+	san_poison((char *)p + bytes, (1UL << cls) - bytes);
 	return p;
+}
+
+void world_free(void *p)
+{
+	unsigned int cls;
+	size_t cap;
+	void *h;
+
+	if (!p)
+		return;
+	h = (char *)p - WMEM_HDR;
+	san_unpoison(h, sizeof(cls));
+	cls = *(unsigned int *)h;
+	cap = 1UL << cls;
+	pthread_mutex_lock(&wmem_lock);
+	if (wmem_nkept[cls] < WMEM_PER_CLASS && wmem_kept_bytes + WMEM_HDR + cap <= WMEM_KEEP) {
+		wmem_kept[cls][wmem_nkept[cls]++] = h;
+		wmem_kept_bytes += WMEM_HDR + cap;
+		san_poison(h, WMEM_HDR + cap);
+		h = NULL;
+	}
+	pthread_mutex_unlock(&wmem_lock);
+	if (h) {
+		san_unpoison(h, WMEM_HDR + cap);
+		free(h);
+	}
 }
 
 static void world_boot(struct world *w)
@@ -117,7 +196,7 @@ int world_create(const struct mm_config *cfg, struct world **out)
 	layers_init();
 	if (config_check(cfg, NULL, (char[128]){ 0 }, 128))
 		return -EINVAL;
-	w = calloc_lines(1, sizeof(*w));	/* struct zone is line-aligned */
+	w = world_calloc(1, sizeof(*w));	/* struct zone is line-aligned */
 	if (!w)
 		return -ENOMEM;
 	w->config = *cfg;
@@ -125,7 +204,7 @@ int world_create(const struct mm_config *cfg, struct world **out)
 	mm_world = w;
 	for (i = 0; i < nlayers; i++) {
 		if (layers[i]->state_size) {
-			w->layer_state[i] = calloc_lines(1, layers[i]->state_size);
+			w->layer_state[i] = world_calloc(1, layers[i]->state_size);
 			if (!w->layer_state[i])
 				goto out_nomem;
 		}
@@ -157,11 +236,11 @@ void world_destroy(struct world *w)
 	for (i = w->nr_layers_created - 1; i >= 0; i--) {
 		if (layers[i]->destroy)
 			layers[i]->destroy(w);
-		free(w->layer_state[i]);
+		world_free(w->layer_state[i]);
 	}
 	if (mm_world == w)
 		mm_world = NULL;
-	free(w);
+	world_free(w);
 }
 
 void world_reset(struct world *w)

@@ -98,10 +98,12 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	s->nr_pages = w->nr_pages;
 	s->task_pages = (unsigned long)config_get(c, &ck_mm_pages);
 	s->tables = world_calloc(w->nr_pages, sizeof(*s->tables));
-	s->done = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
-	s->ubc = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
-	s->faulted = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
-	s->zapped = world_calloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
+	/* a slot's part is cleared when the slot holds a new mm (slot_array:
+	 * done_ctx is 0 at the start of every run, no mm's ctx_id is) */
+	s->done = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
+	s->ubc = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
+	s->faulted = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
+	s->zapped = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
 	return s->tables && s->done && s->ubc && s->faulted && s->zapped ? 0 : -ENOMEM;
 }
 

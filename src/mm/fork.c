@@ -89,13 +89,15 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 	tw->task_size = (unsigned long)config_get(c, &ck_mm_pages) << PAGE_SHIFT;
 	tw->mms = world_calloc(TLB_MAX_MMS, sizeof(*tw->mms));
 	tw->cpu = world_calloc((size_t)tw->ncpus, sizeof(*tw->cpu));
-	tw->ptl = world_calloc(w->nr_pages, sizeof(*tw->ptl));
+	/* a table's lock is initialised with the table (pte_alloc_one) */
+	tw->ptl = world_malloc(w->nr_pages, sizeof(*tw->ptl));
 	if (!tw->mms || !tw->cpu || !tw->ptl)
 		return -ENOMEM;
 	for (i = 0; i < TLB_MAX_MMS; i++) {
 		struct mm_struct *mm = &tw->mms[i];
 
-		mm->pgd = world_calloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
+		/* cleared by tlb_boot */
+		mm->pgd = world_malloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
 		if (!mm->pgd)
 			return -ENOMEM;
 		mm->tw = tw;

@@ -68,6 +68,9 @@ void *world_layer_state(struct world *w, const struct world_layer *l);
  * then; world_calloc takes a kept block of the same power-of-two class.
  */
 void *world_calloc(size_t n, size_t size);
+/* The same, not zeroed: for a large array the layer initialises where it
+ * uses it (a memset of all of it would touch pages no run does). */
+void *world_malloc(size_t n, size_t size);
 void world_free(void *p);
 
 /*

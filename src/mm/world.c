@@ -120,7 +120,7 @@ static unsigned int wmem_class(size_t bytes)
 	return cls;
 }
 
-void *world_calloc(size_t n, size_t size)
+static void *wmem_alloc(size_t n, size_t size, bool zero)
 {
 	size_t bytes = n * size > 0 ? n * size : 1;
 	unsigned int cls;
@@ -147,9 +147,20 @@ void *world_calloc(size_t n, size_t size)
 	san_poison(h, WMEM_HDR);
 	p = (char *)h + WMEM_HDR;
 	san_unpoison(p, bytes);
-	memset(p, 0, bytes);
+	if (zero)
+		memset(p, 0, bytes);
 	san_poison((char *)p + bytes, (1UL << cls) - bytes);
 	return p;
+}
+
+void *world_calloc(size_t n, size_t size)
+{
+	return wmem_alloc(n, size, true);
+}
+
+void *world_malloc(size_t n, size_t size)
+{
+	return wmem_alloc(n, size, false);
 }
 
 void world_free(void *p)

@@ -87,22 +87,31 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
 	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
 	tw->task_size = (unsigned long)config_get(c, &ck_mm_pages) << PAGE_SHIFT;
-	tw->mms = world_calloc(TLB_MAX_MMS, sizeof(*tw->mms));
-	tw->cpu = world_calloc((size_t)tw->ncpus, sizeof(*tw->cpu));
-	/* a table's lock is initialised with the table (pte_alloc_one) */
-	tw->ptl = world_malloc(w->nr_pages, sizeof(*tw->ptl));
-	if (!tw->mms || !tw->cpu || !tw->ptl)
+	/* each slot's mm is cleared by the first boot (mm_touched); its own
+	 * fields are set here first, so that a failure frees what it should */
+	tw->mms = world_malloc(TLB_MAX_MMS, sizeof(*tw->mms));
+	if (!tw->mms)
 		return -ENOMEM;
 	for (i = 0; i < TLB_MAX_MMS; i++) {
 		struct mm_struct *mm = &tw->mms[i];
 
-		/* cleared by tlb_boot */
-		mm->pgd = world_malloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
-		if (!mm->pgd)
-			return -ENOMEM;
+		mm->pgd = NULL;
 		mm->tw = tw;
 		mm->slot = i;
+		mm->live = false;
 	}
+	tw->cpu = world_calloc((size_t)tw->ncpus, sizeof(*tw->cpu));
+	/* a table's lock is initialised with the table (pte_alloc_one) */
+	tw->ptl = world_malloc(w->nr_pages, sizeof(*tw->ptl));
+	if (!tw->cpu || !tw->ptl)
+		return -ENOMEM;
+	for (i = 0; i < TLB_MAX_MMS; i++) {
+		/* cleared by tlb_boot */
+		tw->mms[i].pgd = world_malloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
+		if (!tw->mms[i].pgd)
+			return -ENOMEM;
+	}
+	tw->mm_touched = (1UL << TLB_MAX_MMS) - 1;
 	tw->used = true;	/* the first boot sets it all up */
 	return 0;
 }
@@ -132,6 +141,8 @@ static void tlb_reset(struct world *w)
 	for (i = 0; i < TLB_MAX_MMS; i++) {
 		struct mm_struct *mm = &tw->mms[i];
 
+		if (!(tw->mm_touched & (1UL << i)))
+			continue;
 		mm_slot_unpoison(mm);
 		for (k = 0; k < NR_MM_COUNTERS; k++)
 			percpu_counter_destroy(&mm->rss_stat[k]);
@@ -139,7 +150,8 @@ static void tlb_reset(struct world *w)
 	}
 }
 
-/* After create and every reset, when the last run touched the layer. */
+/* After create and every reset, when the last run touched the layer: the
+ * slots it took (the others are as the last boot left them). */
 static void tlb_boot(struct world *w)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
@@ -152,6 +164,8 @@ static void tlb_boot(struct world *w)
 	for (i = 0; i < TLB_MAX_MMS; i++) {
 		struct mm_struct *mm = &tw->mms[i];
 
+		if (!(tw->mm_touched & (1UL << i)))
+			continue;
 		memset(mm->pgd, 0, (tw->task_size >> PMD_SHIFT) * sizeof(pmd_t));
 		mm_slot_unpoison(mm);
 		memset((char *)mm + MM_STRUCT_DYNAMIC, 0, sizeof(*mm) - MM_STRUCT_DYNAMIC);
@@ -161,6 +175,7 @@ static void tlb_boot(struct world *w)
 	tw->last_ctx_id = 0;
 	tw->clock = 0;
 	tw->table_syncs = 0;
+	tw->mm_touched = 0;
 	tw->used = false;
 }
 
@@ -280,6 +295,7 @@ struct mm_struct *mm_alloc(void)
 	if (tw->mm_free) {
 		slot = __builtin_ctzl(tw->mm_free);
 		tw->mm_free &= ~(1UL << slot);
+		tw->mm_touched |= 1UL << slot;
 	}
 	spin_unlock(&tw->mm_lock);
 	if (slot < 0)

@@ -402,6 +402,7 @@ struct tlb_world {
 
 	spinlock_t mm_lock;
 	unsigned long mm_free;		/* free slots, a bit each (mm_lock) */
+	unsigned long mm_touched;	/* slots taken since boot: boot clears them */
 	struct mm_struct *mms;		/* [TLB_MAX_MMS] */
 	u64 last_ctx_id;		/* atomic (x86's last_mm_ctx_id) */
 	u64 clock;			/* atomic: fills and gathers, for the checkers */

@@ -10,7 +10,8 @@
  *
  * Environment: MMFUZZ_INJECT=a,b (bug switches on; the input's own switch
  * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage; =edges: the
- * consecutive-site edges without the parked pairs),
+ * consecutive-site edges without the parked pairs; =counts: libFuzzer's
+ * counters count an edge's hits instead of being set once),
  * MMFUZZ_STATS=DIR (DIR/<pid>: this process's executions and interleavings
  * seen, rewritten each second, for mmfuzz fuzz's progress line), MMFUZZ_CRASHES=DIR (a model
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
@@ -203,6 +204,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	ilv_enabled = !(ilv && !strcmp(ilv, "0"));
 	ilv_pairs = !(ilv && !strcmp(ilv, "edges"));
+	ilv_counts = ilv && !strcmp(ilv, "counts");
 	stats_path = getenv("MMFUZZ_STATS");
 #if MMFUZZ_ILV_SINK == 1
 	no_edge_mutator = getenv("MMFUZZ_EDGE_MUTATOR") && !strcmp(getenv("MMFUZZ_EDGE_MUTATOR"), "0");

@@ -3,9 +3,14 @@
  * The interleaving edges, delivered to whichever engine the build is for
  * (MMFUZZ_ILV_SINK, set by the Makefile's fuzz builds):
  *
- *  libfuzzer  a byte counter per edge in libFuzzer's extra-counter section
+ *  libfuzzer  a byte per edge in libFuzzer's extra-counter section
  *             (__libfuzzer_extra_counters: cleared before every run, counted
- *             into cov and ft; fuzz-ecosystem.md 2.2)
+ *             into cov and ft; fuzz-ecosystem.md 2.2), set to 1 when the
+ *             edge is hit: libFuzzer makes up to eight features of a
+ *             counter (its hit-count buckets), and each new feature costs
+ *             it a pass over the whole corpus (entropic's rare-feature
+ *             bookkeeping), which a counted edge paid again at 2, 3, 4-7
+ *             hits ... (ilv_counts, MMFUZZ_ILV=counts: the hit counts)
  *  afl        a hit in AFL++'s shared-memory edge map (__afl_area_ptr), which
  *             libAFLDriver clears before every run
  *  blocks     512 distinct instrumented blocks, one per edge (any engine that
@@ -31,6 +36,7 @@
 
 bool ilv_enabled;
 bool ilv_pairs = true;
+bool ilv_counts;
 static uint8_t ilv_hit[ILV_EDGES];
 static unsigned ilv_nseen;
 static uint64_t ilv_hash;
@@ -55,7 +61,9 @@ __attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t ilv_
 
 static inline __sched_notsan void ilv_sink(unsigned h)
 {
-	if (ilv_counters[h] != 255)
+	if (!ilv_counts)
+		ilv_counters[h] = 1;
+	else if (ilv_counters[h] != 255)
 		ilv_counters[h]++;
 }
 #elif MMFUZZ_ILV_SINK == ILV_SINK_AFL

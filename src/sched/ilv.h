@@ -21,6 +21,9 @@ extern bool ilv_enabled;
  * shape of a race (one task acts while another sits between its load and
  * its store). */
 extern bool ilv_pairs;
+/* libFuzzer: count each edge's hits in its counter (MMFUZZ_ILV=counts)
+ * instead of setting it once (ilv.c says why not by default). */
+extern bool ilv_counts;
 /* How many distinct edges this process has hit (for progress reports). */
 unsigned ilv_seen(void);
 /* The edges of the current run, hashed in order: coverage must be a

@@ -257,7 +257,8 @@ struct mm_struct {
 	struct anon_vma anon_vma;
 
 	spinlock_t page_table_lock;	/* pgd entries (pmd_install) */
-};
+} ____cacheline_aligned;	/* the mm_cachep of the kernel is SLAB_HWCACHE_ALIGN: the
+				 * slots' array shares no line between two mms */
 /* what __mmdrop frees (and ASan poisons): all but the slot's fields */
 #define MM_STRUCT_DYNAMIC	offsetof(struct mm_struct, context)
 
@@ -400,17 +401,20 @@ struct tlb_world {
 	unsigned long task_size;	/* mm_pages << PAGE_SHIFT */
 	bool used;			/* touched since boot: reset rewrites it */
 
-	spinlock_t mm_lock;
-	unsigned long mm_free;		/* free slots, a bit each (mm_lock) */
-	unsigned long mm_touched;	/* slots taken since boot: boot clears them */
+	/* read by every access and flush on every CPU: no written field here */
 	struct mm_struct *mms;		/* [TLB_MAX_MMS] */
-	u64 last_ctx_id;		/* atomic (x86's last_mm_ctx_id) */
-	u64 clock;			/* atomic: fills and gathers, for the checkers */
-	unsigned long table_syncs;	/* atomic: completed tlb_remove_table_sync_one */
-
 	struct tlb_state *cpu;		/* [ncpus] */
 	spinlock_t *ptl;		/* [nr_pages]: the split PTE locks (ptlock_ptr) */
 	const struct tlb_check_ops *check;
+
+	/* written: on lines of their own (mm_alloc, the checkers' clock) */
+	spinlock_t mm_lock ____cacheline_aligned;
+	unsigned long mm_free;		/* free slots, a bit each (mm_lock) */
+	unsigned long mm_touched;	/* slots taken since boot: boot clears them */
+	u64 last_ctx_id;		/* atomic (x86's last_mm_ctx_id) */
+	unsigned long table_syncs;	/* atomic: completed tlb_remove_table_sync_one */
+	u64 clock;			/* atomic: fills, flushes, gathers; ticks only
+					 * for the checkers (tlb_clock_tick) */
 };
 
 /* The running world's (mm_world's), and any world's. */
@@ -420,8 +424,17 @@ struct tlb_world *tlb_world_of(struct world *w);
 extern struct config_key ck_mm_pages, ck_tlb_entries, ck_tlb_ceiling, ck_tlb_asids,
 	ck_gather_batch_count;
 
+/*
+ * The checkers' clock: when TLB entries were filled, gathers began and
+ * flushes were asked for, for the stale-entry checks.  Nothing else reads
+ * it, and without checkers (stress mode) it stays 0: one atomic line every
+ * CPU bumped on every gather and TLB fill was a line the kernel does not
+ * share between processes (brk1's processes stopped scaling on it).
+ */
 static inline u64 tlb_clock_tick(struct tlb_world *tw)
 {
+	if (!tw->check)
+		return 0;
 	return __atomic_add_fetch(&tw->clock, 1, __ATOMIC_RELAXED);
 }
 

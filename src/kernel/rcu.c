@@ -133,7 +133,11 @@ void __rcu_read_lock(struct task *t)
 {
 	__preempt_disable(t);
 	if (t->rcu_nesting++ == 0) {
-		t->rcu_sec_step = rcu_clock_tick();
+		/* read, not ticked: a section start that wrote the clock was a
+		 * line every CPU bounced on every rcu_read_lock() in stress
+		 * mode, which the kernel's does not; a free ticks it, so a free
+		 * after this read is later than the section's start */
+		t->rcu_sec_step = rcu_clock();
 		if (!t->fs && rcu_real)
 			rcu_real->read_lock();
 	}

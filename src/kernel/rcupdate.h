@@ -27,8 +27,9 @@
  * grace period acquires it (fuzz-ecosystem.md 5.2), and call_rcu()
  * releases the head its callback acquires.
  *
- * Debugging: rcu_clock() counts section starts and frees, so a checker can
- * tell whether an object was freed while a reader's section ran
+ * Debugging: rcu_clock() counts frees and is read at each section start,
+ * so a checker can tell whether an object was freed while a reader's
+ * section ran
  * (struct rcu_debug_obj, src/check/).
  */
 #ifndef MMFUZZ_KERNEL_RCUPDATE_H
@@ -87,7 +88,9 @@ void __rcu_barrier(const struct yield_site *s, const char *fn);
 
 /* ---- debugging ---- */
 
-/* A monotonic count of read-side section starts and object frees. */
+/* A monotonic count of object frees (rcu_clock_tick); a read-side section
+ * notes its value at its start (rcu_clock), so freed_at > that value is a
+ * free during the section. */
 uint64_t rcu_clock(void);
 uint64_t rcu_clock_tick(void);
 

@@ -157,7 +157,7 @@ struct task {
 	bool held_try[MAX_HELD];	/* taken by a trylock */
 	/* RCU read side (non-preemptible RCU, src/kernel/rcu.c) */
 	int rcu_nesting;
-	uint64_t rcu_sec_step;		/* step of the outermost rcu_read_lock */
+	uint64_t rcu_sec_step;		/* rcu_clock() at the outermost rcu_read_lock */
 	int op;				/* index of the current operation */
 	const struct yield_site *site;	/* last yield site */
 

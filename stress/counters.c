@@ -22,6 +22,31 @@
 
 static void stress_tlb_snap(struct world *w, struct stress_snap *s);
 
+/*
+ * The CPU time the task threads used (their thread CPU clocks).  On a
+ * machine other jobs share, ops/s falls with the time the tasks wait for
+ * a CPU; operations per CPU second of the tasks do not, and the ratio of
+ * that at 2 tasks to 1 task is how well the model scales when each task
+ * has a CPU: shared lines and spinning waits cost CPU time, waiting for a
+ * CPU costs none.
+ */
+static uint64_t stress_task_cpu_ns(const struct stress_run *r)
+{
+	uint64_t sum = 0;
+	unsigned long i;
+
+	for (i = 0; i < r->nstarted; i++) {
+		struct timespec ts;
+		clockid_t cid;
+
+		if (pthread_getcpuclockid(r->tasks[i].thread, &cid) ||
+		    clock_gettime(cid, &ts))
+			continue;
+		sum += (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
+	return sum;
+}
+
 uint64_t stress_now_ns(void)
 {
 	struct timespec ts;
@@ -69,6 +94,8 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 	}
 	stress_pcp_layout(w, &s->pcp_pages, &s->pcp_runs);
 	stress_tlb_snap(w, s);
+	s->task_cpu_ns = stress_task_cpu_ns(r);
+	s->ntasks = r->nstarted;
 	s->tsc = __lock_tsc();
 	s->ns = stress_now_ns();
 }
@@ -157,6 +184,19 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+/* How much of the run the tasks had a CPU, and what they did with it. */
+static void stress_cpu_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
+			     uint64_t run_ns, unsigned long long ops)
+{
+	double cpu_ns = (double)(b->task_cpu_ns - a->task_cpu_ns);
+	unsigned long ntasks = b->ntasks ? b->ntasks : 1;
+
+	/* 100: every task on a CPU all the time; less: they waited for one */
+	fprintf(out, "stress.task_cpu%%: %.1f\n", pct(cpu_ns, (double)run_ns * (double)ntasks));
+	fprintf(out, "stress.ops_per_task_cpu_s: %.0f\n",
+		cpu_ns > 0 ? (double)ops * 1e9 / cpu_ns : 0.0);
+}
+
 void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,
 			   uint64_t run_ns, unsigned long long ops)
 {
@@ -189,4 +229,5 @@ void stress_counters_print(FILE *out, const struct stress_snap *a, const struct 
 	fprintf(out, "model.pcp_pages: %lu\n", b->pcp_pages);
 	fprintf(out, "model.pcp_page_runs: %lu\n", b->pcp_runs);
 	stress_tlb_print(out, a, b, ops);
+	stress_cpu_print(out, a, b, run_ns, ops);
 }

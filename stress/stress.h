@@ -127,6 +127,8 @@ struct stress_snap {
 	long tlb_flush_pending;		/* summed over the live mms, now */
 	uint64_t tsc;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
+	uint64_t task_cpu_ns;		/* the task threads' CPU time, summed */
+	unsigned long ntasks;		/* ... over this many threads */
 };
 
 enum stress_stop { STOP_NONE, STOP_PARK, STOP_EXIT };

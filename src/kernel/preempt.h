@@ -25,6 +25,43 @@ static inline struct task *__cur_task(const char *fn)
 }
 #define current	__cur_task(__func__)
 
+/* smp.c: cross-CPU calls queued for a real-mode task's CPU */
+extern unsigned long smp_real_pending;
+void smp_real_poll(struct task *t);
+
+/*
+ * Real mode, one task a CPU: whether the task has IRQs off on its CPU (or
+ * takes its calls: smp_real_poll), for a sender that waited long for it
+ * to take a call: the host may not be running the task at all, where the
+ * kernel's IPI interrupts whatever the CPU runs.  The sender then takes
+ * the call for the CPU (smp.c, smp_real_steal) when the task has IRQs on
+ * there, as an interrupt comes in with only preemption off.  Dekker's handshake: the task stores busy and loads steal
+ * with no fence; the sender stores steal, issues membarrier() (a full
+ * barrier on every running thread of the process, and a descheduled one
+ * has passed one), then loads busy.  One line per CPU.
+ */
+struct smp_real_gate {
+	int busy;			/* the CPU's task has IRQs off there */
+	int steal;			/* a sender runs the CPU's calls for it */
+} __attribute__((aligned(64)));
+extern struct smp_real_gate smp_real_gate[];
+void smp_real_gate_wait(struct task *t);
+
+static inline void smp_real_gate_close(struct task *t)
+{
+	struct smp_real_gate *g = &smp_real_gate[t->cpu];
+
+	__atomic_store_n(&g->busy, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the sender's membarrier() fences */
+	if (unlikely(__atomic_load_n(&g->steal, __ATOMIC_ACQUIRE)))
+		smp_real_gate_wait(t);
+}
+
+static inline void smp_real_gate_open(struct task *t)
+{
+	__atomic_store_n(&smp_real_gate[t->cpu].busy, 0, __ATOMIC_RELEASE);
+}
+
 static inline void __cpu_pin(struct task *t)
 {
 	if (t->fs)
@@ -32,10 +69,6 @@ static inline void __cpu_pin(struct task *t)
 	else if (real_cpu_shared)
 		real_cpu_enter(t);
 }
-
-/* smp.c: cross-CPU calls queued for a real-mode task's CPU */
-extern unsigned long smp_real_pending;
-void smp_real_poll(struct task *t);
 
 /*
  * Real mode: a task waiting for a lock with IRQs on (spin_lock, or asleep
@@ -90,6 +123,8 @@ static inline bool __preempt_enable_noyield(struct task *t, const char *fn)
 static inline unsigned long __local_irq_save(struct task *t)
 {
 	if (t->irq_depth++ == 0) {
+		if (!t->fs && !real_cpu_shared)
+			smp_real_gate_close(t);
 		if (t->preempt_count == 0)
 			__cpu_pin(t);
 		else
@@ -102,6 +137,8 @@ static inline bool __local_irq_restore(struct task *t, unsigned long flags, cons
 {
 	if (unlikely(t->irq_depth <= 0 || (unsigned long)(t->irq_depth - 1) != flags))
 		sched_violation("irq-state", fn, "local_irq_restore without a matching save");
+	if (t->irq_depth == 1 && !t->fs && !real_cpu_shared)
+		smp_real_gate_open(t);
 	if (--t->irq_depth == 0 && t->preempt_count == 0) {
 		__cpu_unpin(t);
 		return true;

@@ -11,8 +11,11 @@
 #include "cpu.h"
 #include "percpu.h"
 
+#include <linux/membarrier.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define CSD_FLAG_LOCK	0x01
 
@@ -124,15 +127,22 @@ void smp_real_attach(int cpu, bool on)
 void smp_real_poll(struct task *t)
 {
 	bool was = t->irq_active;
+	/* the CPU's task (not a sender acting as its idle task) keeps
+	 * stealing senders out while it takes its calls */
+	bool gate = t->id != -1 && !t->irq_depth && !real_cpu_shared;
 
 	if (!(__atomic_load_n(&smp_real_pending, __ATOMIC_ACQUIRE) & (1UL << t->cpu)))
 		return;
+	if (gate)
+		smp_real_gate_close(t);
 	__atomic_fetch_and(&smp_real_pending, ~(1UL << t->cpu), __ATOMIC_ACQ_REL);
 	t->preempt_count++;
 	t->irq_active = true;
 	flush_queue(t->cpu);
 	t->irq_active = was;
 	t->preempt_count--;
+	if (gate)
+		smp_real_gate_open(t);
 }
 
 /* A CPU nobody runs on: the caller runs the call there for it, one caller
@@ -140,16 +150,10 @@ void smp_real_poll(struct task *t)
  * run its calls side by side, as no CPU does. */
 static int real_idle_lock[MAX_CPUS];
 
-static void real_run_idle(int cpu)
+/* The caller holds real_idle_lock[cpu]: run @cpu's calls as its idle task. */
+static void __real_run_idle(int cpu)
 {
 	struct task *self = current_task, idle;
-	int unlocked = 0;
-
-	while (!__atomic_compare_exchange_n(&real_idle_lock[cpu], &unlocked, 1, false,
-					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		unlocked = 0;
-		__builtin_ia32_pause();
-	}
 
 	memset(&idle, 0, sizeof(idle));
 	idle.id = -1;
@@ -159,6 +163,84 @@ static void real_run_idle(int cpu)
 	current_task = &idle;
 	smp_real_poll(&idle);
 	current_task = self;
+}
+
+static void real_run_idle(int cpu)
+{
+	int unlocked = 0;
+
+	while (!__atomic_compare_exchange_n(&real_idle_lock[cpu], &unlocked, 1, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		unlocked = 0;
+		__builtin_ia32_pause();
+	}
+	__real_run_idle(cpu);
+	__atomic_store_n(&real_idle_lock[cpu], 0, __ATOMIC_RELEASE);
+}
+
+/* ---- real mode: a call to a CPU whose task the host is not running ---- */
+
+struct smp_real_gate smp_real_gate[MAX_CPUS];
+
+/* Spins of csd_lock_wait (a pause each, 10-40 ns) before a sender looks
+ * whether the target's task has IRQs on: a task that runs takes
+ * its calls within a few hundred ns, at its next preempt_enable(),
+ * local_irq_restore() or wait. */
+#define SMP_STEAL_SPINS	512
+
+/* membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) registered: 1, or -1 when
+ * the host has none (the sender then only waits, as before) */
+static int real_membarrier_state;
+
+static bool real_membarrier(void)
+{
+	int st = __atomic_load_n(&real_membarrier_state, __ATOMIC_RELAXED);
+
+	if (!st) {
+		st = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) ? -1 : 1;
+		__atomic_store_n(&real_membarrier_state, st, __ATOMIC_RELAXED);
+	}
+	return st > 0 && !syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+
+/* The task found a sender taking its CPU's calls: it steps aside until the
+ * sender is done, then turns IRQs off again. */
+void smp_real_gate_wait(struct task *t)
+{
+	struct smp_real_gate *g = &smp_real_gate[t->cpu];
+
+	do {
+		__atomic_store_n(&g->busy, 0, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&g->steal, __ATOMIC_ACQUIRE))
+			__builtin_ia32_pause();
+		__atomic_store_n(&g->busy, 1, __ATOMIC_RELAXED);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	} while (__atomic_load_n(&g->steal, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * The kernel's IPI interrupts the target CPU whatever it runs, unless it
+ * has IRQs off; a real-mode CPU is a thread the host may not be running
+ * (a loaded machine), and a sender waiting for it would spin for the host's
+ * time slice.  After SMP_STEAL_SPINS, it takes the calls for the CPU as
+ * the interrupt would (as for an idle CPU), if the task there has IRQs on:
+ * one sender at a time (real_idle_lock), the task held off turning them
+ * off meanwhile (smp_real_gate).  One task a CPU only: with several
+ * (real_cpu_shared) they take real_cpu_owner in turn and this one waits.
+ */
+static void smp_real_steal(int cpu)
+{
+	struct smp_real_gate *g = &smp_real_gate[cpu];
+	int unlocked = 0;
+
+	if (real_cpu_shared ||
+	    !__atomic_compare_exchange_n(&real_idle_lock[cpu], &unlocked, 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&g->steal, 1, __ATOMIC_RELAXED);
+	if (real_membarrier() && !__atomic_load_n(&g->busy, __ATOMIC_ACQUIRE))
+		__real_run_idle(cpu);
+	__atomic_store_n(&g->steal, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&real_idle_lock[cpu], 0, __ATOMIC_RELEASE);
 }
 
@@ -198,11 +280,15 @@ static void csd_lock_wait(struct task *t, struct csd *c)
 		while (!csd_free_cond(&cw))
 			fsched_wait(t, &w, YIELD_SITE(YP_IPI_SEND, "csd_lock_wait"));
 	} else {
+		unsigned int spins = 0;
+
 		while (__atomic_load_n(&c->flags, __ATOMIC_ACQUIRE) & CSD_FLAG_LOCK) {
 			smp_real_poll(t);	/* IRQs are on while it spins */
 			/* its task went idle (parked) before it came in */
 			if (!__atomic_load_n(&real_attached[c->dst], __ATOMIC_ACQUIRE))
 				real_run_idle(c->dst);
+			else if (++spins % SMP_STEAL_SPINS == 0)
+				smp_real_steal(c->dst);
 			__builtin_ia32_pause();
 		}
 	}

@@ -29,7 +29,8 @@
  *   I-ZAP    MADV_DONTNEED returns with no PTE of its range faulted in
  *            before it began (a PTE changed behind the zap's PTL)
  *   I-PROT   mprotect returns with no PTE of its range allowing more than
- *            the new protection
+ *            the new protection, and at quiescence no PTE allows more than
+ *            its VMA's flags (a PTE put back behind mprotect's PTL)
  *   I-GUP    a page gup_fast returns is the one the PTE maps as it takes it
  *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
  *            mm and the address, mapped once, in a VMA (quiescence)
@@ -492,8 +493,18 @@ static void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned lo
 	cfail_report(&f);
 }
 
+/* A present PTE that allows more than @vm_flags: writable without
+ * VM_WRITE, user-accessible without any access. */
+static bool pte_exceeds(pte_t pte, unsigned long vm_flags)
+{
+	return pte_present(pte) && ((pte_write(pte) && !(vm_flags & VM_WRITE)) ||
+				    ((pte_val(pte) & _PAGE_USER) && !(vm_flags & VM_ACCESS_FLAGS)));
+}
+
 /* I-PROT: mprotect of [start, end) to @vm_flags returns with no PTE there
- * that allows more (writable without VM_WRITE, user without access). */
+ * that allows more; and at quiescence no PTE allows more than its VMA
+ * (mm_quiescent): whoever else puts a PTE back (reclaim, a redirtied
+ * lazyfree page) does so under the PTL change_pte_range takes. */
 static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned long end,
 			  unsigned long vm_flags)
 {
@@ -504,8 +515,7 @@ static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned lo
 	for (addr = start; addr < end && !f.hit; addr += PAGE_SIZE) {
 		pte_t pte = pte_now(mm, addr);
 
-		if (pte_present(pte) && ((pte_write(pte) && !(vm_flags & VM_WRITE)) ||
-					 ((pte_val(pte) & _PAGE_USER) && !(vm_flags & VM_ACCESS_FLAGS))))
+		if (pte_exceeds(pte, vm_flags))
 			fail(&f, "I-PROT", "mprotect",
 			     "mprotect of mm %d to %s returns with the PTE of %#lx at %#lx: "
 			     "more than the protection allows", mm->slot,
@@ -649,6 +659,10 @@ static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *
 			     "%#lx of mm %d maps pfn %lu, faulted in at %llu, though a MADV_DONTNEED "
 			     "that began at %llu has returned", addr, mm->slot, pte_pfn(pte),
 			     (unsigned long long)at, (unsigned long long)zap);
+		else if (pte_exceeds(pte, READ_ONCE(vma->vm_flags)))
+			fail(f, "I-PROT", where,
+			     "%#lx of mm %d: its PTE %#lx allows more than its VMA's flags %#lx",
+			     addr, mm->slot, pte_val(pte), READ_ONCE(vma->vm_flags));
 	}
 	if (f->hit)
 		return;

@@ -15,7 +15,10 @@
  * Real mode: a task runs its CPU's queue when preemption and IRQs come back
  * on (preempt_enable, local_irq_restore) and while it spins in
  * csd_lock_wait; a CPU no task runs on ("idle") has the caller run the
- * function for it, as if woken for it.
+ * function for it, as if woken for it, and so does a CPU whose task has
+ * not taken the call after SMP_STEAL_SPINS of the caller's wait while it
+ * has IRQs on there (the host is not running it: preempt.h's
+ * smp_real_gate), as the kernel's IPI interrupts whatever a CPU runs.
  *
  * Lock order: none held across; the per-CPU queues are lock-free lists.
  */

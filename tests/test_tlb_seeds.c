@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(10);
+	tap_plan(13);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -84,6 +84,16 @@ int main(void)
 	   "ceiling 0");
 	ok(run_seed(e, "table_sync") && n(TLB_TABLE_SYNC_ONE) >= 1 && !n(TLB_TABLE_RCU),
 	   "table_sync: clean, no table batch page: the sync IPI, then the table freed");
+	ok(run_seed(e, "zap_deferred_flush") && n(TLB_BATCHED_PENDING_FLUSH) == 1 &&
+	   n(TLB_UBC_FLUSH) == 1,
+	   "zap_deferred_flush: clean, the zap of the page whose flush reclaim deferred flushed "
+	   "first (flush_tlb_batched_pending: %lu), reclaim's own flush after (%lu)",
+	   n(TLB_BATCHED_PENDING_FLUSH), n(TLB_UBC_FLUSH));
+	ok(run_seed(e, "zap_reclaim_window") && n(TLB_GATHER) >= 3 && !n(TLB_UBC_FLUSH),
+	   "zap_reclaim_window: clean, the zap inside reclaim's clear and put-back (no deferred "
+	   "flush: nobody has the mm loaded)");
+	ok(run_seed(e, "prot_reclaim_window") && !n(TLB_UBC_FLUSH),
+	   "prot_reclaim_window: clean, the mprotect inside reclaim's clear and put-back");
 	exec_destroy(e);
 	return tap_done();
 }

@@ -113,9 +113,18 @@ seed_kill() {
 		rc=$?
 		case $rc in
 		0) continue ;;
+		# bad input: the seed names a yield site the mutant removed (a
+		# dropped lock's), which shows nothing about the mutant
+		2) continue ;;
 		1) sig=$(sed -n 's/.*"signature":"\([^"]*\)".*/\1/p' "$log.seed" | head -1) ;;
 		124 | 137) sig=hang ;;
-		*) sig="crash($(kill -l $((rc - 128)) 2> /dev/null || echo "exit $rc"))" ;;
+		*)
+			if [ $rc -gt 128 ]; then
+				sig="crash($(kill -l $((rc - 128)) 2> /dev/null || echo "exit $rc"))"
+			else
+				sig="crash(exit $rc)"
+			fi
+			;;
 		esac
 		sig="$sig(seed:$(basename "$f"))"
 		return 0

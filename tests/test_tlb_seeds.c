@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(13);
+	tap_plan(15);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -94,6 +94,12 @@ int main(void)
 	   "flush: nobody has the mm loaded)");
 	ok(run_seed(e, "prot_reclaim_window") && !n(TLB_UBC_FLUSH),
 	   "prot_reclaim_window: clean, the mprotect inside reclaim's clear and put-back");
+	ok(run_seed(e, "fault_race") && n(TLB_PGFAULT) == 2,
+	   "fault_race: clean, two faults of one page (%lu), the second waited for the PTE lock "
+	   "and found the page installed", n(TLB_PGFAULT));
+	ok(run_seed(e, "fault_table_race") && n(TLB_PGFAULT) == 2,
+	   "fault_table_race: clean, two faults under one missing PTE table (%lu), the second "
+	   "install waited for page_table_lock", n(TLB_PGFAULT));
 	exec_destroy(e);
 	return tap_done();
 }

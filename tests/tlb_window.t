@@ -6,18 +6,21 @@
 # for reclaim); in a copy of the tree with that lock dropped from
 # zap_pte_range (change_pte_range), make mutants' lock-drop@zap_pte_range#1
 # (lock-drop@change_pte_range#1), the same seed ends in I-ZAP (I-PROT) at
-# quiescence: the PTE came back behind the walk that skipped it.
+# quiescence: the PTE came back behind the walk that skipped it.  And
+# fault_race.mmf, two faults of one page, against the fault that checks
+# and sets its PTE without that lock (lock-drop@do_anonymous_page#1):
+# both install a page, the first is lost (I-CONS).
 # Each mutant is a build of its own: this runs once, in the plain pass.
 . tests/lib/tap.sh
 if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the mutants build their own copies: run once, in the plain pass"
 	exit 0
 fi
-plan 6
+plan 9
 
-for s in zap prot; do
-	"$MMFUZZ" run -q --expect corpus/tlb/${s}_reclaim_window.mmf 2> "$TMP/$s.err"
-	ok $? "${s}_reclaim_window.mmf runs clean on the model"
+for s in zap_reclaim_window prot_reclaim_window fault_race; do
+	"$MMFUZZ" run -q --expect corpus/tlb/$s.mmf 2> "$TMP/$s.err"
+	ok $? "$s.mmf runs clean on the model"
 done
 
 mutant() {	# mutant ID SEED SIGNATURE
@@ -42,4 +45,5 @@ mutant() {	# mutant ID SEED SIGNATURE
 
 mutant 'lock-drop@zap_pte_range#1' zap_reclaim_window.mmf I-ZAP@quiescence
 mutant 'lock-drop@change_pte_range#1' prot_reclaim_window.mmf I-PROT@quiescence
+mutant 'lock-drop@do_anonymous_page#1' fault_race.mmf I-CONS@quiescence
 finish

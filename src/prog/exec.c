@@ -101,6 +101,11 @@ void *op_layer_state(struct op_ctx *c, const struct op_layer *l)
 	return c->e->lstate[l->id];
 }
 
+const struct prog *op_prog(struct op_ctx *c)
+{
+	return c->e->p;
+}
+
 /* ---- operations ---- */
 
 static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx)
@@ -140,6 +145,19 @@ static void after_op(struct exec *e, struct task *t)
 	check_after_op(e->w, t->cpu);
 	if (!e->no_quiescent && quiescent(e, t->id))
 		check_quiescent(e->w, "quiescence");
+}
+
+/* What the program's header says exists before any task runs. */
+static void run_begin(struct exec *e)
+{
+	struct op_ctx c = { e, &e->main_task, e->w, NULL, NULL, -1 };
+	int i;
+
+	current_task = &e->main_task;
+	for (i = 0; i < op_layers_count(); i++)
+		if (op_layer_by_index(i)->run_begin)
+			op_layer_by_index(i)->run_begin(&c);
+	current_task = NULL;
 }
 
 /* A task that ends holding something (a disabled zone) gives it back. */
@@ -366,6 +384,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 		rc = 1;
 		goto out;
 	}
+	run_begin(e);
 	if (o->sequential) {
 		current_task = &e->main_task;
 		run_sequential(e);

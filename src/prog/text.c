@@ -3,7 +3,8 @@
  * The text form, parsed (with FILE:LINE:COL errors); text_print.c prints it.
  *
  *   mmfuzz 1                          marks the text form
- *   cpus: 2                           header: config keys (mm/config.h),
+ *   cpus: 2                           header (text_header.c): config keys
+ *   mms: T0 T1                        (mm/config.h), the mms tasks share,
  *   bugs: pcp_free_nolock             switches, outcome
  *   expect: violation I-PCP-1@drain_pages_zone
  *
@@ -497,6 +498,9 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 		perr(&ps, NULL, "no tasks: a program needs at least one 'task T0 cpu=N'");
 		goto out;
 	}
+	if (text_check_mms(&ps, st))
+		goto out;
+	prog_canonical_mms(p);
 	if (resolve_refs(&ps, st))
 		goto out;
 	/* decisions: the op index may be one past the last (the task's exit) */
@@ -520,6 +524,8 @@ out:
 		free(st->refs[i].linecopy);
 	for (i = 0; i < MM_CONFIG_MAX; i++)
 		free(st->key_at[i].linecopy);
+	for (i = 0; i < PROG_MAX_TASKS; i++)
+		free(st->mms_at[i].linecopy);
 	free(line);
 	free(st);
 	return rc;

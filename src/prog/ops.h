@@ -109,9 +109,9 @@ struct op_desc {
 
 /*
  * An operation layer's per-run state: the executor zeroes state_size bytes
- * at the start of each run, then calls run_begin before any task runs (what
- * the program's header says exists at the start: the header's mms; no task
- * runs beside it, its yield points are none), calls task_exit when a task
+ * at the start of each run, then, when the program's header makes something
+ * at the start (its mms), calls run_begin before any task runs (on the
+ * scheduler, alone: nothing it does is a decision's), calls task_exit when a task
  * ends (a task that ends holding something gives it back: zone_pcp_enable
  * after a disable), and op_layer_state() finds it.
  */

@@ -55,18 +55,23 @@ static void task_leave_mm(struct op_ctx *c)
 	}
 }
 
-/* The header's mms: one mm_alloc per mm, an mmget for each further task. */
+/*
+ * The header's mms: one mm_alloc per mm, an mmget for each further task.
+ * A task without operations takes none: it would leave the mm at once, and
+ * its exit_mm would be yield points before its first op, where no decision
+ * can name them.
+ */
 static void header_mms(struct op_ctx *c)
 {
 	const struct prog *p = op_prog(c);
 	struct tlb_run *r = run_state(c);
 	struct mm_struct *mm[PROG_MAX_TASKS] = { NULL };
-	int t;
+	int t, first;
 
 	for (t = 0; t < p->ntasks; t++) {
 		int g = p->mm_of[t] - 1;
 
-		if (g < 0)
+		if (g < 0 || !prog_task_ops(p, t, &first))
 			continue;
 		if (mm[g])
 			mmget(mm[g]);

@@ -109,11 +109,11 @@ struct op_desc {
 
 /*
  * An operation layer's per-run state: the executor zeroes state_size bytes
- * at the start of each run, then, when the program's header makes something
- * at the start (its mms), calls run_begin before any task runs (on the
- * scheduler, alone: nothing it does is a decision's), calls task_exit when a task
- * ends (a task that ends holding something gives it back: zone_pcp_enable
- * after a disable), and op_layer_state() finds it.
+ * at the start of each run; when the program's header makes something at
+ * the start (its mms), calls run_begin before any task runs (on the
+ * scheduler, alone: no decision names what it does); calls task_exit when
+ * a task ends (a task that ends holding something gives it back:
+ * zone_pcp_enable after a disable); and op_layer_state() finds it.
  */
 struct op_layer {
 	const char *name;

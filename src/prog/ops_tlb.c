@@ -11,8 +11,9 @@
  * reference to its own, as threads forked so would; a task not named gets
  * a private mm of its own at its first operation that needs one;
  * `mN = mm_get` names the task's mm, and `use_mm mN` makes another task a
- * thread of it (its own mm is left as exit_mm leaves it).  A range handle is an address range,
- * as a pointer is: any task may use it, in its own mm.
+ * thread of it (its own mm is left as exit_mm leaves it).  A range handle
+ * is an address range, as a pointer is: any task may use it, in its own
+ * mm.
  */
 #include "exec.h"
 

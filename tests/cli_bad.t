@@ -36,6 +36,19 @@ printf 'cpus: 2\n%s\n' "$prog" > nomagic.mmf
 printf 'mmfuzz1\n%s\n' "$prog" > m1.mmf
 printf 'mmfuzz 1\ncpus: 2\n\0\n' > nul.mmf
 : > empty
+# the header's mms: two tasks, then a header line each
+two='task T0 cpu=0
+task T1 cpu=1'
+mms() { printf 'mmfuzz 1\n%s\n%s\n' "$2" "$two" > "$1"; }
+mms mms_in_two.mmf 'mms: T0, T1 T0'
+mms mms_twice_in_one.mmf 'mms: T0 T1 T1'
+mms mms_no_such_task.mmf 'mms: T0 T2'
+mms mms_past_max.mmf 'mms: T0 T8'
+mms mms_empty_mm.mmf 'mms: T0,, T1'
+mms mms_trailing.mmf 'mms: T0 T1,'
+mms mms_nothing.mmf 'mms:'
+mms mms_not_a_task.mmf 'mms: T0 thread1'
+printf 'mmfuzz 1\nmms: T0\nmms: T1\n%s\n' "$two" > mms_key_twice.mmf
 mkdir adir
 ln -s nowhere dangling
 "$M" encode good.mmf -o good.bin
@@ -65,6 +78,16 @@ bad run "mmfuzz run: unknown option '--frob' (mmfuzz run --help)" --frob good.mm
 bad run "mmfuzz run: '--trace=1': an unknown option, or one that takes no value *" --trace=1 good.mmf
 bad run "good.mmf: no expect: line, nothing for --expect to check" --expect good.mmf
 bad run "mmfuzz run: --text and --binary do not go together" --text --binary good.mmf
+bad run 'mms_in_two.mmf:2:13: T0 is in two mms: a task runs in one address space' mms_in_two.mmf
+bad run 'mms_twice_in_one.mmf:2:12: T1 named twice in one mm' mms_twice_in_one.mmf
+bad run "mms_no_such_task.mmf:2:9: mms: T2, but the program's tasks are T0..T1" mms_no_such_task.mmf
+bad run 'mms_past_max.mmf:2:10: task must be between 0 and 7, not 8' mms_past_max.mmf
+bad run 'mms_empty_mm.mmf:2:9: an mm without tasks: expected a task like T0' mms_empty_mm.mmf
+bad run 'mms_trailing.mmf:2:12: an mm without tasks: expected a task like T0' mms_trailing.mmf
+bad run "mms_nothing.mmf:2:5: mms: expected the tasks of each mm, like 'mms: T0 T1, T2'" mms_nothing.mmf
+bad run 'mms_not_a_task.mmf:2:9: expected a task like T0' mms_not_a_task.mmf
+bad run "mms_key_twice.mmf:3:1: 'mms' given twice" mms_key_twice.mmf
+bad encode "mms_no_such_task.mmf:2:9: mms: T2, but the program's tasks are T0..T1" mms_no_such_task.mmf -o x.bin
 
 # decode
 bad decode 'mmfuzz decode: no FILE given (mmfuzz decode --help)'

@@ -159,6 +159,19 @@ static void write_all(void)
 		snprintf(name, sizeof(name), "random%d", i);
 		put(name, b, BIN_HEADER + 40);
 	}
+	/* the header's mms (bytes 60..63, 4 bits a task) */
+	put_text("header_mms",
+		 "mmfuzz 1\nmms: T0 T2, T1\n"
+		 "task T0 cpu=0\n  r0 = mmap pages=2\n  access r0 page=0 write=1\n"
+		 "task T1 cpu=1\n  r1 = brk pages=1\n"
+		 "task T2 cpu=1\n  access r0 page=0\n");
+	memset(b, 0, sizeof(b));
+	b[3] = 0x07;				/* 7 tasks */
+	b[60] = 0x9f;				/* T0 15, T1 9 */
+	b[61] = 0x0f;				/* T2 15, T3 none */
+	b[62] = 0x39;				/* T4 9, T5 3 */
+	b[63] = 0xee;				/* T6 14; T7 is past the tasks */
+	put("mms_folding", b, BIN_HEADER + 5);
 	/* config bytes set one key at a time to all ones */
 	memset(b, 0, sizeof(b));
 	for (k = 16; k < 16 + 15; k++)

@@ -21,7 +21,8 @@
 #include <stdint.h>
 
 #define MM_CONFIG_MAX		32	/* keys, all layers */
-#define CONFIG_BIN_BYTES	48	/* the binary header's config block */
+#define CONFIG_BIN_BYTES	44	/* the binary header's config block (the
+					 * header's last 4 bytes are the program's) */
 
 /* The values of every key, indexed by the key's id. */
 struct mm_config {

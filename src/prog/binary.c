@@ -9,8 +9,12 @@
  *   4..6    task i starts on cpu (i + 3 bits at 3i) mod cpus
  *   7       flags: bit 0 expect_tsan: race (what the text form says)
  *   8..15   bug switches, a bitmask
- *   16..63  the config block: each key at its fixed place (mm/config.h),
+ *   16..59  the config block: each key at its fixed place (mm/config.h),
  *           XORed with its default
+ *   60..63  the header's mms, 4 bits a task (task i at bits 4i..4i+3 of
+ *           the little-endian word): 0, its mm is made at its first need;
+ *           else the tasks with one value share an mm made before any task
+ *           runs (numbered canonically: any values decode)
  *   64..    program bytes, then schedule bytes
  *
  * Program: per op, [code] [task | irq << 3] then each argument in its
@@ -33,10 +37,12 @@
 #define H_FLAGS		7
 #define H_BUGS		8
 #define H_CONFIG	BIN_CONFIG
+#define H_MMS		60
 
 #define F_EXPECT_TSAN	0x01
 
-_Static_assert(H_CONFIG + CONFIG_BIN_BYTES == BIN_HEADER, "header layout");
+_Static_assert(H_CONFIG + CONFIG_BIN_BYTES == H_MMS, "header layout");
+_Static_assert(H_MMS + PROG_MAX_TASKS / 2 == BIN_HEADER, "header layout");
 _Static_assert(NR_BUGS <= 64, "64 switches fit the header");
 
 struct reader {
@@ -106,6 +112,8 @@ size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *
 	cpus_field = h[H_CPUS] | h[H_CPUS + 1] << 8 | (uint32_t)h[H_CPUS + 2] << 16;
 	for (i = 0; i < p->ntasks; i++)
 		p->task_cpu[i] = (int)((i + ((cpus_field >> (3 * i)) & 7)) % (uint32_t)ncpus);
+	for (i = 0; i < p->ntasks; i++)
+		p->mm_of[i] = (unsigned char)(h[H_MMS + i / 2] >> (4 * (i % 2)) & 0xf);
 	p->expect_tsan_race = h[H_FLAGS] & F_EXPECT_TSAN;
 	p->bugs = 0;
 	for (i = 0; i < 8; i++)
@@ -174,6 +182,8 @@ long prog_encode_binary(const struct prog *p, uint8_t *out, size_t cap)
 		cpus_field |= (uint32_t)((p->task_cpu[i] - i % ncpus + ncpus) % ncpus) << (3 * i);
 	for (i = 0; i < 3; i++)
 		out[H_CPUS + i] = (uint8_t)(cpus_field >> (8 * i));
+	for (i = 0; i < p->ntasks; i++)
+		out[H_MMS + i / 2] |= (uint8_t)((p->mm_of[i] & 0xf) << (4 * (i % 2)));
 	out[H_FLAGS] = p->expect_tsan_race ? F_EXPECT_TSAN : 0;
 	for (i = 0; i < 8; i++)
 		out[H_BUGS + i] = (uint8_t)(p->bugs >> (8 * i));

@@ -101,6 +101,11 @@ void *op_layer_state(struct op_ctx *c, const struct op_layer *l)
 	return c->e->lstate[l->id];
 }
 
+const struct prog *op_prog(struct op_ctx *c)
+{
+	return c->e->p;
+}
+
 /* ---- operations ---- */
 
 static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx)
@@ -140,6 +145,43 @@ static void after_op(struct exec *e, struct task *t)
 	check_after_op(e->w, t->cpu);
 	if (!e->no_quiescent && quiescent(e, t->id))
 		check_quiescent(e->w, "quiescence");
+}
+
+/* What the program's header says exists before any task runs (its mms). */
+static void run_begin(struct exec *e, struct task *t)
+{
+	struct op_ctx c = { e, t, e->w, NULL, NULL, -1 };
+	int i;
+
+	for (i = 0; i < op_layers_count(); i++)
+		if (op_layer_by_index(i)->run_begin)
+			op_layer_by_index(i)->run_begin(&c);
+}
+
+static void begin_body(struct task *t, void *arg)
+{
+	run_begin(arg, t);
+}
+
+/*
+ * The start of the run on the scheduler, as one task before the program's
+ * (only when the header asks for something: its mms): what it takes, locks
+ * included, it takes as the program's operations do.  Nothing of it is
+ * recorded; the program's run counts its steps and trace from zero.
+ */
+static int begin_on_scheduler(struct exec *e, int ncpus)
+{
+	struct sched_policy pol = { .kind = POL_RR };
+	struct task_init init = { .cpu = 0, .irq = false };
+	enum sched_record rec = e->fs->rec;
+	int rc;
+
+	fsched_set_record(e->fs, REC_NONE);
+	e->fs->trace = NULL;
+	e->fs->ring = false;
+	rc = fsched_run(e->fs, 1, ncpus, &init, &pol, begin_body, e);
+	fsched_set_record(e->fs, rec);
+	return rc;
 }
 
 /* A task that ends holding something (a disabled zone) gives it back. */
@@ -368,10 +410,17 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	}
 	if (o->sequential) {
 		current_task = &e->main_task;
+		if (prog_nmms(p))
+			run_begin(e, &e->main_task);
 		run_sequential(e);
 	} else {
 		build_policy(e, p, o, &pol);
 		e->fs->max_steps = livelock_bound(p, o->max_steps);
+		if (prog_nmms(p)) {
+			rc = begin_on_scheduler(e, (int)config_get(&p->cfg, &ck_cpus));
+			if (rc)
+				goto out;
+		}
 		e->fs->trace = o->trace;
 		e->fs->ring = ring;
 		fsched_set_record(e->fs, o->rec);

@@ -83,9 +83,9 @@ struct min_stats {
 /*
  * Shrink a failing program while it keeps failing with the same signature:
  * its schedule first becomes explicit decisions (every choice the default
- * policy would not make, fallback none), then tasks, operations and
- * decisions are dropped and arguments and the config shrunk until nothing
- * more goes.  Returns 0 with @p minimized, or -1 if @p runs clean.
+ * policy would not make, fallback none), then tasks, operations,
+ * decisions and the header's mms are dropped and arguments and the config
+ * shrunk until nothing more goes.  Returns 0 with @p minimized, or -1 if @p runs clean.
  */
 int prog_minimize(struct exec *e, struct prog *p, const struct run_opts *o, int max_runs,
 		  struct min_stats *st);

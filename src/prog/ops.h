@@ -41,6 +41,7 @@
 
 struct exec;
 struct op;
+struct prog;
 struct op_ctx;
 
 enum arg_kind {
@@ -108,13 +109,16 @@ struct op_desc {
 
 /*
  * An operation layer's per-run state: the executor zeroes state_size bytes
- * at the start of each run, calls task_exit when a task ends (a task that
- * ends holding something gives it back: zone_pcp_enable after a disable),
- * and op_layer_state() finds it.
+ * at the start of each run; when the program's header makes something at
+ * the start (its mms), calls run_begin before any task runs (on the
+ * scheduler, alone: no decision names what it does); calls task_exit when
+ * a task ends (a task that ends holding something gives it back:
+ * zone_pcp_enable after a disable); and op_layer_state() finds it.
  */
 struct op_layer {
 	const char *name;
 	size_t state_size;
+	void (*run_begin)(struct op_ctx *c);
 	void (*task_exit)(struct op_ctx *c);
 	int id;
 };
@@ -196,5 +200,7 @@ int op_handle_arg(struct op_ctx *c, int i);
 int op_handle_self(struct op_ctx *c);
 int op_handle_name(struct op_ctx *c);
 void *op_layer_state(struct op_ctx *c, const struct op_layer *l);
+/* The program that runs. */
+const struct prog *op_prog(struct op_ctx *c);
 
 #endif /* MMFUZZ_PROG_OPS_H */

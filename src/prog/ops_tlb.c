@@ -6,11 +6,14 @@
  * kinds for a mapped range (rN: addresses) and an mm (mN); the per-task
  * state of a run; and the `tlb` fuzz target.
  *
- * Which tasks share an mm is the program's: a task gets a private mm of
- * its own at its first operation that needs one; `mN = mm_get` names the
- * task's mm, and `use_mm mN` makes another task a thread of it (its own
- * mm is left as exit_mm leaves it).  A range handle is an address range,
- * as a pointer is: any task may use it, in its own mm.
+ * Which tasks share an mm is the program's: the header's "mms: T0 T1, T2"
+ * makes its mms before any task runs, each task named holding a user
+ * reference to its own, as threads forked so would; a task not named gets
+ * a private mm of its own at its first operation that needs one;
+ * `mN = mm_get` names the task's mm, and `use_mm mN` makes another task a
+ * thread of it (its own mm is left as exit_mm leaves it).  A range handle
+ * is an address range, as a pointer is: any task may use it, in its own
+ * mm.
  */
 #include "exec.h"
 
@@ -53,9 +56,36 @@ static void task_leave_mm(struct op_ctx *c)
 	}
 }
 
+/*
+ * The header's mms: one mm_alloc per mm, an mmget for each further task.
+ * A task without operations takes none: it would leave the mm at once, and
+ * its exit_mm would be yield points before its first op, where no decision
+ * can name them.
+ */
+static void header_mms(struct op_ctx *c)
+{
+	const struct prog *p = op_prog(c);
+	struct tlb_run *r = run_state(c);
+	struct mm_struct *mm[PROG_MAX_TASKS] = { NULL };
+	int t, first;
+
+	for (t = 0; t < p->ntasks; t++) {
+		int g = p->mm_of[t] - 1;
+
+		if (g < 0 || !prog_task_ops(p, t, &first))
+			continue;
+		if (mm[g])
+			mmget(mm[g]);
+		else
+			mm[g] = mm_alloc();	/* a world has more slots than tasks */
+		r->mm[t] = mm[g];
+	}
+}
+
 static struct op_layer tlb_ops = {
 	.name = "tlb",
 	.state_size = sizeof(struct tlb_run),
+	.run_begin = header_mms,
 	.task_exit = task_leave_mm,
 };
 OP_LAYER(tlb_ops);

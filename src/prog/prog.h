@@ -53,6 +53,13 @@ struct prog {
 	uint64_t bugs;
 	int ntasks;
 	int task_cpu[PROG_MAX_TASKS];
+	/*
+	 * The header's address spaces ("mms: T0 T1, T2"): 0, the task gets a
+	 * private mm at its first operation that needs one; g, it runs in the
+	 * header's mm g-1 from its first operation (made before any task
+	 * runs).  Canonical: mms numbered in the order of their first task.
+	 */
+	unsigned char mm_of[PROG_MAX_TASKS];
 	int nops;
 	struct op ops[PROG_MAX_OPS];	/* grouped by task, in task order */
 
@@ -72,9 +79,15 @@ struct prog {
 void prog_init(struct prog *p);
 /*
  * Sort the ops by task (stable), renumber handle uses to follow the
- * handles they named; drop uses of a kind the program never defines.
+ * handles they named; drop uses of a kind the program never defines;
+ * number the header's mms canonically (prog_canonical_mms).
  */
 void prog_canonicalize(struct prog *p);
+/* Number the header's mms in the order of their first task; forget the
+ * mms of tasks the program does not have. */
+void prog_canonical_mms(struct prog *p);
+/* How many mms the header makes. */
+int prog_nmms(const struct prog *p);
 /* The index of op @i's handle among the program's handles of its kind,
  * or -1 if it defines none. */
 int prog_handle_index(const struct prog *p, int i);

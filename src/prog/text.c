@@ -3,7 +3,8 @@
  * The text form, parsed (with FILE:LINE:COL errors); text_print.c prints it.
  *
  *   mmfuzz 1                          marks the text form
- *   cpus: 2                           header: config keys (mm/config.h),
+ *   cpus: 2                           header (text_header.c): config keys
+ *   mms: T0 T1                        (mm/config.h), the mms tasks share,
  *   bugs: pcp_free_nolock             switches, outcome
  *   expect: violation I-PCP-1@drain_pages_zone
  *
@@ -25,15 +26,7 @@
  * lines, comments and a UTF-8 byte order mark may come before the magic
  * line; numbers are decimal or 0x hexadecimal.
  */
-#include "prog.h"
-
-#include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "../bugs/bugs.h"
+#include "text_parse.h"
 
 /* Skip a UTF-8 byte order mark, blank lines and comment lines. */
 static const char *skip_preamble(const char *s, const char *end, int *lines)
@@ -68,307 +61,6 @@ bool prog_is_text(const uint8_t *data, size_t size)
 	while (s < end && (*s == ' ' || *s == '\t'))
 		s++;
 	return (size_t)(end - s) >= 7 && !memcmp(s, "mmfuzz ", 7);
-}
-
-/* ------------------------------------------------------------------ */
-/* parsing                                                             */
-
-struct parser {
-	const char *file;
-	const char *line;	/* current line, NUL-terminated copy */
-	const char *pos;
-	int lineno;
-	char *err;
-	size_t errlen;
-	bool failed;
-};
-
-__attribute__((format(printf, 3, 4)))
-static int perr(struct parser *ps, const char *at, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	if (ps->failed)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(ps->err, ps->errlen, "%s:%d:%d: %s", ps->file, ps->lineno,
-		 at ? (int)(at - ps->line) + 1 : 1, msg);
-	ps->failed = true;
-	return -1;
-}
-
-static void skip_ws(struct parser *ps)
-{
-	while (*ps->pos == ' ' || *ps->pos == '\t' || *ps->pos == '\r')
-		ps->pos++;
-}
-
-/* The next token: a run of characters up to space, '=', or end of line. */
-static size_t token(struct parser *ps, const char **start)
-{
-	const char *s;
-
-	skip_ws(ps);
-	s = ps->pos;
-	while (*ps->pos && !isspace((unsigned char)*ps->pos) && *ps->pos != '=')
-		ps->pos++;
-	*start = s;
-	return (size_t)(ps->pos - s);
-}
-
-static bool at_eol(struct parser *ps)
-{
-	skip_ws(ps);
-	return !*ps->pos;
-}
-
-static bool tok_is(const char *s, size_t n, const char *word)
-{
-	return strlen(word) == n && !strncmp(s, word, n);
-}
-
-/* A decimal or 0x hexadecimal number: "010" is ten, not eight. */
-static int parse_num(struct parser *ps, const char *s, size_t n, long lo, long hi, long *out,
-		     const char *what)
-{
-	char buf[32], *end;
-	int base = 10;
-	long v;
-
-	if (!n || n >= sizeof(buf))
-		return perr(ps, s, "expected a number for %s", what);
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	if (n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
-		base = 16;
-	errno = 0;
-	v = strtol(buf, &end, base);
-	if (*end || errno || end == buf || buf[0] == '+' || (base == 16 && end == buf + 2) ||
-	    isspace((unsigned char)buf[0]))
-		return perr(ps, s, "'%s' is not a number (%s)", buf, what);
-	if (v < lo || v > hi)
-		return perr(ps, s, "%s must be between %ld and %ld, not %ld", what, lo, hi, v);
-	*out = v;
-	return 0;
-}
-
-/* "name=value": the name's start and length, the value's. */
-static int parse_kv_any(struct parser *ps, const char **key, size_t *kn, const char **val,
-			size_t *vlen)
-{
-	*kn = token(ps, key);
-	if (!*kn)
-		return perr(ps, ps->pos, "expected name=value");
-	if (*ps->pos != '=')
-		return perr(ps, ps->pos, "expected '=' after %.*s", (int)*kn, *key);
-	ps->pos++;
-	*val = ps->pos;
-	while (*ps->pos && !isspace((unsigned char)*ps->pos))
-		ps->pos++;
-	*vlen = (size_t)(ps->pos - *val);
-	if (!*vlen)
-		return perr(ps, *val, "expected a value for %.*s", (int)*kn, *key);
-	return 0;
-}
-
-static int parse_kv(struct parser *ps, const char *name, const char **val, size_t *vlen)
-{
-	const char *k;
-	size_t n;
-
-	skip_ws(ps);
-	if (!*ps->pos)
-		return perr(ps, ps->pos, "expected %s=", name);
-	if (parse_kv_any(ps, &k, &n, val, vlen))
-		return -1;
-	if (!tok_is(k, n, name))
-		return perr(ps, k, "expected %s=, found '%.*s'", name, (int)n, k);
-	return 0;
-}
-
-static int parse_kv_num(struct parser *ps, const char *name, long lo, long hi, long *out)
-{
-	const char *v;
-	size_t n;
-
-	if (parse_kv(ps, name, &v, &n))
-		return -1;
-	return parse_num(ps, v, n, lo, hi, out, name);
-}
-
-/* "T3" */
-static int parse_task_ref(struct parser *ps, const char *s, size_t n, int ntasks, int *out)
-{
-	long v;
-
-	if (n < 2 || s[0] != 'T')
-		return perr(ps, s, "expected a task like T0");
-	if (parse_num(ps, s + 1, n - 1, 0, ntasks - 1, &v, "task"))
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-struct label {
-	char name[32];
-	int op;
-	const struct handle_kind *hk;
-};
-
-struct ref {
-	char name[32];
-	int col, line, op, arg;
-	char *linecopy;
-};
-
-struct keypos {
-	int line, col;
-	char *linecopy;
-};
-
-struct pstate {
-	struct prog *p;
-	struct label labels[PROG_MAX_OPS];
-	int nlabels;
-	struct ref refs[PROG_MAX_OPS * OP_MAX_ARGS];
-	int nrefs;
-	int cur_task;
-	struct keypos key_at[MM_CONFIG_MAX];	/* where each config key was given */
-	bool seen_bugs, seen_expect, seen_tsan;
-	bool in_schedule;
-	int ntask_ops[PROG_MAX_TASKS];
-};
-
-static int parse_header(struct parser *ps, struct pstate *st, const char *k, size_t kn)
-{
-	struct prog *p = st->p;
-	const struct config_key *key;
-	char name[40];
-	const char *w;
-	size_t wn;
-
-	snprintf(name, sizeof(name), "%.*s", (int)kn, k);
-	if (*ps->pos != ':')
-		return perr(ps, ps->pos, "expected ':' after '%s'", name);
-	ps->pos++;
-	skip_ws(ps);
-	if (!strcmp(name, "bugs")) {
-		if (st->seen_bugs)
-			return perr(ps, k, "'bugs' given twice");
-		st->seen_bugs = true;
-		wn = token(ps, &w);
-		if (tok_is(w, wn, "none"))
-			goto eol;
-		ps->pos = w;
-		while (*ps->pos) {
-			const char *b = ps->pos;
-			char bname[64];
-			int id;
-
-			while (*ps->pos && *ps->pos != ',' && !isspace((unsigned char)*ps->pos))
-				ps->pos++;
-			snprintf(bname, sizeof(bname), "%.*s", (int)(ps->pos - b), b);
-			id = bug_lookup(bname);
-			if (id < 0)
-				return perr(ps, b, "unknown bug switch '%s' (see mmfuzz bugs)", bname);
-			p->bugs |= 1ULL << id;
-			skip_ws(ps);
-			if (*ps->pos == ',')
-				ps->pos++;
-			skip_ws(ps);
-		}
-		return 0;
-	}
-	if (!strcmp(name, "expect")) {
-		if (st->seen_expect)
-			return perr(ps, k, "'expect' given twice");
-		st->seen_expect = true;
-		wn = token(ps, &w);
-		if (tok_is(w, wn, "clean")) {
-			p->expect = EXPECT_CLEAN;
-		} else if (tok_is(w, wn, "violation")) {
-			const char *sig;
-			size_t sn = token(ps, &sig);
-
-			if (!sn || !memchr(sig, '@', sn))
-				return perr(ps, sig, "expected a signature CHECKER@SITE");
-			if (sn >= sizeof(p->expect_sig))
-				return perr(ps, sig, "signature too long");
-			p->expect = EXPECT_VIOLATION;
-			memcpy(p->expect_sig, sig, sn);
-			p->expect_sig[sn] = 0;
-		} else {
-			return perr(ps, w, "expect: clean, or violation CHECKER@SITE");
-		}
-		goto eol;
-	}
-	if (!strcmp(name, "expect_tsan")) {
-		if (st->seen_tsan)
-			return perr(ps, k, "'expect_tsan' given twice");
-		st->seen_tsan = true;
-		wn = token(ps, &w);
-		if (!tok_is(w, wn, "race"))
-			return perr(ps, w, "expect_tsan: race is the only value");
-		p->expect_tsan_race = true;
-		goto eol;
-	}
-	key = config_key_lookup(name);
-	if (!key)
-		return perr(ps, k, "unknown header key '%s'", name);
-	if (st->key_at[key->id].line)
-		return perr(ps, k, "'%s' given twice", name);
-	wn = token(ps, &w);
-	if (key->names) {
-		char v[40];
-		long x;
-
-		snprintf(v, sizeof(v), "%.*s", (int)wn, w);
-		x = config_enum_lookup(key, v);
-		if (x < 0) {
-			char msg[200];
-			size_t len = (size_t)snprintf(msg, sizeof(msg), "unknown %s '%s' (", name, v);
-			long i;
-
-			for (i = key->lo; i <= key->hi && len < sizeof(msg); i++)
-				len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",
-							i > key->lo ? ", " : "", key->names[i]);
-			return perr(ps, w, "%s)", msg);
-		}
-		config_set(&p->cfg, key, x);
-	} else {
-		long x;
-
-		if (parse_num(ps, w, wn, key->lo, key->hi, &x, name))
-			return -1;
-		config_set(&p->cfg, key, x);
-	}
-	st->key_at[key->id].line = ps->lineno;
-	st->key_at[key->id].col = (int)(w - ps->line);
-	st->key_at[key->id].linecopy = strdup(ps->line);
-eol:
-	if (!at_eol(ps))
-		return perr(ps, ps->pos, "unexpected text after the value of '%s'", name);
-	return 0;
-}
-
-/* The config as a whole, checked once the header is over: an error points
- * at the line of the key that is out of its range. */
-static int check_config(struct parser *ps, struct pstate *st)
-{
-	const struct config_key *bad = NULL;
-	char msg[200];
-
-	if (!config_check(&st->p->cfg, &bad, msg, sizeof(msg)))
-		return 0;
-	if (bad && st->key_at[bad->id].line) {
-		ps->lineno = st->key_at[bad->id].line;
-		ps->line = st->key_at[bad->id].linecopy;
-		return perr(ps, ps->line + st->key_at[bad->id].col, "%s", msg);
-	}
-	return perr(ps, NULL, "%s (its default, with the keys given)", msg);
 }
 
 static int define_label(struct parser *ps, struct pstate *st, const char *label, size_t labeln,
@@ -718,7 +410,7 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 			long cpu;
 			int t;
 
-			if (header && check_config(&ps, st))
+			if (header && text_check_config(&ps, st))
 				goto out;
 			ps.line = line;
 			header = false;
@@ -749,7 +441,7 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 			continue;
 		}
 		if (!strncmp(w, "schedule:", 9) || (tok_is(w, wn, "schedule") && *ps.pos == ':')) {
-			if (header && check_config(&ps, st))
+			if (header && text_check_config(&ps, st))
 				goto out;
 			ps.line = line;
 			if (st->in_schedule) {
@@ -778,7 +470,7 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 				ps.pos = colon;
 				wn = (size_t)(colon - w);
 			}
-			if (parse_header(&ps, st, w, wn))
+			if (text_parse_header(&ps, st, w, wn))
 				goto out;
 			continue;
 		}
@@ -800,12 +492,15 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 			   "empty file: the first line must be '%s'", TEXT_MAGIC);
 		goto out;
 	}
-	if (header && check_config(&ps, st))
+	if (header && text_check_config(&ps, st))
 		goto out;
 	if (!ntasks) {
 		perr(&ps, NULL, "no tasks: a program needs at least one 'task T0 cpu=N'");
 		goto out;
 	}
+	if (text_check_mms(&ps, st))
+		goto out;
+	prog_canonical_mms(p);
 	if (resolve_refs(&ps, st))
 		goto out;
 	/* decisions: the op index may be one past the last (the task's exit) */
@@ -829,6 +524,8 @@ out:
 		free(st->refs[i].linecopy);
 	for (i = 0; i < MM_CONFIG_MAX; i++)
 		free(st->key_at[i].linecopy);
+	for (i = 0; i < PROG_MAX_TASKS; i++)
+		free(st->mms_at[i].linecopy);
 	free(line);
 	free(st);
 	return rc;

@@ -136,6 +136,15 @@ char *prog_print_text_notes(const struct prog *p, const char *const *notes)
 			sb_printf(&b, "%s: %s\n", k->name,
 				  config_value_str(k, config_get(&p->cfg, k), buf, sizeof(buf)));
 	}
+	/* the header's mms, in canonical order: "mms: T0 T1, T2" */
+	for (i = 1; i <= prog_nmms(p); i++) {
+		sb_printf(&b, i == 1 ? "mms:" : ",");
+		for (t = 0; t < p->ntasks; t++)
+			if (p->mm_of[t] == i)
+				sb_printf(&b, " T%d", t);
+	}
+	if (prog_nmms(p))
+		sb_printf(&b, "\n");
 	if (p->bugs) {
 		sb_printf(&b, "bugs:");
 		for (i = 0; i < NR_BUGS; i++)

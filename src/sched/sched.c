@@ -51,22 +51,29 @@ static __sched_notsan void fsched_abandon(struct task *t)
 {
 	struct fsched *fs = t->fs;
 
-#if MMFUZZ_TSAN
-	/* TSan must not think the abandoned fiber still holds its locks when
-	 * the world is re-initialised; only the holder may release them. */
+	/*
+	 * The abandoned fiber's locks are released: the world's are
+	 * re-initialised with it, but a lock outside it (percpu_counters_lock,
+	 * taken by every percpu_counter_init) would stay owned by a fiber that
+	 * never runs again, and the next run that takes it would report a
+	 * deadlock.  TSan must not think the fiber still holds them; only the
+	 * holder may release them.
+	 */
 	while (t->nheld > 0) {
 		struct sched_lock *l = t->held[--t->nheld];
+#if MMFUZZ_TSAN
 		unsigned flags = l->tsan == SL_TSAN_RWSEM &&
 				 __atomic_load_n(&l->owner, __ATOMIC_RELAXED) != t ?
 				 __tsan_mutex_read_lock : 0;
 
-		if (l->tsan == SL_TSAN_NONE)
-			continue;
-		__tsan_mutex_pre_unlock(l, flags);
-		__tsan_mutex_post_unlock(l, flags);
-	}
+		if (l->tsan != SL_TSAN_NONE) {
+			__tsan_mutex_pre_unlock(l, flags);
+			__tsan_mutex_post_unlock(l, flags);
+		}
 #endif
-	t->nheld = 0;
+		if (__atomic_load_n(&l->owner, __ATOMIC_RELAXED) == t)
+			__atomic_store_n(&l->owner, NULL, __ATOMIC_RELEASE);
+	}
 
 	fs->aborting = true;
 	if (!fs->violator)

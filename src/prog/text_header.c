@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The text form's header, parsed: the config keys (mm/config.h), "mms:",
+ * "bugs:", "expect:" and "expect_tsan:" (text.c reads the lines and calls
+ * these).
+ *
+ * "mms: T0 T1, T2" names the address spaces that exist when the program
+ * starts and the tasks that run in each from their first operation: the
+ * tasks of one mm are threads of one process, the mms are apart by commas.
+ * A task it does not name gets a private mm at its first operation that
+ * needs one (use_mm may still move it).
+ */
+#include "text_parse.h"
+
+#include "../bugs/bugs.h"
+
+static int parse_mms(struct parser *ps, struct pstate *st, const char *k)
+{
+	struct prog *p = st->p;
+	int mm = 1, n = 0, t;
+
+	if (st->seen_mms)
+		return perr(ps, k, "'mms' given twice");
+	st->seen_mms = true;
+	for (;;) {
+		const char *w;
+
+		skip_ws(ps);
+		if (!*ps->pos || *ps->pos == ',') {
+			if (!n && mm == 1 && !*ps->pos)
+				return perr(ps, ps->pos, "mms: expected the tasks of each mm, like "
+					    "'mms: T0 T1, T2'");
+			if (!n)
+				return perr(ps, ps->pos, "an mm without tasks: expected a task like T0");
+			if (!*ps->pos)
+				return 0;
+			ps->pos++;
+			mm++;
+			n = 0;
+			continue;
+		}
+		w = ps->pos;
+		while (*ps->pos && *ps->pos != ',' && !isspace((unsigned char)*ps->pos))
+			ps->pos++;
+		if (parse_task_ref(ps, w, (size_t)(ps->pos - w), PROG_MAX_TASKS, &t))
+			return -1;
+		if (p->mm_of[t] == mm)
+			return perr(ps, w, "T%d named twice in one mm", t);
+		if (p->mm_of[t])
+			return perr(ps, w, "T%d is in two mms: a task runs in one address space", t);
+		p->mm_of[t] = (unsigned char)mm;
+		st->mms_at[t].line = ps->lineno;
+		st->mms_at[t].col = (int)(w - ps->line);
+		st->mms_at[t].linecopy = strdup(ps->line);
+		n++;
+	}
+}
+
+int text_check_mms(struct parser *ps, struct pstate *st)
+{
+	const struct prog *p = st->p;
+	int t;
+
+	for (t = p->ntasks; t < PROG_MAX_TASKS; t++)
+		if (p->mm_of[t]) {
+			ps->lineno = st->mms_at[t].line;
+			ps->line = st->mms_at[t].linecopy;
+			return perr(ps, ps->line + st->mms_at[t].col,
+				    "mms: T%d, but the program's tasks are T0%s%.0d", t,
+				    p->ntasks > 1 ? "..T" : "", p->ntasks - 1);
+		}
+	return 0;
+}
+
+int text_parse_header(struct parser *ps, struct pstate *st, const char *k, size_t kn)
+{
+	struct prog *p = st->p;
+	const struct config_key *key;
+	char name[40];
+	const char *w;
+	size_t wn;
+
+	snprintf(name, sizeof(name), "%.*s", (int)kn, k);
+	if (*ps->pos != ':')
+		return perr(ps, ps->pos, "expected ':' after '%s'", name);
+	ps->pos++;
+	skip_ws(ps);
+	if (!strcmp(name, "mms"))
+		return parse_mms(ps, st, k);
+	if (!strcmp(name, "bugs")) {
+		if (st->seen_bugs)
+			return perr(ps, k, "'bugs' given twice");
+		st->seen_bugs = true;
+		wn = token(ps, &w);
+		if (tok_is(w, wn, "none"))
+			goto eol;
+		ps->pos = w;
+		while (*ps->pos) {
+			const char *b = ps->pos;
+			char bname[64];
+			int id;
+
+			while (*ps->pos && *ps->pos != ',' && !isspace((unsigned char)*ps->pos))
+				ps->pos++;
+			snprintf(bname, sizeof(bname), "%.*s", (int)(ps->pos - b), b);
+			id = bug_lookup(bname);
+			if (id < 0)
+				return perr(ps, b, "unknown bug switch '%s' (see mmfuzz bugs)", bname);
+			p->bugs |= 1ULL << id;
+			skip_ws(ps);
+			if (*ps->pos == ',')
+				ps->pos++;
+			skip_ws(ps);
+		}
+		return 0;
+	}
+	if (!strcmp(name, "expect")) {
+		if (st->seen_expect)
+			return perr(ps, k, "'expect' given twice");
+		st->seen_expect = true;
+		wn = token(ps, &w);
+		if (tok_is(w, wn, "clean")) {
+			p->expect = EXPECT_CLEAN;
+		} else if (tok_is(w, wn, "violation")) {
+			const char *sig;
+			size_t sn = token(ps, &sig);
+
+			if (!sn || !memchr(sig, '@', sn))
+				return perr(ps, sig, "expected a signature CHECKER@SITE");
+			if (sn >= sizeof(p->expect_sig))
+				return perr(ps, sig, "signature too long");
+			p->expect = EXPECT_VIOLATION;
+			memcpy(p->expect_sig, sig, sn);
+			p->expect_sig[sn] = 0;
+		} else {
+			return perr(ps, w, "expect: clean, or violation CHECKER@SITE");
+		}
+		goto eol;
+	}
+	if (!strcmp(name, "expect_tsan")) {
+		if (st->seen_tsan)
+			return perr(ps, k, "'expect_tsan' given twice");
+		st->seen_tsan = true;
+		wn = token(ps, &w);
+		if (!tok_is(w, wn, "race"))
+			return perr(ps, w, "expect_tsan: race is the only value");
+		p->expect_tsan_race = true;
+		goto eol;
+	}
+	key = config_key_lookup(name);
+	if (!key)
+		return perr(ps, k, "unknown header key '%s'", name);
+	if (st->key_at[key->id].line)
+		return perr(ps, k, "'%s' given twice", name);
+	wn = token(ps, &w);
+	if (key->names) {
+		char v[40];
+		long x;
+
+		snprintf(v, sizeof(v), "%.*s", (int)wn, w);
+		x = config_enum_lookup(key, v);
+		if (x < 0) {
+			char msg[200];
+			size_t len = (size_t)snprintf(msg, sizeof(msg), "unknown %s '%s' (", name, v);
+			long i;
+
+			for (i = key->lo; i <= key->hi && len < sizeof(msg); i++)
+				len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",
+							i > key->lo ? ", " : "", key->names[i]);
+			return perr(ps, w, "%s)", msg);
+		}
+		config_set(&p->cfg, key, x);
+	} else {
+		long x;
+
+		if (parse_num(ps, w, wn, key->lo, key->hi, &x, name))
+			return -1;
+		config_set(&p->cfg, key, x);
+	}
+	st->key_at[key->id].line = ps->lineno;
+	st->key_at[key->id].col = (int)(w - ps->line);
+	st->key_at[key->id].linecopy = strdup(ps->line);
+eol:
+	if (!at_eol(ps))
+		return perr(ps, ps->pos, "unexpected text after the value of '%s'", name);
+	return 0;
+}
+
+/* The config as a whole, checked once the header is over: an error points
+ * at the line of the key that is out of its range. */
+int text_check_config(struct parser *ps, struct pstate *st)
+{
+	const struct config_key *bad = NULL;
+	char msg[200];
+
+	if (!config_check(&st->p->cfg, &bad, msg, sizeof(msg)))
+		return 0;
+	if (bad && st->key_at[bad->id].line) {
+		ps->lineno = st->key_at[bad->id].line;
+		ps->line = st->key_at[bad->id].linecopy;
+		return perr(ps, ps->line + st->key_at[bad->id].col, "%s", msg);
+	}
+	return perr(ps, NULL, "%s (its default, with the keys given)", msg);
+}

@@ -163,7 +163,7 @@ static int compute_batch_value(unsigned int cpu)
 	int nr = (int)num_online_cpus();
 
 	(void)cpu;
-	percpu_counter_batch = max(32, nr * 2);
+	__WRITE_ONCE(percpu_counter_batch, max(32, nr * 2));
 	return 0;
 }
 

@@ -52,6 +52,9 @@ struct percpu_counter {
  */
 extern const void *percpu_counter_instance;
 
+/* Written by the hotplug callbacks, read by every add with no lock, as the
+ * kernel's plain global: relaxed, and no yield point (a torn or stale batch
+ * changes only when a CPU folds, never what the sum is). */
 extern int percpu_counter_batch;
 
 /* @name: fbc->lock's lockdep class ("kt->counter.lock").  Outside a task
@@ -65,7 +68,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch);
 
 static inline void percpu_counter_add(struct percpu_counter *fbc, s64 amount)
 {
-	percpu_counter_add_batch(fbc, amount, percpu_counter_batch);
+	percpu_counter_add_batch(fbc, amount, __READ_ONCE(percpu_counter_batch));
 }
 
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
@@ -87,7 +90,7 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 
 static inline int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)
 {
-	return __percpu_counter_compare(fbc, rhs, percpu_counter_batch);
+	return __percpu_counter_compare(fbc, rhs, __READ_ONCE(percpu_counter_batch));
 }
 
 /* The exact sum with the counter quiescent, every CPU's s32 included

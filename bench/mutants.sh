@@ -161,6 +161,13 @@ while IFS=$'\t' read -r id where class desc; do
 			continue
 		fi
 	fi
+	# The campaign's seeds are the unchanged model's binary twins (the
+	# engine's form: a program and a schedule of step counts), made newer
+	# than the mutant's mmfuzz so that make corpus keeps them: a seed's
+	# text names yield sites, and a mutant that removes one (a dropped
+	# lock, an atomic split into a load and a store) cannot encode it,
+	# which would stop its whole campaign before it starts.
+	[ -d "$tree/build/corpus" ] && find "$tree/build/corpus" -type f -exec touch {} +
 	# the layer's own target for its files (the catalogue's target lines)
 	target=$(awk -v f="${where%%:*}" '$1 == "target" && f ~ $2 { print $3; exit }' "$cat")
 	target=${target:-mm}

@@ -95,6 +95,10 @@ for d in build build-fuzz-libfuzzer-address-undefined; do
 		cp -a "$e" "$base/$d/"
 	done
 done
+# the seeds alone, as a fresh clone has them: a build directory's corpus
+# may hold more (entries a campaign or bench-exec grew), which would
+# dilute the shipped seeds
+rm -rf "$base/build/corpus"
 if ! (cd "$base" && make -s build/mmfuzz && make -s corpus &&
       make -s ENGINE=libfuzzer fuzz-bins) > "$out/logs/base.build" 2>&1; then
 	echo "bench/mutants.sh: the unchanged tree does not build: $out/logs/base.build" >&2

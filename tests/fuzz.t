@@ -67,7 +67,7 @@ sed 's/kt_fl_alloc:cmpxchg_double(kt->cpu_fl->freelist) #1/kt_fl_alloc:racy_read
 "$MMFUZZ" run -q --inject cmpxchg_double_one_word "$TMP/early.mmf" &&
 	"$MMFUZZ" encode "$TMP/early.mmf" -o "$TMP/nudge/early" &&
 	MMFUZZ_INJECT=cmpxchg_double_one_word build-fuzz-libfuzzer-address-undefined/fuzz/fuzz_kernel \
-		-seed=1 -runs=20000 "$TMP/nudge" > "$TMP/out" 2>&1
+		-seed=1 -runs=20000 -artifact_prefix="$TMP/" "$TMP/nudge" > "$TMP/out" 2>&1
 rc=$?
 [ $rc != 0 ] && grep -q "^MMFUZZ-SIGNATURE: I-FREELIST@" "$TMP/out"
 ok $? "a seed one yield point off SLUB's ABA: the nudge finds it (exit $rc, $(grep -oE '^#[0-9]+' "$TMP/out" | tail -1) runs)"

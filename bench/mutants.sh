@@ -95,6 +95,10 @@ for d in build build-fuzz-libfuzzer-address-undefined; do
 		cp -a "$e" "$base/$d/"
 	done
 done
+# the seeds alone, as a fresh clone has them: a build directory's corpus
+# may hold more (entries a campaign or bench-exec grew), which would
+# dilute the shipped seeds
+rm -rf "$base/build/corpus"
 if ! (cd "$base" && make -s build/mmfuzz && make -s corpus &&
       make -s ENGINE=libfuzzer fuzz-bins) > "$out/logs/base.build" 2>&1; then
 	echo "bench/mutants.sh: the unchanged tree does not build: $out/logs/base.build" >&2
@@ -161,6 +165,13 @@ while IFS=$'\t' read -r id where class desc; do
 			continue
 		fi
 	fi
+	# The campaign's seeds are the unchanged model's binary twins (the
+	# engine's form: a program and a schedule of step counts), made newer
+	# than the mutant's mmfuzz so that make corpus keeps them: a seed's
+	# text names yield sites, and a mutant that removes one (a dropped
+	# lock, an atomic split into a load and a store) cannot encode it,
+	# which would stop its whole campaign before it starts.
+	[ -d "$tree/build/corpus" ] && find "$tree/build/corpus" -type f -exec touch {} +
 	# the layer's own target for its files (the catalogue's target lines)
 	target=$(awk -v f="${where%%:*}" '$1 == "target" && f ~ $2 { print $3; exit }' "$cat")
 	target=${target:-mm}

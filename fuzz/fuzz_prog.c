@@ -169,7 +169,8 @@ static void write_stats(void)
 
 #if MMFUZZ_ILV_SINK == 1
 /* MMFUZZ_EDGE_MUTATOR=0: libFuzzer's mutations only (a control, for
- * measuring what the config edges and the schedule re-rolls buy) */
+ * measuring what the config edges, the schedule re-rolls and the switch
+ * nudges buy) */
 static bool no_edge_mutator;
 #endif
 
@@ -262,6 +263,57 @@ static size_t reroll_schedule(uint8_t *data, size_t size, size_t max_size, uint6
 	return size;
 }
 
+/*
+ * One mutation in eight moves one of the input's explicit switch points by
+ * one yield point, earlier or later (a decision's step count, +-1).  A race
+ * needs the switch between two particular yield points; a seed or a corpus
+ * entry whose switch lands one point off (before the load where it should
+ * be after it, or at a yield point a code change added or removed) is one
+ * such move away, where byte mutations of the LEB128 counts change them
+ * by 2^k or break the decisions after them.  Without explicit decisions,
+ * a re-roll of the fallback's PCT seed instead.
+ */
+static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
+{
+	size_t pend = BIN_HEADER + (size_t)(data[BIN_PLEN] | data[BIN_PLEN + 1] << 8);
+	size_t at[64], len[64], off, k, n = 0, newlen;
+	uint8_t enc[12];
+	uint64_t skip = 0;
+	int shift = 0;
+
+	if (pend + 5 >= size)
+		return reroll_schedule(data, size, max_size, r);
+	/* each decision: a LEB128 step count, then a target byte (binary.c) */
+	for (off = pend + 5; off < size && n < 64;) {
+		at[n] = off;
+		while (off < size && (data[off] & 0x80))
+			off++;
+		off++;			/* the count's last byte */
+		if (off > size)
+			off = size;
+		len[n] = off - at[n];
+		n++;
+		off++;			/* the target */
+	}
+	k = (size_t)(rng_next(r) % n);
+	for (off = at[k]; off < at[k] + len[k]; off++, shift += 7)
+		if (shift < 28)
+			skip |= (uint64_t)(data[off] & 0x7f) << shift;
+	if (rng_next(r) & 1)
+		skip++;
+	else if (skip > 0)
+		skip--;
+	else
+		skip++;
+	for (newlen = 0; newlen == 0 || skip; skip >>= 7)
+		enc[newlen++] = (uint8_t)((skip & 0x7f) | (skip > 0x7f ? 0x80 : 0));
+	if (size - len[k] + newlen > max_size)
+		return LLVMFuzzerMutate(data, size, max_size);
+	memmove(data + at[k] + newlen, data + at[k] + len[k], size - at[k] - len[k]);
+	memcpy(data + at[k], enc, newlen);
+	return size - len[k] + newlen;
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	uint64_t r = rng_seed(seed);
@@ -278,6 +330,10 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	case 1:
 		if (size >= BIN_HEADER)
 			return reroll_schedule(data, size, max_size, &r);
+		return LLVMFuzzerMutate(data, size, max_size);
+	case 2:
+		if (size >= BIN_HEADER)
+			return nudge_switch(data, size, max_size, &r);
 		/* fall through */
 	default:
 		return LLVMFuzzerMutate(data, size, max_size);

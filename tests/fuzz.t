@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 35
+plan 36
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -54,6 +54,23 @@ rate=$(grep -m1 -E '^\[ *[0-9]+s\] execs' "$TMP/out" | sed -E 's/.*\(([0-9]+)\/s
 [ "${rate:-0}" -gt 0 ]; ok $? "the first progress line has a rate (${rate:-none}/s)"
 n=$(sed -n 's/.*interleavings \([0-9]*\).*/\1/p' "$TMP/out" | tail -1)
 [ "${n:-0}" -gt 100 ]; ok $? "interleaving coverage grows (${n:-0} edges seen)"
+
+# The switch nudge: a seed whose one switch lands a yield point before the
+# window (SLUB's ABA: T0 parked before its read of the head's next, where
+# freelist_reuse_parked parks it at the cmpxchg_double after that read) is
+# one nudge from it.  The kernel target (built by the campaign above) on
+# that seed alone, with cmpxchg_double_one_word on, finds the ABA; without
+# the nudge, 3 x 20,000 runs found nothing.
+mkdir -p "$TMP/nudge"
+sed 's/kt_fl_alloc:cmpxchg_double(kt->cpu_fl->freelist) #1/kt_fl_alloc:racy_read(object->next) #1/' \
+	corpus/kernel/freelist_reuse_parked.mmf > "$TMP/early.mmf"
+"$MMFUZZ" run -q --inject cmpxchg_double_one_word "$TMP/early.mmf" &&
+	"$MMFUZZ" encode "$TMP/early.mmf" -o "$TMP/nudge/early" &&
+	MMFUZZ_INJECT=cmpxchg_double_one_word build-fuzz-libfuzzer-address-undefined/fuzz/fuzz_kernel \
+		-seed=1 -runs=20000 -artifact_prefix="$TMP/" "$TMP/nudge" > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "^MMFUZZ-SIGNATURE: I-FREELIST@" "$TMP/out"
+ok $? "a seed one yield point off SLUB's ABA: the nudge finds it (exit $rc, $(grep -oE '^#[0-9]+' "$TMP/out" | tail -1) runs)"
 
 # The TSan build on the fibers (clang 19): the clean model yields no report
 # (a false race is as bad as a missed one), the missing lock is a data race.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The TLB gather layer's checkers (reference/kernel-mm.md section 2, the
- * I-TLB rows) and the pages it owns for I-CONS.
+ * I-TLB rows); the pages it owns for I-CONS are tlb_owners.c's.
  *
  *   I-TLB-1  mm->tlb_flush_pending is the number of live gathers on the mm:
  *            never negative (after every op), never below the gathers still
@@ -52,40 +52,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../mm/tlb.h"
+#include "tlb_check.h"
 
 #define fail cfail_set
-#define MAX_LIVE_GATHERS	64
-
-enum { TBL_NONE, TBL_REMOVED, TBL_BATCH };
-
-/* a page table between its pmd_clear and its free; a table batch page */
-struct table_shadow {
-	unsigned char state;
-	unsigned char flushed;		/* a freed_tables flush covered it */
-	int slot;			/* the mm's slot */
-	u64 ctx_id;			/* ... and ctx_id */
-	u64 removed_at;			/* tlb_world->clock */
-	unsigned long gp_begun;		/* grace periods begun before it was removed */
-	unsigned long syncs;		/* sync IPIs done before */
-};
-
-struct tlb_check_world {
-	struct table_shadow *tables;	/* [nr_pages] */
-	unsigned long nr_pages;
-	unsigned long task_pages;
-	u64 *done;			/* [TLB_MAX_MMS][task_pages]: see stale-tlb */
-	u64 *ubc;			/* [TLB_MAX_MMS][task_pages]: reclaim's deferred clears */
-	u64 *faulted;			/* [TLB_MAX_MMS][task_pages]: when a fault installed it */
-	u64 *zapped;			/* [TLB_MAX_MMS][task_pages]: a MADV_DONTNEED's begin */
-	u64 done_ctx[TLB_MAX_MMS];	/* the ctx_id done[] and ubc[] are for */
-	int live[TLB_MAX_MMS];		/* live gathers per mm slot */
-	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
-	int unflushed;			/* tables removed, not yet flushed */
-	bool dirty;			/* tables[] may hold something */
-};
-
-static struct world_layer tlb_check_layer;
 
 static struct tlb_check_world *tcw(void)
 {
@@ -119,7 +88,7 @@ static void tlb_check_destroy(struct world *w)
 	world_free(s->zapped);
 }
 
-static struct world_layer tlb_check_layer = {
+struct world_layer tlb_check_layer = {
 	.name = "tlbcheck", .order = 1001, .state_size = sizeof(struct tlb_check_world),
 	.create = tlb_check_create, .destroy = tlb_check_destroy,
 };
@@ -576,11 +545,6 @@ static const struct tlb_check_ops tlb_check_ops = {
 
 /* ---- the registered checker ---- */
 
-static bool mm_is_live(struct tlb_world *tw, int i)
-{
-	return !(tw->mm_free & (1UL << i)) && tw->mms[i].live;
-}
-
 static void tlb_attach(struct world *w)
 {
 	(void)w;
@@ -610,7 +574,7 @@ static void tlb_after_op(struct world *w, int cpu, struct cfail *f)
 	if (!READ_ONCE(tw->used))
 		return;
 	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
-		if (mm_is_live(tw, i) && atomic_read(&tw->mms[i].tlb_flush_pending) < 0)
+		if (tlb_mm_is_live(tw, i) && atomic_read(&tw->mms[i].tlb_flush_pending) < 0)
 			fail(f, "I-TLB-1", "op-end", "mm %d: tlb_flush_pending is %d", i,
 			     atomic_read(&tw->mms[i].tlb_flush_pending));
 }
@@ -683,7 +647,7 @@ static void tlb_quiescent(struct world *w, const char *where, struct cfail *f)
 	if (!READ_ONCE(tw->used))
 		return;
 	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
-		if (mm_is_live(tw, i))
+		if (tlb_mm_is_live(tw, i))
 			mm_quiescent(&tw->mms[i], where, f);
 	for (cpu = 0; cpu < tw->ncpus && !f->hit; cpu++) {
 		struct mm_struct *mm = tw->cpu[cpu].loaded_mm;
@@ -704,7 +668,7 @@ static void tlb_end(struct world *w, struct cfail *f)
 	if (!READ_ONCE(tw->used))
 		return;
 	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
-		if (mm_is_live(tw, i))
+		if (tlb_mm_is_live(tw, i))
 			fail(f, "mm-leak", "end", "mm %d still live at the end: mm_users %d, mm_count %d",
 			     i, atomic_read(&tw->mms[i].mm_users), atomic_read(&tw->mms[i].mm_count));
 	for (cpu = 0; cpu < tw->ncpus && !f->hit; cpu++)
@@ -722,88 +686,3 @@ static const struct checker tlb_checker = {
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };
 CHECKER(tlb_checker);
-
-/* ---- owners (I-CONS) ---- */
-
-/* who: the mm's slot, and what (ptes: 0; tables: 1; a table waiting for
- * its grace period: 2; a table batch page: 3; a gathered page: 4 + kind) */
-#define WHO(slot, what)		((unsigned)(slot) << 4 | (unsigned)(what))
-
-static void pte_collect(struct world *w, struct owner_sink *sk)
-{
-	struct tlb_world *tw = tlb_world_of(w);
-	unsigned long addr;
-	int i;
-
-	if (!READ_ONCE(tw->used))
-		return;
-	for (i = 0; i < TLB_MAX_MMS; i++) {
-		struct mm_struct *mm = &tw->mms[i];
-
-		if (!mm_is_live(tw, i))
-			continue;
-		for (addr = 0; addr < mm->task_size; addr += PMD_SIZE) {
-			pmd_t pmd = pmdp_get_lockless(pmd_off(mm, addr));
-			const pte_t *ptes;
-			int k;
-
-			if (!pmd_present(pmd))
-				continue;
-			owner_add(sk, pmd_pfn(pmd), 1, WHO(i, 1));
-			ptes = pte_table_base(pmd_pfn(pmd));
-			for (k = 0; k < PTRS_PER_PTE; k++)
-				if (pte_present(ptep_get((pte_t *)&ptes[k])))
-					owner_add(sk, pte_pfn(ptes[k]), 1, WHO(i, 0));
-		}
-	}
-}
-
-static void gather_page(void *arg, struct page *page, int what)
-{
-	struct owner_sink *sk = arg;
-
-	if (what != TLB_PAGE_TABLE)	/* those are the table shadow's */
-		owner_add(sk, page_to_pfn(page), 1, WHO(0, 4 + what));
-}
-
-static void table_collect(struct world *w, struct owner_sink *sk)
-{
-	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
-	unsigned long pfn;
-	int i;
-
-	for (i = 0; i < MAX_LIVE_GATHERS; i++) {
-		struct mmu_gather *tlb = __atomic_load_n(&s->gathers[i], __ATOMIC_RELAXED);
-
-		if (tlb)
-			tlb_gather_pages(tlb, gather_page, sk);
-	}
-	if (!s->dirty)
-		return;
-	for (pfn = 0; pfn < s->nr_pages; pfn++) {
-		unsigned char st = __atomic_load_n(&s->tables[pfn].state, __ATOMIC_RELAXED);
-
-		if (st != TBL_NONE)
-			owner_add(sk, pfn, 1, st == TBL_BATCH ? WHO(0, 3) : WHO(s->tables[pfn].slot, 2));
-	}
-}
-
-static void tlb_owner_describe(unsigned who, char *buf, size_t n)
-{
-	static const char *const what[] = {
-		"a PTE", "the pgd", "a table waiting for its grace period", "a table batch",
-		"a gather", "a gather's batch page", "a gather's table", "a gather's table batch",
-	};
-
-	snprintf(buf, n, "%s of mm %u", what[(who & 15) < 8 ? who & 15 : 0], who >> 4);
-}
-
-static const struct owner_source pte_owner = {
-	.name = "tlb-ptes", .collect = pte_collect, .describe = tlb_owner_describe,
-};
-OWNER_SOURCE(pte_owner);
-
-static const struct owner_source table_owner = {
-	.name = "tlb-tables", .collect = table_collect, .describe = tlb_owner_describe,
-};
-OWNER_SOURCE(table_owner);

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The TLB gather layer's checker state, shared by its checkers (tlb.c) and
+ * its page owners for I-CONS (tlb_owners.c).
+ */
+#ifndef MMFUZZ_CHECK_TLB_CHECK_H
+#define MMFUZZ_CHECK_TLB_CHECK_H
+
+#include <stdbool.h>
+
+#include "check.h"
+#include "../mm/tlb.h"
+
+#define MAX_LIVE_GATHERS	64
+
+enum { TBL_NONE, TBL_REMOVED, TBL_BATCH };
+
+/* a page table between its pmd_clear and its free; a table batch page */
+struct table_shadow {
+	unsigned char state;
+	unsigned char flushed;		/* a freed_tables flush covered it */
+	int slot;			/* the mm's slot */
+	u64 ctx_id;			/* ... and ctx_id */
+	u64 removed_at;			/* tlb_world->clock */
+	unsigned long gp_begun;		/* grace periods begun before it was removed */
+	unsigned long syncs;		/* sync IPIs done before */
+};
+
+struct tlb_check_world {
+	struct table_shadow *tables;	/* [nr_pages] */
+	unsigned long nr_pages;
+	unsigned long task_pages;
+	u64 *done;			/* [TLB_MAX_MMS][task_pages]: see stale-tlb */
+	u64 *ubc;			/* [TLB_MAX_MMS][task_pages]: reclaim's deferred clears */
+	u64 *faulted;			/* [TLB_MAX_MMS][task_pages]: when a fault installed it */
+	u64 *zapped;			/* [TLB_MAX_MMS][task_pages]: a MADV_DONTNEED's begin */
+	u64 done_ctx[TLB_MAX_MMS];	/* the ctx_id done[] and ubc[] are for */
+	int live[TLB_MAX_MMS];		/* live gathers per mm slot */
+	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
+	int unflushed;			/* tables removed, not yet flushed */
+	bool dirty;			/* tables[] may hold something */
+};
+
+extern struct world_layer tlb_check_layer;
+
+static inline bool tlb_mm_is_live(struct tlb_world *tw, int i)
+{
+	return !(tw->mm_free & (1UL << i)) && tw->mms[i].live;
+}
+
+#endif

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The TLB gather layer's pages for I-CONS (check/cons.c): what the PTEs
+ * map, the page tables, the tables waiting for their grace period, the
+ * table batches, and the pages and batch pages of every live gather.
+ */
+#include "tlb_check.h"
+
+#include <stdio.h>
+
+/* who: the mm's slot, and what (ptes: 0; tables: 1; a table waiting for
+ * its grace period: 2; a table batch page: 3; a gathered page: 4 + kind) */
+#define WHO(slot, what)		((unsigned)(slot) << 4 | (unsigned)(what))
+
+static void pte_collect(struct world *w, struct owner_sink *sk)
+{
+	struct tlb_world *tw = tlb_world_of(w);
+	unsigned long addr;
+	int i;
+
+	if (!READ_ONCE(tw->used))
+		return;
+	for (i = 0; i < TLB_MAX_MMS; i++) {
+		struct mm_struct *mm = &tw->mms[i];
+
+		if (!tlb_mm_is_live(tw, i))
+			continue;
+		for (addr = 0; addr < mm->task_size; addr += PMD_SIZE) {
+			pmd_t pmd = pmdp_get_lockless(pmd_off(mm, addr));
+			const pte_t *ptes;
+			int k;
+
+			if (!pmd_present(pmd))
+				continue;
+			owner_add(sk, pmd_pfn(pmd), 1, WHO(i, 1));
+			ptes = pte_table_base(pmd_pfn(pmd));
+			for (k = 0; k < PTRS_PER_PTE; k++)
+				if (pte_present(ptep_get((pte_t *)&ptes[k])))
+					owner_add(sk, pte_pfn(ptes[k]), 1, WHO(i, 0));
+		}
+	}
+}
+
+static void gather_page(void *arg, struct page *page, int what)
+{
+	struct owner_sink *sk = arg;
+
+	if (what != TLB_PAGE_TABLE)	/* those are the table shadow's */
+		owner_add(sk, page_to_pfn(page), 1, WHO(0, 4 + what));
+}
+
+static void table_collect(struct world *w, struct owner_sink *sk)
+{
+	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+	unsigned long pfn;
+	int i;
+
+	for (i = 0; i < MAX_LIVE_GATHERS; i++) {
+		struct mmu_gather *tlb = __atomic_load_n(&s->gathers[i], __ATOMIC_RELAXED);
+
+		if (tlb)
+			tlb_gather_pages(tlb, gather_page, sk);
+	}
+	if (!s->dirty)
+		return;
+	for (pfn = 0; pfn < s->nr_pages; pfn++) {
+		unsigned char st = __atomic_load_n(&s->tables[pfn].state, __ATOMIC_RELAXED);
+
+		if (st != TBL_NONE)
+			owner_add(sk, pfn, 1, st == TBL_BATCH ? WHO(0, 3) : WHO(s->tables[pfn].slot, 2));
+	}
+}
+
+static void tlb_owner_describe(unsigned who, char *buf, size_t n)
+{
+	static const char *const what[] = {
+		"a PTE", "the pgd", "a table waiting for its grace period", "a table batch",
+		"a gather", "a gather's batch page", "a gather's table", "a gather's table batch",
+	};
+
+	snprintf(buf, n, "%s of mm %u", what[(who & 15) < 8 ? who & 15 : 0], who >> 4);
+}
+
+static const struct owner_source pte_owner = {
+	.name = "tlb-ptes", .collect = pte_collect, .describe = tlb_owner_describe,
+};
+OWNER_SOURCE(pte_owner);
+
+static const struct owner_source table_owner = {
+	.name = "tlb-tables", .collect = table_collect, .describe = tlb_owner_describe,
+};
+OWNER_SOURCE(table_owner);

@@ -607,7 +607,7 @@ static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *
 			continue;
 		ptes++;
 		page = pfn_to_page(pte_pfn(pte));
-		vma = find_vma(mm, addr);
+		vma = __find_vma(mm, addr);
 		if (page_anon_vma(page) != &mm->anon_vma || READ_ONCE(page->index) != addr >> PAGE_SHIFT)
 			fail(f, "I-RMAP", where,
 			     "%#lx of mm %d maps pfn %lu, whose rmap says %p index %#lx", addr, mm->slot,

@@ -78,4 +78,10 @@ bool rwsem_is_locked_by(struct rw_semaphore *sem, const struct task *t);
 				(sem)->sl.name);				\
 } while (0)
 
+#define mmap_assert_locked(sem) do {						\
+	if (unlikely(!rwsem_is_locked_by((sem), current)))			\
+		sched_violation("lockdep", __func__, "%s not locked",		\
+				(sem)->sl.name);				\
+} while (0)
+
 #endif /* MMFUZZ_KERNEL_RWSEM_H */

@@ -28,8 +28,11 @@ unsigned long vm_page_prot_of(unsigned long vm_flags)
 	return PAGE_COPY;	/* private: read-only until a write fault */
 }
 
-/* The first VMA that ends above @addr, or NULL. */
-struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+/* The first VMA that ends above @addr, or NULL: __find_vma for the
+ * checkers, find_vma for the kernel's paths, which hold mmap_lock (6.6's
+ * maple tree reads rcu_dereference_check(..., lockdep_is_held(mmap_lock))
+ * and lockdep says "suspicious RCU usage" without it or an RCU reader). */
+struct vm_area_struct *__find_vma(struct mm_struct *mm, unsigned long addr)
 {
 	int lo = 0, hi = mm->map_count;
 
@@ -44,6 +47,13 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 	return lo < mm->map_count ? mm->mm_mt[lo] : NULL;
 }
 
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	if (current_task && !rcu_read_lock_held())
+		mmap_assert_locked(&mm->mmap_lock);
+	return __find_vma(mm, addr);
+}
+
 static int vma_index(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	int i;
@@ -55,9 +65,14 @@ static int vma_index(struct mm_struct *mm, struct vm_area_struct *vma)
 			vma->vm_end);
 }
 
+/* 6.6's vma_start_write() before a VMA enters or leaves the tree:
+ * mmap_assert_write_locked() */
 static void vma_tree_insert(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	int i = mm->map_count;
+
+	if (current_task)
+		mmap_assert_write_locked(&mm->mmap_lock);
 
 	while (i > 0 && mm->mm_mt[i - 1]->vm_start > vma->vm_start) {
 		mm->mm_mt[i] = mm->mm_mt[i - 1];
@@ -71,6 +86,9 @@ static void vma_tree_insert(struct mm_struct *mm, struct vm_area_struct *vma)
 static void vma_tree_remove(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	int i;
+
+	if (current_task)
+		mmap_assert_write_locked(&mm->mmap_lock);
 
 	for (i = vma_index(mm, vma); i + 1 < mm->map_count; i++)
 		mm->mm_mt[i] = mm->mm_mt[i + 1];

@@ -284,6 +284,7 @@ static inline unsigned long anon_page_tag(const struct mm_struct *mm, unsigned l
 /* ---- VMAs (mmap.c) ---- */
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+struct vm_area_struct *__find_vma(struct mm_struct *mm, unsigned long addr);
 /* mmap_lock held for writing: @vma split at @addr, the new VMA below it
  * (@new_below) or above; 0 or -ENOMEM */
 int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int tap_n, tap_failed;
 
@@ -81,6 +83,34 @@ static inline char *tap_slurp(const char *path, size_t *len)
 	if (len)
 		*len = (size_t)n;
 	return buf;
+}
+
+/* Run fn(arg) in a child with its stdout and stderr in @buf (NUL-terminated,
+ * cut at @len - 1): its exit status, or 128 + the signal that ended it. */
+static inline int tap_in_child(int (*fn)(void *), void *arg, char *buf, size_t len)
+{
+	int fds[2], status = 0;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		exit(fn(arg));	/* exit, not _exit: TSan sets the status at exit */
+	}
+	close(fds[1]);
+	while (got < len - 1 && (n = read(fds[0], buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = 0;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 static inline int tap_done(void)

@@ -153,36 +153,11 @@ static int torture_seeds(struct fsched *fs, int ntasks, int n, char *sig, size_t
 	return 0;
 }
 
-/* Run fn() in a child, its stdout and stderr in @buf; the exit status. */
-static int in_child(int (*fn)(struct fsched *fs), struct fsched *fs, char *buf, size_t len)
-{
-	int fds[2], status = 0;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(stdout);
-	if (pipe(fds))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		exit(fn(fs));	/* exit, not _exit: TSan sets the status at exit */
-	}
-	close(fds[1]);
-	while (got < len - 1 && (n = read(fds[0], buf + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	buf[got] = 0;
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* rcu_gp_early on the torture under TSan: the race, then I-RCU */
-static int tsan_child(struct fsched *fs)
+static int tsan_child(void *arg)
 {
+	struct fsched *fs = arg;
+
 	char sig[128] = "";
 	int seed;
 
@@ -196,8 +171,10 @@ static int tsan_child(struct fsched *fs)
 /* rcu_gp_early with ASan and no checker: the reader's access itself */
 static int asan_seed;
 
-static int asan_child(struct fsched *fs)
+static int asan_child(void *arg)
 {
+	struct fsched *fs = arg;
+
 	struct task_init init[3] = { { 0, false }, { 1, false }, { 2, false } };
 	struct sched_policy p2;
 
@@ -270,7 +247,7 @@ int main(void)
 
 	if (MMFUZZ_TSAN) {
 		/* the switch makes a real race: TSan reports it, in a child */
-		st = in_child(tsan_child, fs, out, sizeof(out));
+		st = tap_in_child(tsan_child, fs, out, sizeof(out));
 		ok(st == 66 && strstr(out, "ThreadSanitizer: data race") && strstr(out, "kt_obj_free") &&
 		   strstr(out, "SIG=I-RCU@kt_rcu_read"),
 		   "rcu_gp_early under TSan: the reader's access races with the free, then I-RCU");
@@ -303,7 +280,7 @@ int main(void)
 	/* without the checker, the sanitizer sees the access to poisoned memory */
 	if (MMFUZZ_ASAN && seed > 0) {
 		asan_seed = seed;
-		st = in_child(asan_child, fs, out, sizeof(out));
+		st = tap_in_child(asan_child, fs, out, sizeof(out));
 		ok(st != 0 && strstr(out, "use-after-poison") && strstr(out, "kt_rcu_read"),
 		   "ASan: the same run without I-RCU is an ASan use-after-poison in kt_rcu_read");
 	} else {

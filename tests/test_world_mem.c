@@ -20,47 +20,24 @@
 #include "prog/exec.h"
 #include "tap.h"
 
-/* Run @fn in a child with its stderr in @buf: its exit status. */
-static int in_child(void (*fn)(void), char *buf, size_t len)
-{
-	int fds[2], status = 0;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(stdout);
-	if (pipe(fds))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], 2);
-		fn();
-		exit(0);
-	}
-	close(fds[1]);
-	while (got < len - 1 && (n = read(fds[0], buf + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	buf[got] = 0;
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static void touch_freed(void)
+static int touch_freed(void *arg)
 {
 	volatile char *p = world_calloc(1000, 1);
 
 	world_free((void *)p);
 	p[10] = 1;	/* the block is kept, poisoned: a report */
+	(void)arg;
+	return 0;
 }
 
-static void touch_past(void)
+static int touch_past(void *arg)
 {
 	volatile char *p = world_calloc(1000, 1);
 
 	p[1000] = 1;	/* inside the 1024-byte class, past the 1000 asked */
 	world_free((void *)p);
+	(void)arg;
+	return 0;
 }
 
 static bool all_zero(const unsigned char *p, size_t n)
@@ -143,10 +120,10 @@ int main(void)
 	ok(fresh[0] != fresh[1], "the two seeds differ (the hash says something)");
 
 	if (MMFUZZ_ASAN) {
-		st = in_child(touch_freed, out, sizeof(out));
+		st = tap_in_child(touch_freed, NULL, out, sizeof(out));
 		ok(st != 0 && strstr(out, "use-after-poison") && strstr(out, "touch_freed"),
 		   "ASan: a write to a kept block is a use-after-poison report");
-		st = in_child(touch_past, out, sizeof(out));
+		st = tap_in_child(touch_past, NULL, out, sizeof(out));
 		ok(st != 0 && strstr(out, "use-after-poison") && strstr(out, "touch_past"),
 		   "ASan: a write past the size asked, inside the class, is a report");
 	} else {

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "../src/sched/san.h"
+#include "tap.h"
 
 extern char **environ;
 
@@ -63,29 +64,6 @@ static size_t below(size_t n)
 	return n ? (size_t)(next() % n) : 0;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = 0;
-	*len = (size_t)n;
-	return buf;
-}
-
 static void load_seeds(const char *dir)
 {
 	struct dirent *de;
@@ -98,7 +76,7 @@ static void load_seeds(const char *dir)
 		if (n < 5 || strcmp(de->d_name + n - 4, ".mmf"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		seeds[nseeds].data = slurp(path, &seeds[nseeds].len);
+		seeds[nseeds].data = tap_slurp(path, &seeds[nseeds].len);
 		if (seeds[nseeds].data)
 			nseeds++;
 	}

@@ -244,18 +244,24 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
  * seeds in 300 find it), where byte mutations reach the four seed bytes of
  * one corpus entry among thousands rarely.
  */
+/* Where the schedule begins: after the header and the program (BIN_PLEN). */
+static size_t sched_start(const uint8_t *data)
+{
+	return BIN_HEADER + (size_t)(data[BIN_PLEN] | data[BIN_PLEN + 1] << 8);
+}
+
 static size_t reroll_schedule(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
 {
-	size_t pend = BIN_HEADER + (size_t)(data[BIN_PLEN] | data[BIN_PLEN + 1] << 8), i;
+	size_t pend = sched_start(data), i;
 	uint32_t seed = (uint32_t)rng_next(r);
 
 	if (pend > size)
 		pend = size;
-	if (pend + 5 > max_size)
+	if (pend + BIN_SCHED_HEAD > max_size)
 		return LLVMFuzzerMutate(data, size, max_size);
-	if (size < pend + 5) {
-		memset(data + size, 0, pend + 5 - size);
-		size = pend + 5;
+	if (size < pend + BIN_SCHED_HEAD) {
+		memset(data + size, 0, pend + BIN_SCHED_HEAD - size);
+		size = pend + BIN_SCHED_HEAD;
 	}
 	data[pend] = (uint8_t)(1 + rng_next(r) % 3);
 	for (i = 0; i < 4; i++)
@@ -275,16 +281,16 @@ static size_t reroll_schedule(uint8_t *data, size_t size, size_t max_size, uint6
  */
 static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
 {
-	size_t pend = BIN_HEADER + (size_t)(data[BIN_PLEN] | data[BIN_PLEN + 1] << 8);
+	size_t pend = sched_start(data);
 	size_t at[64], len[64], off, k, n = 0, newlen;
 	uint8_t enc[12];
 	uint64_t skip = 0;
 	int shift = 0;
 
-	if (pend + 5 >= size)
+	if (pend + BIN_SCHED_HEAD >= size)
 		return reroll_schedule(data, size, max_size, r);
 	/* each decision: a LEB128 step count, then a target byte (binary.c) */
-	for (off = pend + 5; off < size && n < 64;) {
+	for (off = pend + BIN_SCHED_HEAD; off < size && n < 64;) {
 		at[n] = off;
 		while (off < size && (data[off] & 0x80))
 			off++;

@@ -114,6 +114,9 @@ const char *prog_fits_config(const struct prog *p, const struct mm_config *c, ch
  * config block */
 #define BIN_PLEN	1
 #define BIN_CONFIG	16
+/* the schedule's head: the fallback depth byte and the 4-byte seed; the
+ * decisions follow */
+#define BIN_SCHED_HEAD	5
 size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p);
 /* As the fuzz target @t means the bytes (prog_decode_binary: "mm"). */
 size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *p,

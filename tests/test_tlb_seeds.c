@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(15);
+	tap_plan(16);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -100,6 +100,10 @@ int main(void)
 	ok(run_seed(e, "fault_table_race") && n(TLB_PGFAULT) == 2,
 	   "fault_table_race: clean, two faults under one missing PTE table (%lu), the second "
 	   "install waited for page_table_lock", n(TLB_PGFAULT));
+	ok(run_seed(e, "reclaim_isolate_race") && n(TLB_REMOTE_FLUSH_RECEIVED) >= 1,
+	   "reclaim_isolate_race: clean, the zap waited for reclaim's isolation under the PTE "
+	   "lock and freed the page once, after its flush reached the reclaimer's CPU (%lu)",
+	   n(TLB_REMOTE_FLUSH_RECEIVED));
 	exec_destroy(e);
 	return tap_done();
 }

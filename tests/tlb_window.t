@@ -9,16 +9,20 @@
 # quiescence: the PTE came back behind the walk that skipped it.  And
 # fault_race.mmf, two faults of one page, against the fault that checks
 # and sets its PTE without that lock (lock-drop@do_anonymous_page#1):
-# both install a page, the first is lost (I-CONS).
+# both install a page, the first is lost (I-CONS).  And reclaim_isolate_race.mmf,
+# a zap inside reclaim's isolation of the page it found through its PTE,
+# against that isolation without the lock (lock-drop@reclaim_anon_page#1):
+# the zap frees the page, reclaim takes a reference on it and frees it
+# again (I-PCP-1).
 # Each mutant is a build of its own: this runs once, in the plain pass.
 . tests/lib/tap.sh
 if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the mutants build their own copies: run once, in the plain pass"
 	exit 0
 fi
-plan 9
+plan 12
 
-for s in zap_reclaim_window prot_reclaim_window fault_race; do
+for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race; do
 	"$MMFUZZ" run -q --expect corpus/tlb/$s.mmf 2> "$TMP/$s.err"
 	ok $? "$s.mmf runs clean on the model"
 done
@@ -46,4 +50,5 @@ mutant() {	# mutant ID SEED SIGNATURE
 mutant 'lock-drop@zap_pte_range#1' zap_reclaim_window.mmf I-ZAP@quiescence
 mutant 'lock-drop@change_pte_range#1' prot_reclaim_window.mmf I-PROT@quiescence
 mutant 'lock-drop@do_anonymous_page#1' fault_race.mmf I-CONS@quiescence
+mutant 'lock-drop@reclaim_anon_page#1' reclaim_isolate_race.mmf I-PCP-1@quiescence
 finish

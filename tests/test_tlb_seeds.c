@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(16);
+	tap_plan(17);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -104,6 +104,9 @@ int main(void)
 	   "reclaim_isolate_race: clean, the zap waited for reclaim's isolation under the PTE "
 	   "lock and freed the page once, after its flush reached the reclaimer's CPU (%lu)",
 	   n(TLB_REMOTE_FLUSH_RECEIVED));
+	ok(run_seed(e, "rmap_walk_unlink") && n(TLB_TABLE_RCU) == 1 && !n(TLB_UBC_FLUSH),
+	   "rmap_walk_unlink: clean, munmap's unlink waited for the rmap walk, which found the PTE "
+	   "zapped; the table freed after a grace period");
 	exec_destroy(e);
 	return tap_done();
 }

@@ -133,10 +133,24 @@ pte_t *__pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd, unsigned long add
 	}
 }
 
+/*
+ * Under its table's lock a PTE write is a bare store: no other writer can
+ * come between the locked read and it (compiler.h).  A writer that does
+ * not hold the lock (a bug) is a racy write, a yield point as WRITE_ONCE
+ * is: another task's clear may then land between its read and its store.
+ */
+static bool pte_write_locked(pte_t *ptep)
+{
+	return __atomic_load_n(&ptlock_ptr(virt_to_page(ptep))->sl.owner, __ATOMIC_RELAXED) ==
+	       current;
+}
+
 void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte)
 {
 	(void)mm;
 	(void)addr;
+	if (!pte_write_locked(ptep))
+		__racy_point(YP_RACY_WRITE, "pte");
 	__atomic_store_n(&ptep->pte, pte_val(pte), __ATOMIC_RELEASE);
 }
 
@@ -145,6 +159,8 @@ pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
 	(void)mm;
 	(void)addr;
+	if (!pte_write_locked(ptep))
+		__racy_point(YP_ATOMIC, "pte");
 	return __pte(__atomic_exchange_n(&ptep->pte, 0UL, __ATOMIC_SEQ_CST));
 }
 

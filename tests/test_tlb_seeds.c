@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(17);
+	tap_plan(18);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -107,6 +107,9 @@ int main(void)
 	ok(run_seed(e, "rmap_walk_unlink") && n(TLB_TABLE_RCU) == 1 && !n(TLB_UBC_FLUSH),
 	   "rmap_walk_unlink: clean, munmap's unlink waited for the rmap walk, which found the PTE "
 	   "zapped; the table freed after a grace period");
+	ok(run_seed(e, "fault_present_zap") && n(TLB_PGFAULT) == 2,
+	   "fault_present_zap: clean, the second fault found the page present (%lu faults) and the "
+	   "zap waited for its PTE lock", n(TLB_PGFAULT));
 	exec_destroy(e);
 	return tap_done();
 }

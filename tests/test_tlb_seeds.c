@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(18);
+	tap_plan(19);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -110,6 +110,9 @@ int main(void)
 	ok(run_seed(e, "fault_present_zap") && n(TLB_PGFAULT) == 2,
 	   "fault_present_zap: clean, the second fault found the page present (%lu faults) and the "
 	   "zap waited for its PTE lock", n(TLB_PGFAULT));
+	ok(run_seed(e, "free_dontneed_race") && n(TLB_PGFAULT) == 1,
+	   "free_dontneed_race: clean, MADV_DONTNEED right after MADV_FREE's PTE section zapped "
+	   "the page it left clean");
 	exec_destroy(e);
 	return tap_done();
 }

@@ -48,10 +48,12 @@ int main(int argc, char **argv)
 	size_t *len;
 	struct exec *e;
 	int n, i, k, rounds, nin = 0, viol = 0;
+	const char *mode = argc > 4 ? argv[4] : "";
+	bool fresh = !strcmp(mode, "fresh"), hashes = fresh || !strcmp(mode, "hashes");
 	double secs;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s DIR [ROUNDS] [TARGET]\n", argv[0]);
+		fprintf(stderr, "usage: %s DIR [ROUNDS] [TARGET] [hashes|fresh]\n", argv[0]);
 		return 2;
 	}
 	rounds = argc > 2 ? atoi(argv[2]) : 1;
@@ -83,13 +85,23 @@ int main(int argc, char **argv)
 		for (i = 0; i < nin; i++) {
 			prog_decode_binary_target(in[i], len[i], &p, t);
 			p.bugs = 0;
+			if (fresh) {
+				exec_destroy(e);
+				e = exec_create();
+			}
 			exec_run(e, &p, &o, &r);
 			viol += r.outcome == RUN_VIOLATION;
+			if (hashes)
+				printf("%d %d %016llx %s\n", i, (int)r.outcome,
+				       (unsigned long long)r.trace_hash,
+				       r.outcome == RUN_VIOLATION ? r.v.signature : "");
 		}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("%d inputs x %d rounds: %.0f executions/s (%.1f us each), %d violations\n", nin, rounds,
 	       (double)nin * rounds / secs, secs * 1e6 / ((double)nin * rounds), viol);
+	printf("world cache: %lu hits, %lu re-tuned, %lu built\n", exec_worlds(e)->hits,
+	       exec_worlds(e)->tuned, exec_worlds(e)->misses);
 	exec_destroy(e);
 	for (i = 0; i < nin; i++)
 		free(in[i]);

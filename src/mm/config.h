@@ -44,6 +44,10 @@ struct config_key {
 	long fuzz_n;
 	const char *const *names;	/* an enumerated key's value names, else NULL */
 	bool shrink;			/* smaller is a smaller machine: the minimizer tries it */
+	/* The key sizes nothing: a world built for another value serves once
+	 * its layer's tune() has set this one (the world cache keys on the
+	 * other keys, the machine's shape). */
+	bool tune;
 	unsigned char bin_off, bin_len;	/* place in the config block: fixed forever */
 	/* The range given the keys with smaller binary places: values are
 	 * lo, lo + unit, ..., up to hi.  NULL: lo..hi, unit 1. */

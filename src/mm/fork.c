@@ -39,22 +39,26 @@ struct config_key ck_tlb_entries = {
 	.name = "tlb_entries", .layer = "tlb",
 	.desc = "translations each CPU's TLB caches (fully associative, LRU)",
 	.lo = 1, .hi = TLB_MAX_ENTRIES, .def = 16, .bin_off = 19, .bin_len = 1, .shrink = true,
+	.tune = true,
 };
 struct config_key ck_tlb_ceiling = {
 	.name = "tlb_single_page_flush_ceiling", .layer = "tlb",
 	.desc = "pages above which a range flush is a full flush (x86: 33)",
 	.lo = 0, .hi = 4095, .def = 33, .fuzz_n = 65, .bin_off = 20, .bin_len = 2,
+	.tune = true,
 };
 struct config_key ck_tlb_asids = {
 	.name = "tlb_asids", .layer = "tlb",
 	.desc = "PCIDs a CPU keeps mms in (x86: TLB_NR_DYN_ASIDS 6; 1: a flush at every switch)",
 	.lo = 1, .hi = TLB_NR_DYN_ASIDS, .def = TLB_NR_DYN_ASIDS, .bin_off = 22, .bin_len = 1,
+	.tune = true,
 };
 struct config_key ck_gather_batch_count = {
 	.name = "gather_batch_count", .layer = "tlb",
 	.desc = "MAX_GATHER_BATCH_COUNT: batch pages one mmu_gather may add (the kernel's "
 		"10000 pages over MAX_GATHER_BATCH: 1666)",
 	.lo = 1, .hi = 2048, .def = 1666, .fuzz_n = 8, .bin_off = 23, .bin_len = 2,
+	.tune = true,
 };
 CONFIG_KEY(ck_mm_pages);
 CONFIG_KEY(ck_tlb_entries);
@@ -76,16 +80,25 @@ struct tlb_world *tlb_world_of(struct world *w)
 	return world_layer_state(w, &tlb_layer);
 }
 
+/* The tune keys: read where they are used (the per-CPU TLBs are sized for
+ * the largest tlb_entries and tlb_asids, and clear beyond what a run took). */
+static void tlb_tune(struct world *w, const struct mm_config *c)
+{
+	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
+
+	tw->nr_entries = (int)config_get(c, &ck_tlb_entries);
+	tw->nr_asids = (int)config_get(c, &ck_tlb_asids);
+	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
+	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
+}
+
 static int tlb_create(struct world *w, const struct mm_config *c)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
 	int i;
 
 	tw->ncpus = w->cfg.ncpus;
-	tw->nr_entries = (int)config_get(c, &ck_tlb_entries);
-	tw->nr_asids = (int)config_get(c, &ck_tlb_asids);
-	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
-	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
+	tlb_tune(w, c);
 	tw->task_size = (unsigned long)config_get(c, &ck_mm_pages) << PAGE_SHIFT;
 	/* each slot's mm is cleared by the first boot (mm_touched); its own
 	 * fields are set here first, so that a failure frees what it should */
@@ -226,6 +239,7 @@ static struct world_layer tlb_layer = {
 	.create = tlb_create,
 	.boot = tlb_boot,
 	.reset = tlb_reset,
+	.tune = tlb_tune,
 	.drain = tlb_drain,
 	.destroy = tlb_destroy,
 };

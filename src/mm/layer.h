@@ -9,6 +9,9 @@
  *            every reset, in layer order (a layer may boot partly
  *            uninitialised: deferred init)
  *   reset    undo what the last run touched, paying for what it touched
+ *   tune     take the values of the config's tune keys (config.h) from
+ *            @c: a cached world of the same shape is re-used for another
+ *            config by reset, tune, boot; optional when a layer has none
  *   drain    end of a run, on the executor's task: give back everything
  *            the layer caches, so the final checks see an idle machine;
  *            later layers drain first (they allocate from earlier ones)
@@ -35,6 +38,7 @@ struct world_layer {
 	int (*create)(struct world *w, const struct mm_config *c);	/* 0 or -errno */
 	void (*boot)(struct world *w);
 	void (*reset)(struct world *w);
+	void (*tune)(struct world *w, const struct mm_config *c);
 	void (*drain)(struct world *w);
 	void (*destroy)(struct world *w);
 	int id;				/* filled by layers_init() */

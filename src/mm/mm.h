@@ -76,8 +76,9 @@ void world_free(void *p);
 /*
  * Worlds kept by configuration: a fuzzing campaign alternates between a few
  * configurations, and building a world costs more than resetting one.
- * world_get returns a world for @cfg in its boot state (a cached one reset,
- * or a new one in place of the least recently used) and makes it mm_world.
+ * world_get returns a world for @cfg in its boot state (a cached one of the
+ * same shape reset and re-tuned, or a new one in place of the least
+ * recently used) and makes it mm_world.
  */
 #define WORLD_CACHE_SLOTS 8
 struct world_cache {
@@ -87,6 +88,8 @@ struct world_cache {
 		unsigned long used;
 	} slot[WORLD_CACHE_SLOTS];
 	unsigned long tick;
+	/* world_get's answers: the same config, the same shape re-tuned, built */
+	unsigned long hits, tuned, misses;
 };
 int world_get(struct world_cache *c, const struct mm_config *cfg, struct world **out);
 void world_cache_destroy(struct world_cache *c);

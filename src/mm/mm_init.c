@@ -75,24 +75,24 @@ struct config_key ck_zone_pages = {
 struct config_key ck_pcp_high = {
 	.name = "pcp_high", .layer = "pagealloc",
 	.desc = "pcp->high of every CPU at boot",
-	.lo = 0, .hi = 4096, .def = 12, .fuzz_n = 256, .bin_off = 7, .bin_len = 3,
+	.lo = 0, .hi = 4096, .def = 12, .fuzz_n = 256, .bin_off = 7, .bin_len = 3, .tune = true,
 };
 struct config_key ck_pcp_batch = {
 	.name = "pcp_batch", .layer = "pagealloc",
 	.desc = "pcp->batch of every CPU at boot",
-	.lo = 1, .hi = 1024, .def = 4, .fuzz_n = 64, .bin_off = 10, .bin_len = 3,
+	.lo = 1, .hi = 1024, .def = 4, .fuzz_n = 64, .bin_off = 10, .bin_len = 3, .tune = true,
 };
 struct config_key ck_stat_threshold = {
 	.name = "stat_threshold", .layer = "pagealloc",
 	.desc = "vmstat per-CPU threshold",
-	.lo = 1, .hi = 125, .def = 8, .bin_off = 13, .bin_len = 1,
+	.lo = 1, .hi = 125, .def = 8, .bin_off = 13, .bin_len = 1, .tune = true,
 	.shrink = true,	/* a lower threshold folds sooner: fewer ops reach a fold */
 };
 struct config_key ck_variant = {
 	.name = "variant", .layer = "pagealloc",
 	.desc = "free_pcppages_bulk: single_pass (6.6), pick_outside (4.17), locked_rr (4.16)",
 	.lo = 0, .hi = NR_PCP_BULK_VARIANTS - 1, .def = PCP_BULK_SINGLE_PASS,
-	.names = variant_names, .bin_off = 14, .bin_len = 1,
+	.names = variant_names, .bin_off = 14, .bin_len = 1, .tune = true,
 };
 CONFIG_KEY(ck_zones);
 CONFIG_KEY(ck_max_order);
@@ -112,7 +112,7 @@ struct config_key ck_drain = {
 	.desc = "drain_pages_zone: racy_count (6.6: pcp->count read before the lock) or "
 		"locked_count (the later fix: read under it)",
 	.lo = 0, .hi = NR_DRAIN_VARIANTS - 1, .def = DRAIN_RACY_COUNT,
-	.names = drain_variant_names, .bin_off = 15, .bin_len = 1,
+	.names = drain_variant_names, .bin_off = 15, .bin_len = 1, .tune = true,
 };
 CONFIG_KEY(ck_drain);
 
@@ -313,6 +313,19 @@ static void pool_give(struct world *w)
 	pthread_mutex_unlock(&pool_lock);
 }
 
+/* The tune keys: the pcps take pageset_high/batch at boot, the rest is
+ * read where it is used. */
+static void pagealloc_tune(struct world *w, const struct mm_config *c)
+{
+	struct machine_config *cfg = &w->cfg;
+
+	cfg->pcp_high = (int)config_get(c, &ck_pcp_high);
+	cfg->pcp_batch = (int)config_get(c, &ck_pcp_batch);
+	cfg->stat_threshold = (int)config_get(c, &ck_stat_threshold);
+	cfg->variant = (int)config_get(c, &ck_variant);
+	cfg->drain = (int)config_get(c, &ck_drain);
+}
+
 static int pagealloc_create(struct world *w, const struct mm_config *c)
 {
 	struct machine_config *cfg = &w->cfg;
@@ -324,11 +337,7 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	cfg->zone_pages = (unsigned long)config_get(c, &ck_zone_pages);
 	cfg->max_order = (int)config_get(c, &ck_max_order);
 	cfg->pb_order = (int)config_get(c, &ck_pageblock_order);
-	cfg->pcp_high = (int)config_get(c, &ck_pcp_high);
-	cfg->pcp_batch = (int)config_get(c, &ck_pcp_batch);
-	cfg->stat_threshold = (int)config_get(c, &ck_stat_threshold);
-	cfg->variant = (int)config_get(c, &ck_variant);
-	cfg->drain = (int)config_get(c, &ck_drain);
+	pagealloc_tune(w, c);
 	w->max_order = cfg->max_order;
 	w->pb_order = cfg->pb_order;
 	w->pb_nr_pages = 1UL << cfg->pb_order;
@@ -442,6 +451,7 @@ static struct world_layer pagealloc_layer = {
 	.create = pagealloc_create,
 	.boot = pagealloc_boot,
 	.reset = pagealloc_reset,
+	.tune = pagealloc_tune,
 	.drain = pagealloc_drain,
 	.destroy = pagealloc_destroy,
 };

@@ -254,7 +254,9 @@ void world_destroy(struct world *w)
 	world_free(w);
 }
 
-void world_reset(struct world *w)
+/* Back to boot, with @cfg's tune keys when @cfg is not NULL (the same
+ * shape as w->config: world_get). */
+static void __world_reset(struct world *w, const struct mm_config *cfg)
 {
 	int i;
 
@@ -262,7 +264,18 @@ void world_reset(struct world *w)
 	for (i = nlayers - 1; i >= 0; i--)
 		if (layers[i]->reset)
 			layers[i]->reset(w);
+	if (cfg) {
+		w->config = *cfg;
+		for (i = 0; i < nlayers; i++)
+			if (layers[i]->tune)
+				layers[i]->tune(w, cfg);
+	}
 	world_boot(w);
+}
+
+void world_reset(struct world *w)
+{
+	__world_reset(w, NULL);
 }
 
 void world_drain(struct world *w)
@@ -281,14 +294,37 @@ void *world_layer_state(struct world *w, const struct world_layer *l)
 
 /* ---- the cache ---- */
 
+/*
+ * The same shape: every key but the tune keys equal.  A tune key sizes
+ * nothing and its layer's tune() sets it at a reset, so a world of the same
+ * shape serves another tuning (a campaign's corpus holds about three
+ * configurations for each shape: pcp_high, stat_threshold, variant, ...).
+ */
+static bool same_shape(const struct mm_config *a, const struct mm_config *b)
+{
+	int id, n = config_nkeys();
+
+	for (id = 0; id < n; id++)
+		if (!config_key_by_id(id)->tune && a->v[id] != b->v[id])
+			return false;
+	return true;
+}
+
 int world_get(struct world_cache *c, const struct mm_config *cfg, struct world **out)
 {
 	int i, victim = 0;
 
 	c->tick++;
 	for (i = 0; i < WORLD_CACHE_SLOTS; i++) {
-		if (c->slot[i].w && !memcmp(&c->slot[i].cfg, cfg, sizeof(*cfg))) {
-			world_reset(c->slot[i].w);
+		if (c->slot[i].w && same_shape(&c->slot[i].cfg, cfg)) {
+			if (memcmp(&c->slot[i].cfg, cfg, sizeof(*cfg))) {
+				__world_reset(c->slot[i].w, cfg);
+				c->slot[i].cfg = *cfg;
+				c->tuned++;
+			} else {
+				world_reset(c->slot[i].w);
+				c->hits++;
+			}
 			c->slot[i].used = c->tick;
 			*out = c->slot[i].w;
 			return 0;
@@ -296,6 +332,7 @@ int world_get(struct world_cache *c, const struct mm_config *cfg, struct world *
 		if (!c->slot[i].w || (c->slot[victim].w && c->slot[i].used < c->slot[victim].used))
 			victim = i;
 	}
+	c->misses++;
 	world_destroy(c->slot[victim].w);
 	c->slot[victim].w = NULL;
 	if (world_create(cfg, &c->slot[victim].w))

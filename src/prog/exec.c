@@ -74,6 +74,11 @@ void exec_destroy(struct exec *e)
 	free(e);
 }
 
+const struct world_cache *exec_worlds(const struct exec *e)
+{
+	return &e->worlds;
+}
+
 const struct fsched *exec_sched(const struct exec *e)
 {
 	return e->fs;

@@ -49,6 +49,8 @@ struct exec *exec_create(void);
 void exec_destroy(struct exec *e);
 int exec_run(struct exec *e, const struct prog *p, const struct run_opts *o,
 	     struct run_result *r);
+/* The executor's world cache (its hit counts). */
+const struct world_cache *exec_worlds(const struct exec *e);
 /* The scheduler of the last run (traces, recorded decisions). */
 const struct fsched *exec_sched(const struct exec *e);
 /* Replace the step decisions of @p by the keys they fired at, from the

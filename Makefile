@@ -371,7 +371,7 @@ bench-stress: $(MMFUZZ)
 		printf "brk + access, one op: %.1f ns\n", 1e9 / ops }' $(BUILD)/bench-stress-brk1.out
 # ---- end of stress ----
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d) $(BENCH_BINS:=.d)
 
 # ---- mutation score ----
 # make mutants [MUTANTS_TIME=120] [MUTANTS=REGEX]: every single-point mutant

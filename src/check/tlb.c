@@ -64,6 +64,7 @@ static struct tlb_check_world *tcw(void)
 static int tlb_check_create(struct world *w, const struct mm_config *c)
 {
 	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+	unsigned long i, k;
 
 	s->nr_pages = w->nr_pages;
 	s->task_pages = (unsigned long)config_get(c, &ck_mm_pages);
@@ -74,6 +75,11 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	s->ubc = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
 	s->faulted = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
 	s->zapped = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
+	if (s->task_pages > TLB_CHUNK_WORDS * 64 * 64)
+		return -EINVAL;
+	for (i = 0; i < TLB_MAX_MMS; i++)
+		for (k = 0; k < (s->task_pages + 63) / 64; k++)
+			s->chunk_dirty[i][k / 64] |= 1ULL << (k % 64);
 	return s->tables && s->done && s->ubc && s->faulted && s->zapped ? 0 : -ENOMEM;
 }
 
@@ -94,19 +100,45 @@ struct world_layer tlb_check_layer = {
 };
 WORLD_LAYER(tlb_check_layer);
 
-/* done[] and ubc[] of @mm's slot, cleared when the slot holds a new mm */
+/*
+ * done[], ubc[], faulted[] and zapped[] of @mm's slot, cleared when the
+ * slot holds a new mm: the chunks written since the last clear (an entry
+ * is written only through slot_entry, which marks its chunk; an unmarked
+ * chunk is all zero), not all mm_pages entries of the four.
+ */
 static __sched_notsan u64 *slot_array(struct tlb_check_world *s, u64 *base, struct mm_struct *mm)
 {
-	u64 *a = base + (size_t)mm->slot * s->task_pages;
+	size_t at = (size_t)mm->slot * s->task_pages, c, n;
+	int wd;
 
 	if (__atomic_load_n(&s->done_ctx[mm->slot], __ATOMIC_RELAXED) != mm->context.ctx_id) {
-		memset(s->done + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
-		memset(s->ubc + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
-		memset(s->faulted + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
-		memset(s->zapped + (size_t)mm->slot * s->task_pages, 0, s->task_pages * sizeof(u64));
+		for (wd = 0; wd < TLB_CHUNK_WORDS; wd++) {
+			u64 m = __atomic_exchange_n(&s->chunk_dirty[mm->slot][wd], 0,
+						    __ATOMIC_RELAXED);
+
+			for (; m; m &= m - 1) {
+				c = ((size_t)wd * 64 + (size_t)__builtin_ctzll(m)) * 64;
+				n = s->task_pages - c < 64 ? s->task_pages - c : 64;
+				memset(s->done + at + c, 0, n * sizeof(u64));
+				memset(s->ubc + at + c, 0, n * sizeof(u64));
+				memset(s->faulted + at + c, 0, n * sizeof(u64));
+				memset(s->zapped + at + c, 0, n * sizeof(u64));
+			}
+		}
 		__atomic_store_n(&s->done_ctx[mm->slot], mm->context.ctx_id, __ATOMIC_RELAXED);
 	}
-	return a;
+	return base + at;
+}
+
+/* @base's entry for page @vpn of @mm, to be written: its chunk is marked */
+static __sched_notsan u64 *slot_entry(struct tlb_check_world *s, u64 *base, struct mm_struct *mm,
+				      unsigned long vpn)
+{
+	u64 *a = slot_array(s, base, mm);
+
+	__atomic_fetch_or(&s->chunk_dirty[mm->slot][vpn / 4096], 1ULL << (vpn / 64 % 64),
+			  __ATOMIC_RELAXED);
+	return &a[vpn];
 }
 
 static __sched_notsan void stamp_max(u64 *p, u64 v)
@@ -207,7 +239,7 @@ static void gather_done(struct mmu_gather *tlb)
 	const struct tlb_entry *e;
 	struct cfail f = { 0 };
 	unsigned long a;
-	u64 *done, *ubc;
+	u64 *ubc;
 	pte_t pte;
 	int cpu, i;
 
@@ -217,7 +249,6 @@ static void gather_done(struct mmu_gather *tlb)
 		     "a gather on mm %d finished while %d other(s) were live on it, without a "
 		     "full flush: PTEs the others cleared and this one found clear may still be "
 		     "in TLBs", mm->slot, tlb->others);
-	done = slot_array(s, s->done, mm);
 	ubc = slot_array(s, s->ubc, mm);
 	if (!f.hit && tlb->vis_start < tlb->vis_end &&
 	    (e = stale_entry(tw, mm, tlb->vis_start, tlb->vis_end, tlb->stamp, &cpu, &pte))) {
@@ -239,7 +270,7 @@ static void gather_done(struct mmu_gather *tlb)
 	}
 	if (!f.hit)
 		for (a = tlb->vis_start; a < tlb->vis_end; a += PAGE_SIZE)
-			stamp_max(&done[a >> PAGE_SHIFT], tlb->stamp);
+			stamp_max(slot_entry(s, s->done, mm, a >> PAGE_SHIFT), tlb->stamp);
 	__atomic_fetch_sub(&s->live[mm->slot], 1, __ATOMIC_RELAXED);
 	for (i = 0; i < MAX_LIVE_GATHERS; i++) {
 		struct mmu_gather *me = tlb;
@@ -367,7 +398,7 @@ static void ubc_deferred(struct mm_struct *mm, unsigned long addr)
 	struct tlb_check_world *s = tcw();
 
 	tsan_ignore_begin();
-	stamp_max(&slot_array(s, s->ubc, mm)[addr >> PAGE_SHIFT],
+	stamp_max(slot_entry(s, s->ubc, mm, addr >> PAGE_SHIFT),
 		  __atomic_load_n(&mm->tw->clock, __ATOMIC_RELAXED) + 1);
 	tsan_ignore_end();
 }
@@ -422,7 +453,7 @@ static void pte_faulted(struct mm_struct *mm, unsigned long addr)
 	struct tlb_check_world *s = tcw();
 
 	tsan_ignore_begin();
-	stamp_max(&slot_array(s, s->faulted, mm)[addr >> PAGE_SHIFT], tlb_clock_tick(mm->tw));
+	stamp_max(slot_entry(s, s->faulted, mm, addr >> PAGE_SHIFT), tlb_clock_tick(mm->tw));
 	tsan_ignore_end();
 }
 
@@ -452,7 +483,7 @@ static void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned lo
 	for (addr = start; addr < end && !f.hit; addr += PAGE_SIZE) {
 		pte_t pte = pte_now(mm, addr);
 
-		stamp_max(&slot_array(s, s->zapped, mm)[addr >> PAGE_SHIFT], stamp);
+		stamp_max(slot_entry(s, s->zapped, mm, addr >> PAGE_SHIFT), stamp);
 		if (pte_present(pte) && !zap_ok(s, mm, addr, &at, &zap))
 			fail(&f, "I-ZAP", "madvise_dontneed",
 			     "MADV_DONTNEED of mm %d returns with %#lx still mapping pfn %lu, "

@@ -12,6 +12,9 @@
 #include "../mm/tlb.h"
 
 #define MAX_LIVE_GATHERS	64
+/* done/ubc/faulted/zapped entries are tracked in chunks of 64, a bit each:
+ * enough words for the largest mm_pages (65536) */
+#define TLB_CHUNK_WORDS		(65536 / 64 / 64)
 
 enum { TBL_NONE, TBL_REMOVED, TBL_BATCH };
 
@@ -35,6 +38,9 @@ struct tlb_check_world {
 	u64 *faulted;			/* [TLB_MAX_MMS][task_pages]: when a fault installed it */
 	u64 *zapped;			/* [TLB_MAX_MMS][task_pages]: a MADV_DONTNEED's begin */
 	u64 done_ctx[TLB_MAX_MMS];	/* the ctx_id done[] and ubc[] are for */
+	/* the chunks of each slot's four arrays written since slot_array last
+	 * cleared them (every chunk after create: the arrays are not zeroed) */
+	u64 chunk_dirty[TLB_MAX_MMS][TLB_CHUNK_WORDS];
 	int live[TLB_MAX_MMS];		/* live gathers per mm slot */
 	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
 	int unflushed;			/* tables removed, not yet flushed */

@@ -163,6 +163,8 @@ static void write_stats(void)
 		return;
 	fprintf(f, "execs %lu\ninterleavings %u\nknown %lu\n", execs, ilv_seen(),
 		check_known_count());
+	fprintf(f, "worlds_hit %lu\nworlds_tuned %lu\nworlds_built %lu\n", exec_worlds(e)->hits,
+		exec_worlds(e)->tuned, exec_worlds(e)->misses);
 	fclose(f);
 	rename(tmp, path);
 }

@@ -80,7 +80,7 @@ void world_free(void *p);
  * same shape reset and re-tuned, or a new one in place of the least
  * recently used) and makes it mm_world.
  */
-#define WORLD_CACHE_SLOTS 8
+#define WORLD_CACHE_SLOTS 16
 struct world_cache {
 	struct {
 		struct world *w;

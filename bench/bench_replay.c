@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check/check.h"
 #include "prog/exec.h"
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -49,11 +50,12 @@ int main(int argc, char **argv)
 	struct exec *e;
 	int n, i, k, rounds, nin = 0, viol = 0;
 	const char *mode = argc > 4 ? argv[4] : "";
-	bool fresh = !strcmp(mode, "fresh"), hashes = fresh || !strcmp(mode, "hashes");
+	bool fresh = !strcmp(mode, "fresh"), full = !strcmp(mode, "full");
+	bool hashes = fresh || full || !strcmp(mode, "hashes");
 	double secs;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s DIR [ROUNDS] [TARGET] [hashes|fresh]\n", argv[0]);
+		fprintf(stderr, "usage: %s DIR [ROUNDS] [TARGET] [hashes|fresh|full]\n", argv[0]);
 		return 2;
 	}
 	rounds = argc > 2 ? atoi(argv[2]) : 1;
@@ -78,6 +80,7 @@ int main(int argc, char **argv)
 		free(names[i]);
 	}
 	free(names);
+	check_cons_full = full;
 	e = exec_create();
 	o.max_steps = 20000;	/* as the fuzz target */
 	clock_gettime(CLOCK_MONOTONIC, &t0);

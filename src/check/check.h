@@ -74,6 +74,9 @@ struct owner_source {
 /* Numbers each quiescent and final check: a checker may keep what it saw
  * for the ones after it in the same pass. */
 extern unsigned long check_pass;
+/* Tests: I-CONS also collects, sorts and walks every interval at every
+ * check, and a verdict of its bitmap pass that differs is reported. */
+extern bool check_cons_full;
 /* A new run on @w (after its reset): hook the validators, clear state. */
 void check_run_begin(struct world *w);
 void check_after_op(struct world *w, int cpu);

@@ -9,7 +9,12 @@
  * Cost: the sources' intervals are marked straight into a bitmap of the
  * world's pages (a word covers 64 pages): a bit already set is an overlap,
  * fewer bits than pages a gap.  That is all a clean check does: no list of
- * intervals, no sort.  Only when it finds something are the intervals
+ * intervals, no sort.  An interval that starts where the one before it
+ * ended (a pcp list's pages split from one block, an mm's PTEs in a row)
+ * extends a pending run, marked as one interval when the next does not
+ * follow on: the bits a run sets and finds set are those its intervals
+ * would set and find one by one (they are disjoint, so none of them can
+ * find another's), so the verdict is the same.  Only when it finds something are the intervals
  * collected again, bucketed by max-order block and sorted, to name the
  * lowest pfn at fault and its two owners.
  */
@@ -35,6 +40,7 @@ struct owner_sink {
 	bool bad;			/* fast: an overlap or an interval out of the world */
 	uint64_t *bits;
 	unsigned long nr_pages, marked;
+	unsigned long run_start, run_len;	/* fast: the pending run, not yet marked */
 	struct owner_iv *iv;
 	size_t n, cap;
 	unsigned short src;
@@ -99,13 +105,38 @@ static bool mark(struct owner_sink *s, unsigned long pfn, unsigned long len)
 	return clean;
 }
 
+/* Mark the pending run. */
+static void run_flush(struct owner_sink *s)
+{
+	unsigned long pfn = s->run_start, len = s->run_len;
+
+	if (!len)
+		return;
+	s->run_len = 0;
+	if (pfn >= s->nr_pages || len > s->nr_pages - pfn || !mark(s, pfn, len))
+		s->bad = true;
+	else
+		s->marked += len;
+}
+
 void owner_add(struct owner_sink *s, unsigned long pfn, unsigned long len, unsigned who)
 {
 	if (s->fast) {
-		if (pfn >= s->nr_pages || len > s->nr_pages - pfn || !mark(s, pfn, len))
-			s->bad = true;
-		else
-			s->marked += len;
+		if (!len) {	/* marks nothing: only its place is checked */
+			if (pfn >= s->nr_pages)
+				s->bad = true;
+			return;
+		}
+		/* a run is at most the world's pages plus one interval (then
+		 * it is out of the world): no wrap */
+		if (s->run_len && pfn == s->run_start + s->run_len && s->run_len <= s->nr_pages &&
+		    len <= s->nr_pages) {
+			s->run_len += len;
+			return;
+		}
+		run_flush(s);
+		s->run_start = pfn;
+		s->run_len = len;
 		return;
 	}
 	if (s->n == s->cap) {
@@ -205,49 +236,65 @@ static bool tiles(struct world *w)
 	sink.bits = bitmap;
 	sink.nr_pages = w->nr_pages;
 	sink.marked = 0;
+	sink.run_len = 0;
 	for (i = 0; i < nsources && !sink.bad; i++) {
 		sink.src = (unsigned short)i;
 		sources[i]->collect(w, &sink);
+		run_flush(&sink);
 	}
 	sink.fast = false;
 	return !sink.bad && sink.marked == w->nr_pages;
 }
 
+bool check_cons_full;
+
 static void conservation(struct world *w, const char *site, struct cfail *f)
 {
+	struct cfail g = { 0 };
 	unsigned long pos = 0;
 	char x[64], y[64];
+	bool fast_ok;
 	size_t k;
 	int i;
 
 	pthread_once(&sources_once, sources_build);
-	if (tiles(w))
+	fast_ok = tiles(w);
+	if (fast_ok && !check_cons_full)
 		return;
-	/* something is wrong: every interval, in pfn order, to say what */
+	/* something is wrong (or the tests ask): every interval, in pfn order */
 	sink.n = 0;
 	for (i = 0; i < nsources; i++) {
 		sink.src = (unsigned short)i;
 		sources[i]->collect(w, &sink);
 	}
 	bucket_sort(w);
-	for (k = 0; k < sink.n && !f->hit; k++) {
+	for (k = 0; k < sink.n && !g.hit; k++) {
 		const struct owner_iv *iv = &sorted[k];
 
 		if (iv->start < pos)
-			cfail_set(f, "I-CONS", site, "pfn %lu is owned twice: by %s and by %s",
+			cfail_set(&g, "I-CONS", site, "pfn %lu is owned twice: by %s and by %s",
 				  (unsigned long)iv->start, iv_name(&sorted[k - 1], x, sizeof(x)),
 				  iv_name(iv, y, sizeof(y)));
 		else if (iv->start > pos)
-			cfail_set(f, "I-CONS", site,
+			cfail_set(&g, "I-CONS", site,
 				  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
 				  "(%s lost %lu pages)", pos, w->zones[pos / w->cfg.zone_pages].name,
 				  iv->start - pos);
 		pos = (unsigned long)iv->start + iv->len;
 	}
-	if (!f->hit && pos != w->nr_pages)
-		cfail_set(f, "I-CONS", site,
+	if (!g.hit && pos != w->nr_pages)
+		cfail_set(&g, "I-CONS", site,
 			  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
 			  "(%lu pages lost at the end)", pos, w->nr_pages - pos);
+	if (fast_ok && g.hit)
+		cfail_set(f, "I-CONS-FULL", site,
+			  "the sorted intervals found what the bitmap pass did not: %s", g.msg);
+	else if (!fast_ok && !g.hit)
+		cfail_set(f, "I-CONS-FULL", site,
+			  "the bitmap pass found a page owned twice or by nobody, the sorted "
+			  "intervals none");
+	else if (g.hit && !f->hit)
+		*f = g;
 }
 
 static void cons_quiescent(struct world *w, const char *where, struct cfail *f)

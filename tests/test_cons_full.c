@@ -41,7 +41,7 @@ static bool run(struct exec *e, const struct prog *p, bool full, struct res *r)
 int main(void)
 {
 	static struct prog p;
-	int nrun = 0, nbad = 0, nfull = 0, ncons = 0, nfail = 0;
+	int nrun = 0, nbad = 0, nfull = 0, ncons = 0, nfail = 0, nskip = 0;
 	struct res quick, full;
 	struct exec *e;
 	glob_t g;
@@ -64,6 +64,10 @@ int main(void)
 			continue;
 		}
 		free(text);
+		if (MMFUZZ_TSAN && p.bugs) {	/* a switch's race is a TSan report */
+			nskip++;
+			continue;
+		}
 		if (!run(e, &p, false, &quick) || !run(e, &p, true, &full)) {
 			nfail++;
 			continue;
@@ -80,11 +84,15 @@ int main(void)
 		}
 	}
 	check_cons_full = false;
-	ok(nfail == 0 && nrun == (int)g.gl_pathc, "%d seeds and regression files run both ways",
-	   nrun);
+	ok(nfail == 0 && nrun + nskip == (int)g.gl_pathc && nrun > nskip,
+	   "%d seeds and regression files run both ways (%d with bug switches left out under TSan)",
+	   nrun, nskip);
 	ok(nbad == 0, "each ends the same with the full I-CONS check (%d differ)", nbad);
 	ok(nfull == 0, "the full check never disagreed with the quick pass (%d I-CONS-FULL)", nfull);
-	ok(ncons > 0, "the files include I-CONS findings, found both ways (%d)", ncons);
+	if (MMFUZZ_TSAN)	/* the I-CONS files have a bug switch */
+		ok(1, "# SKIP the I-CONS findings need their switches, left out under TSan");
+	else
+		ok(ncons > 0, "the files include I-CONS findings, found both ways (%d)", ncons);
 	exec_destroy(e);
 	globfree(&g);
 	return tap_done();

@@ -30,7 +30,10 @@ done
 mutant() {	# mutant ID SEED SIGNATURE
 	local id=$1 seed=$2 sig=$3 tree=$TMP/tree-${1%%#*} file rc
 	mkdir -p "$tree"
-	cp -a Makefile src stress "$tree/" && cp -a build "$tree/" 2> /dev/null
+	# the plain build's objects, so that only the mutated file compiles
+	# (not the whole build/: its bench and campaign directories run to GBs)
+	cp -a Makefile src stress "$tree/" && mkdir -p "$tree/build" &&
+		cp -a build/src build/libmmfuzz.a "$tree/build/" 2> /dev/null
 	(cd "$tree" && perl "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants.cat" apply "$id" \
 		src/mm/*.c) > "$TMP/apply" 2>&1
 	file=$(cut -f2 "$TMP/apply" | cut -d: -f1)

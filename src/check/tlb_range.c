@@ -10,7 +10,8 @@
  * sees: the zapped page faults back in empty, the lazyfree one may be
  * reclaimed, the rewritten one takes another protection, all legal states.
  * And MADV_DONTNEED returns with no page of its whole range, every VMA of
- * it, faulted in before it began (I-ZAP, checked by zap_page_range_single
+ * it (as the tree is: a part a concurrent munmap detached is that munmap's
+ * to zap), faulted in before it began (I-ZAP, checked by zap_page_range_single
  * for each VMA it is called on, here for the range the user gave).
  *
  * Each task's range is its own (set and read by the task alone: the hooks
@@ -41,12 +42,21 @@ static const char *const range_names[] = {
 void user_range(struct mm_struct *mm, unsigned long start, unsigned long end, int what)
 {
 	struct user_range *r = task_range();
+	int i;
 
 	if (!r)
 		return;
 	tsan_ignore_begin();
-	if (what == TLB_RANGE_NONE && r->what == TLB_RANGE_DONTNEED && r->slot == mm->slot)
-		dontneed_done(mm, r->start, r->end, r->stamp);
+	/* the VMAs of its range (mmap_lock held for reading since it began:
+	 * the tree is as it was; a range a munmap detached is that munmap's) */
+	for (i = 0; what == TLB_RANGE_NONE && r->what == TLB_RANGE_DONTNEED &&
+		    r->slot == mm->slot && i < mm->map_count; i++) {
+		const struct vm_area_struct *vma = mm->mm_mt[i];
+
+		if (vma->vm_end > r->start && vma->vm_start < r->end)
+			dontneed_done(mm, max(vma->vm_start, r->start), min(vma->vm_end, r->end),
+				      r->stamp);
+	}
 	r->slot = mm->slot;
 	r->what = what;
 	r->start = start;

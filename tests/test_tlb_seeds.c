@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(19);
+	tap_plan(20);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -113,6 +113,9 @@ int main(void)
 	ok(run_seed(e, "free_dontneed_race") && n(TLB_PGFAULT) == 1,
 	   "free_dontneed_race: clean, MADV_DONTNEED right after MADV_FREE's PTE section zapped "
 	   "the page it left clean");
+	ok(run_seed(e, "range_edges") && n(TLB_PGFAULT) == 11,
+	   "range_edges: clean, 11 faults (%lu): the 8 pages, the second mapping's, and pages 6 "
+	   "and 7 again after the MADV_DONTNEED across the three VMAs", n(TLB_PGFAULT));
 	exec_destroy(e);
 	return tap_done();
 }

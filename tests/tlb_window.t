@@ -13,16 +13,21 @@
 # a zap inside reclaim's isolation of the page it found through its PTE,
 # against that isolation without the lock (lock-drop@reclaim_anon_page#1):
 # the zap frees the page, reclaim takes a reference on it and frees it
-# again (I-PCP-1).
+# again (I-PCP-1).  And range_edges.mmf,
+# calls given the middle of a mapping, against a MADV_DONTNEED that runs
+# to its VMA's end (clamp-drop@unmap_single_vma#2.1: I-RANGE), one that
+# stops after the first VMA of its range (clamp-drop@madvise_walk_vmas#1.2:
+# I-ZAP as it returns) and an mprotect that does (clamp-drop@
+# do_mprotect_pkey#1.2: I-PROT, a VMA of its range left at the old flags).
 # Each mutant is a build of its own: this runs once, in the plain pass.
 . tests/lib/tap.sh
 if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the mutants build their own copies: run once, in the plain pass"
 	exit 0
 fi
-plan 12
+plan 19
 
-for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race; do
+for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race range_edges; do
 	"$MMFUZZ" run -q --expect corpus/tlb/$s.mmf 2> "$TMP/$s.err"
 	ok $? "$s.mmf runs clean on the model"
 done
@@ -54,4 +59,7 @@ mutant 'lock-drop@zap_pte_range#1' zap_reclaim_window.mmf I-ZAP@quiescence
 mutant 'lock-drop@change_pte_range#1' prot_reclaim_window.mmf I-PROT@quiescence
 mutant 'lock-drop@do_anonymous_page#1' fault_race.mmf I-CONS@quiescence
 mutant 'lock-drop@reclaim_anon_page#1' reclaim_isolate_race.mmf I-PCP-1@quiescence
+mutant 'clamp-drop@unmap_single_vma#2.1' range_edges.mmf I-RANGE@zap_pte_range
+mutant 'clamp-drop@madvise_walk_vmas#1.2' range_edges.mmf I-ZAP@madvise_dontneed
+mutant 'clamp-drop@do_mprotect_pkey#1.2' range_edges.mmf I-PROT@mprotect
 finish

@@ -29,8 +29,12 @@
  *   I-ZAP    MADV_DONTNEED returns with no PTE of its range faulted in
  *            before it began (a PTE changed behind the zap's PTL)
  *   I-PROT   mprotect returns with no PTE of its range allowing more than
- *            the new protection, and at quiescence no PTE allows more than
- *            its VMA's flags (a PTE put back behind mprotect's PTL)
+ *            the new protection and every VMA of the range at it, and at
+ *            quiescence no PTE allows more than its VMA's flags (a PTE put
+ *            back behind mprotect's PTL)
+ *   I-RANGE  a system call changes PTEs only in the range it was given
+ *            (tlb_range.c), and MADV_DONTNEED returns with no PTE of its
+ *            whole range, every VMA of it, faulted in before it began
  *   I-GUP    a page gup_fast returns is the one the PTE maps as it takes it
  *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
  *            mm and the address, mapped once, in a VMA (quiescence)
@@ -472,7 +476,7 @@ static bool zap_ok(struct tlb_check_world *s, struct mm_struct *mm, unsigned lon
 	return *at >= *zap;
 }
 
-static void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned long end, u64 stamp)
+void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned long end, u64 stamp)
 {
 	struct tlb_check_world *s = tcw();
 	struct cfail f = { 0 };
@@ -502,7 +506,8 @@ static bool pte_exceeds(pte_t pte, unsigned long vm_flags)
 }
 
 /* I-PROT: mprotect of [start, end) to @vm_flags returns with no PTE there
- * that allows more; and at quiescence no PTE allows more than its VMA
+ * that allows more, and every VMA there at @vm_flags (a VMA of the range
+ * the loop skipped); and at quiescence no PTE allows more than its VMA
  * (mm_quiescent): whoever else puts a PTE back (reclaim, a redirtied
  * lazyfree page) does so under the PTL change_pte_range takes. */
 static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned long end,
@@ -510,6 +515,7 @@ static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned lo
 {
 	struct cfail f = { 0 };
 	unsigned long addr;
+	int i;
 
 	tsan_ignore_begin();
 	for (addr = start; addr < end && !f.hit; addr += PAGE_SIZE) {
@@ -521,6 +527,18 @@ static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned lo
 			     "more than the protection allows", mm->slot,
 			     vm_flags & VM_WRITE ? "rw" : vm_flags & VM_ACCESS_FLAGS ? "r" : "none",
 			     addr, pte_val(pte));
+	}
+	/* ... and with every VMA of [start, end) given the new flags (under
+	 * mmap_lock for writing: the tree holds still) */
+	for (i = 0; i < mm->map_count && !f.hit; i++) {
+		struct vm_area_struct *vma = mm->mm_mt[i];
+
+		if (vma->vm_end > start && vma->vm_start < end &&
+		    (vma->vm_flags & VM_ACCESS_FLAGS) != (vm_flags & VM_ACCESS_FLAGS))
+			fail(&f, "I-PROT", "mprotect",
+			     "mprotect of mm %d [%#lx, %#lx) returns with the VMA %#lx-%#lx of its "
+			     "range at flags %#lx, not %#lx", mm->slot, start, end, vma->vm_start,
+			     vma->vm_end, vma->vm_flags, vm_flags);
 	}
 	cfail_report(&f);
 }
@@ -572,6 +590,8 @@ static const struct tlb_check_ops tlb_check_ops = {
 	.pte_faulted = pte_faulted,
 	.dontneed_done = dontneed_done,
 	.mprotect_done = mprotect_done,
+	.user_range = user_range,
+	.pte_changed = pte_changed,
 };
 
 /* ---- the registered checker ---- */
@@ -590,6 +610,7 @@ static void tlb_run_begin(struct world *w)
 	memset(s->live, 0, sizeof(s->live));
 	memset(s->gathers, 0, sizeof(s->gathers));
 	s->unflushed = 0;
+	memset(s->range, 0, sizeof(s->range));
 	if (s->dirty) {
 		memset(s->tables, 0, s->nr_pages * sizeof(*s->tables));
 		s->dirty = false;
@@ -712,7 +733,7 @@ static void tlb_end(struct world *w, struct cfail *f)
 }
 
 static const struct checker tlb_checker = {
-	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
+	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
 	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };

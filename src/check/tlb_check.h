@@ -29,6 +29,14 @@ struct table_shadow {
 	unsigned long syncs;		/* sync IPIs done before */
 };
 
+/* the range a system call of a task was given (I-RANGE): TLB_RANGE_* */
+struct user_range {
+	int slot;			/* the mm's */
+	int what;
+	unsigned long start, end;
+	u64 stamp;			/* tlb_world->clock as it began */
+};
+
 struct tlb_check_world {
 	struct table_shadow *tables;	/* [nr_pages] */
 	unsigned long nr_pages;
@@ -43,11 +51,18 @@ struct tlb_check_world {
 	u64 chunk_dirty[TLB_MAX_MMS][TLB_CHUNK_WORDS];
 	int live[TLB_MAX_MMS];		/* live gathers per mm slot */
 	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
+	struct user_range range[MAX_TASKS];	/* each task's system call's */
 	int unflushed;			/* tables removed, not yet flushed */
 	bool dirty;			/* tables[] may hold something */
 };
 
 extern struct world_layer tlb_check_layer;
+
+/* tlb.c: I-ZAP over [start, end) of a MADV_DONTNEED begun at @stamp;
+ * tlb_range.c: I-RANGE's hooks */
+void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned long end, u64 stamp);
+void user_range(struct mm_struct *mm, unsigned long start, unsigned long end, int what);
+void pte_changed(struct mm_struct *mm, unsigned long addr, int what, bool fullmm);
 
 static inline bool tlb_mm_is_live(struct tlb_world *tw, int i)
 {

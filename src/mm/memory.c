@@ -198,6 +198,7 @@ static unsigned long zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct
 					pte_val(ptent), addr);
 		page = pfn_to_page(pte_pfn(ptent));
 		ptent = ptep_get_and_clear(mm, addr, pte);
+		tlb_check(mm->tw, pte_changed, mm, addr, TLB_PTE_ZAP, tlb->fullmm);
 		tlb_remove_tlb_entry(tlb, pte, addr);
 		rss--;
 		page_remove_rmap(page, vma);

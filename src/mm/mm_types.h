@@ -385,7 +385,18 @@ struct tlb_check_ops {
 			      u64 stamp);
 	void (*mprotect_done)(struct mm_struct *mm, unsigned long start, unsigned long end,
 			      unsigned long vm_flags);
+	/* a system call of the task running is given [start, end) of @mm to
+	 * change the PTEs of as @what says (TLB_RANGE_*: munmap, MAP_FIXED and
+	 * brk's shrink zap, MADV_DONTNEED zaps, MADV_FREE makes lazyfree,
+	 * mprotect rewrites), under the mmap_lock it holds; TLB_RANGE_NONE as
+	 * it returns (mmap_lock still held) */
+	void (*user_range)(struct mm_struct *mm, unsigned long start, unsigned long end, int what);
+	/* a walk changed the PTE of @addr (TLB_PTE_*); @fullmm: exit_mmap's */
+	void (*pte_changed)(struct mm_struct *mm, unsigned long addr, int what, bool fullmm);
 };
+
+enum { TLB_RANGE_NONE, TLB_RANGE_UNMAP, TLB_RANGE_DONTNEED, TLB_RANGE_FREE, TLB_RANGE_PROT };
+enum { TLB_PTE_ZAP, TLB_PTE_LAZYFREE, TLB_PTE_PROT };
 
 /* ---- the layer's per-world state ---- */
 

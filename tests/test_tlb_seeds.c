@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(19);
+	tap_plan(22);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -113,6 +113,16 @@ int main(void)
 	ok(run_seed(e, "free_dontneed_race") && n(TLB_PGFAULT) == 1,
 	   "free_dontneed_race: clean, MADV_DONTNEED right after MADV_FREE's PTE section zapped "
 	   "the page it left clean");
+	ok(run_seed(e, "mmgrab_race") && n(TLB_PGFAULT) == 1,
+	   "mmgrab_race: clean, the second CPU grabbed the mm while the first was parked at its "
+	   "mmgrab, and found the page the first faulted in (faults %lu)", n(TLB_PGFAULT));
+	ok(run_seed(e, "pending_race") && n(TLB_GATHER_NESTED) >= 1,
+	   "pending_race: clean, a gather that began while the other's increment was pending "
+	   "counted it and finished nested (full flush: %lu)", n(TLB_GATHER_NESTED));
+	ok(run_seed(e, "switch_back_flush") && n(TLB_SWITCH_FLUSH) == 4 && n(TLB_PGFAULT) == 3,
+	   "switch_back_flush: clean, the CPU switching back found its kept ASID a generation "
+	   "behind and flushed it (ASID flushes %lu: one more than the three new ASIDs), then "
+	   "faulted the page in again (faults %lu)", n(TLB_SWITCH_FLUSH), n(TLB_PGFAULT));
 	exec_destroy(e);
 	return tap_done();
 }

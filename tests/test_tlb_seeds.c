@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(22);
+	tap_plan(23);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -123,6 +123,12 @@ int main(void)
 	   "switch_back_flush: clean, the CPU switching back found its kept ASID a generation "
 	   "behind and flushed it (ASID flushes %lu: one more than the three new ASIDs), then "
 	   "faulted the page in again (faults %lu)", n(TLB_SWITCH_FLUSH), n(TLB_PGFAULT));
+	ok(run_seed(e, "ubc_cmpxchg_window") && n(TLB_BATCHED_PENDING_FLUSH) == 2 &&
+	   n(TLB_UBC_FLUSH) == 3,
+	   "ubc_cmpxchg_window: clean, both zaps flushed the deferred flushes they found pending "
+	   "(%lu: the second found the one deferred after the first read the count still "
+	   "pending), the three reclaims flushed their own (%lu)", n(TLB_BATCHED_PENDING_FLUSH),
+	   n(TLB_UBC_FLUSH));
 	exec_destroy(e);
 	return tap_done();
 }

@@ -13,22 +13,29 @@
 # a zap inside reclaim's isolation of the page it found through its PTE,
 # against that isolation without the lock (lock-drop@reclaim_anon_page#1):
 # the zap frees the page, reclaim takes a reference on it and frees it
-# again (I-PCP-1).
+# again (I-PCP-1).  And ubc_cmpxchg_window.mmf
+# against the reclaimer's tlb_flush_batched increment split into a load and
+# a store (atomic-split@set_tlb_ubc_flush_pending#1), with the switch the
+# seed makes before the increment moved between the two (the site the
+# split adds, as the campaign's nudge moves it): the zap's cmpxchg succeeds
+# over a deferred flush, and its zap of that page does not flush (I-TLB-4).
 # Each mutant is a build of its own: this runs once, in the plain pass.
 . tests/lib/tap.sh
 if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the mutants build their own copies: run once, in the plain pass"
 	exit 0
 fi
-plan 12
+plan 15
 
-for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race; do
+for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race \
+	ubc_cmpxchg_window; do
 	"$MMFUZZ" run -q --expect corpus/tlb/$s.mmf 2> "$TMP/$s.err"
 	ok $? "$s.mmf runs clean on the model"
 done
 
-mutant() {	# mutant ID SEED SIGNATURE
+mutant() {	# mutant ID SEED SIGNATURE [SED: the seed's schedule for the mutant]
 	local id=$1 seed=$2 sig=$3 tree=$TMP/tree-${1%%#*} file rc
+	sed -e "${4:-}" corpus/tlb/$seed > "$TMP/$seed"
 	mkdir -p "$tree"
 	# the plain build's objects, so that only the mutated file compiles
 	# (not the whole build/: its bench and campaign directories run to GBs)
@@ -42,7 +49,7 @@ mutant() {	# mutant ID SEED SIGNATURE
 	# the dropped lock leaves its variable unused: built as make mutants
 	# builds such a mutant, without -Werror
 	(cd "$tree" && make -s WERROR=0 DEPS=none build/mmfuzz) > "$TMP/build" 2>&1 &&
-		"$tree/build/mmfuzz" run corpus/tlb/$seed > "$TMP/run" 2>&1
+		"$tree/build/mmfuzz" run "$TMP/$seed" > "$TMP/run" 2>&1
 	rc=$?
 	[ $rc = 1 ] && grep -q "violation $sig (" "$TMP/run"
 	rc=$?
@@ -54,4 +61,6 @@ mutant 'lock-drop@zap_pte_range#1' zap_reclaim_window.mmf I-ZAP@quiescence
 mutant 'lock-drop@change_pte_range#1' prot_reclaim_window.mmf I-PROT@quiescence
 mutant 'lock-drop@do_anonymous_page#1' fault_race.mmf I-CONS@quiescence
 mutant 'lock-drop@reclaim_anon_page#1' reclaim_isolate_race.mmf I-PCP-1@quiescence
+mutant 'atomic-split@set_tlb_ubc_flush_pending#1' ubc_cmpxchg_window.mmf I-TLB-4@tlb_finish_mmu \
+	's/set_tlb_ubc_flush_pending:atomic(/set_tlb_ubc_flush_pending:racy_write(/'
 finish

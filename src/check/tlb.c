@@ -40,8 +40,8 @@
  *
  * A usable TLB entry is one an access would use without flushing first:
  * in the ASID a CPU has loaded, is not lazy in and is in the mm_cpumask
- * of (not between switch_mm's cpumask clear and its CR3 load), or in an
- * ASID that has caught up with its mm's tlb_gen (tlb_entry_usable);
+ * of (and not inside switch_mm_irqs_off, which runs no user code), or in
+ * an ASID that has caught up with its mm's tlb_gen (tlb_entry_usable);
  * entries of ASIDs behind are flushed at the next switch_mm.
  *
  * The hooks run on whichever task is in the model (real threads in the

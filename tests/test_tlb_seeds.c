@@ -50,7 +50,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(20);
+	tap_plan(24);
 	ok(run_seed(e, "fault_munmap") && n(TLB_PGFAULT) == 4 && n(TLB_HIT) == 2 &&
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
@@ -116,6 +116,22 @@ int main(void)
 	ok(run_seed(e, "range_edges") && n(TLB_PGFAULT) == 11,
 	   "range_edges: clean, 11 faults (%lu): the 8 pages, the second mapping's, and pages 6 "
 	   "and 7 again after the MADV_DONTNEED across the three VMAs", n(TLB_PGFAULT));
+	ok(run_seed(e, "mmgrab_race") && n(TLB_PGFAULT) == 1,
+	   "mmgrab_race: clean, the second CPU grabbed the mm while the first was parked at its "
+	   "mmgrab, and found the page the first faulted in (faults %lu)", n(TLB_PGFAULT));
+	ok(run_seed(e, "pending_race") && n(TLB_GATHER_NESTED) >= 1,
+	   "pending_race: clean, a gather that began while the other's increment was pending "
+	   "counted it and finished nested (full flush: %lu)", n(TLB_GATHER_NESTED));
+	ok(run_seed(e, "switch_back_flush") && n(TLB_SWITCH_FLUSH) == 4 && n(TLB_PGFAULT) == 3,
+	   "switch_back_flush: clean, the CPU switching back found its kept ASID a generation "
+	   "behind and flushed it (ASID flushes %lu: one more than the three new ASIDs), then "
+	   "faulted the page in again (faults %lu)", n(TLB_SWITCH_FLUSH), n(TLB_PGFAULT));
+	ok(run_seed(e, "ubc_cmpxchg_window") && n(TLB_BATCHED_PENDING_FLUSH) == 2 &&
+	   n(TLB_UBC_FLUSH) == 3,
+	   "ubc_cmpxchg_window: clean, both zaps flushed the deferred flushes they found pending "
+	   "(%lu: the second found the one deferred after the first read the count still "
+	   "pending), the three reclaims flushed their own (%lu)", n(TLB_BATCHED_PENDING_FLUSH),
+	   n(TLB_UBC_FLUSH));
 	exec_destroy(e);
 	return tap_done();
 }

@@ -19,21 +19,28 @@
 # stops after the first VMA of its range (clamp-drop@madvise_walk_vmas#1.2:
 # I-ZAP as it returns) and an mprotect that does (clamp-drop@
 # do_mprotect_pkey#1.2: I-PROT, a VMA of its range left at the old flags).
+# And ubc_cmpxchg_window.mmf against the reclaimer's tlb_flush_batched increment split into a load and
+# a store (atomic-split@set_tlb_ubc_flush_pending#1), with the switch the
+# seed makes before the increment moved between the two (the site the
+# split adds, as the campaign's nudge moves it): the zap's cmpxchg succeeds
+# over a deferred flush, and its zap of that page does not flush (I-TLB-4).
 # Each mutant is a build of its own: this runs once, in the plain pass.
 . tests/lib/tap.sh
 if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the mutants build their own copies: run once, in the plain pass"
 	exit 0
 fi
-plan 19
+plan 22
 
-for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race range_edges; do
+for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race range_edges \
+	ubc_cmpxchg_window; do
 	"$MMFUZZ" run -q --expect corpus/tlb/$s.mmf 2> "$TMP/$s.err"
 	ok $? "$s.mmf runs clean on the model"
 done
 
-mutant() {	# mutant ID SEED SIGNATURE
+mutant() {	# mutant ID SEED SIGNATURE [SED: the seed's schedule for the mutant]
 	local id=$1 seed=$2 sig=$3 tree=$TMP/tree-${1%%#*} file rc
+	sed -e "${4:-}" corpus/tlb/$seed > "$TMP/$seed"
 	mkdir -p "$tree"
 	# the plain build's objects, so that only the mutated file compiles
 	# (not the whole build/: its bench and campaign directories run to GBs)
@@ -47,7 +54,7 @@ mutant() {	# mutant ID SEED SIGNATURE
 	# the dropped lock leaves its variable unused: built as make mutants
 	# builds such a mutant, without -Werror
 	(cd "$tree" && make -s WERROR=0 DEPS=none build/mmfuzz) > "$TMP/build" 2>&1 &&
-		"$tree/build/mmfuzz" run corpus/tlb/$seed > "$TMP/run" 2>&1
+		"$tree/build/mmfuzz" run "$TMP/$seed" > "$TMP/run" 2>&1
 	rc=$?
 	[ $rc = 1 ] && grep -q "violation $sig (" "$TMP/run"
 	rc=$?
@@ -62,4 +69,6 @@ mutant 'lock-drop@reclaim_anon_page#1' reclaim_isolate_race.mmf I-PCP-1@quiescen
 mutant 'clamp-drop@unmap_single_vma#2.1' range_edges.mmf I-RANGE@zap_pte_range
 mutant 'clamp-drop@madvise_walk_vmas#1.2' range_edges.mmf I-ZAP@madvise_dontneed
 mutant 'clamp-drop@do_mprotect_pkey#1.2' range_edges.mmf I-PROT@mprotect
+mutant 'atomic-split@set_tlb_ubc_flush_pending#1' ubc_cmpxchg_window.mmf I-TLB-4@tlb_finish_mmu \
+	's/set_tlb_ubc_flush_pending:atomic(/set_tlb_ubc_flush_pending:racy_write(/'
 finish

@@ -26,6 +26,8 @@
  *            counter, pgtables_bytes and tlb_flush_pending are zero, the
  *            pgd and the VMA tree empty ("Bad rss-counter state")
  *   I-TLB-5  a CPU that has an mm loaded is in its mm_cpumask (quiescence)
+ *   mm-uaf   an mm is freed (its last mmdrop) with no user left and no CPU
+ *            that has it as active_mm (a lost mm_count reference)
  *   I-ZAP    MADV_DONTNEED returns with no PTE of its range faulted in
  *            before it began (a PTE changed behind the zap's PTL)
  *   I-PROT   mprotect returns with no PTE of its range allowing more than
@@ -42,8 +44,8 @@
  *
  * A usable TLB entry is one an access would use without flushing first:
  * in the ASID a CPU has loaded, is not lazy in and is in the mm_cpumask
- * of (not between switch_mm's cpumask clear and its CR3 load), or in an
- * ASID that has caught up with its mm's tlb_gen (tlb_entry_usable);
+ * of (and not inside switch_mm_irqs_off, which runs no user code), or in
+ * an ASID that has caught up with its mm's tlb_gen (tlb_entry_usable);
  * entries of ASIDs behind are flushed at the next switch_mm.
  *
  * The hooks run on whichever task is in the model (real threads in the
@@ -571,6 +573,16 @@ static void check_mm(struct mm_struct *mm)
 	if (!f.hit && (mm->map_count || mm->anon_vma.nr))
 		fail(&f, "I-RSS", "check_mm", "mm %d freed with %d VMAs (%d on its anon_vma)",
 		     mm->slot, mm->map_count, mm->anon_vma.nr);
+	/* mm_count: the users' reference and one per CPU that has the mm as
+	 * active_mm; the last of them frees it.  A CPU still holding it would
+	 * switch away from a freed mm (mmdrop: a use-after-free). */
+	if (!f.hit && raw_atomic_read(&mm->mm_users))
+		fail(&f, "mm-uaf", "check_mm", "mm %d freed with mm_users %d", mm->slot,
+		     raw_atomic_read(&mm->mm_users));
+	for (k = 0; k < mm->tw->ncpus && !f.hit; k++)
+		if (__atomic_load_n(&mm->tw->cpu[k].active_mm, __ATOMIC_RELAXED) == mm)
+			fail(&f, "mm-uaf", "check_mm",
+			     "mm %d freed while cpu%d still has it as active_mm", mm->slot, k);
 	cfail_report(&f);
 }
 
@@ -733,7 +745,7 @@ static void tlb_end(struct world *w, struct cfail *f)
 }
 
 static const struct checker tlb_checker = {
-	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP", .layer = "tlb", .prio = 40,
+	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP mm-uaf", .layer = "tlb", .prio = 40,
 	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };

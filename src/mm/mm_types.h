@@ -341,6 +341,7 @@ struct tlb_state {
 	unsigned short loaded_mm_asid;
 	unsigned short next_asid;
 	bool is_lazy;			/* READ_ONCE from other CPUs */
+	bool in_switch_mm;		/* inside switch_mm_irqs_off (the checkers') */
 	struct tlb_context ctxs[TLB_NR_DYN_ASIDS];
 	u64 lru_clock;
 	struct tlb_entry entries[TLB_MAX_ENTRIES];

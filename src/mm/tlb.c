@@ -205,11 +205,12 @@ bool tlb_entry_usable(struct tlb_world *tw, int cpu, const struct tlb_entry *e,
 
 		if (!(tw->mm_free & (1UL << i)) && mm->live && mm->context.ctx_id == ctx->ctx_id) {
 			*mmp = mm;
-			/* a CPU that cleared its bit in prev's mm_cpumask is
-			 * inside switch_mm_irqs_off (IRQs off, no user code): it
-			 * comes back to the ASID only through choose_new_asid's
-			 * tlb_gen check */
+			/* a CPU inside switch_mm_irqs_off (IRQs off, no user
+			 * code) comes back to the ASID only through the tlb_gen
+			 * check of choose_new_asid or of the lazy path, whether
+			 * or not it has yet cleared its bit in prev's cpumask */
 			if (ts->loaded_mm == mm && ts->loaded_mm_asid == e->asid - 1 && !ts->is_lazy &&
+			    !__atomic_load_n(&ts->in_switch_mm, __ATOMIC_RELAXED) &&
 			    cpumask_test_cpu(cpu, mm_cpumask(mm)))
 				return true;
 			/* the checkers' question: never a yield point */
@@ -252,21 +253,27 @@ static void switch_mm_irqs_off(struct tlb_world *tw, struct mm_struct *next)
 	int cpu = smp_processor_id();
 	u64 next_tlb_gen = 0;
 
+	/* IRQs off to the return: no user code, no flush IPI taken, so no
+	 * TLB entry used until the switch is done, and then only what the
+	 * tlb_gen checks below kept.  For the checkers (tlb_entry_usable): a
+	 * lazy CPU is no longer lazy from here, before it leaves prev's
+	 * mm_cpumask or reads next's tlb_gen. */
+	__atomic_store_n(&ts->in_switch_mm, true, __ATOMIC_RELAXED);
 	if (was_lazy)
 		set_lazy(ts, false);
 	if (prev == next) {
 		if (!next)
-			return;
+			goto out;
 		/* Even in lazy TLB mode, the CPU stays set in the mm_cpumask. */
 		if (!cpumask_test_cpu(cpu, mm_cpumask(next)))
 			mm_cpumask_set(cpu, next);
 		/* Not lazy: another thread of the same process, no flush. */
 		if (!was_lazy)
-			return;
+			goto out;
 		/* TLB contents may have gone out of date while lazy. */
 		next_tlb_gen = (u64)atomic_long_read(&next->context.tlb_gen);
 		if (ts->ctxs[prev_asid].tlb_gen == next_tlb_gen)
-			return;
+			goto out;
 		new_asid = prev_asid;
 		need_flush = true;
 	} else {
@@ -275,7 +282,7 @@ static void switch_mm_irqs_off(struct tlb_world *tw, struct mm_struct *next)
 			mm_cpumask_clear(cpu, prev);
 		if (!next) {
 			ts->loaded_mm = NULL;
-			return;
+			goto out;
 		}
 		/* Start receiving IPIs and then read tlb_gen. */
 		mm_cpumask_set(cpu, next);
@@ -290,6 +297,8 @@ static void switch_mm_irqs_off(struct tlb_world *tw, struct mm_struct *next)
 	}
 	ts->loaded_mm = next;
 	ts->loaded_mm_asid = new_asid;
+out:
+	__atomic_store_n(&ts->in_switch_mm, false, __ATOMIC_RELAXED);
 }
 
 void switch_to_user_mm(struct mm_struct *mm)

@@ -11,7 +11,7 @@
 # and sets its PTE without that lock (lock-drop@do_anonymous_page#1):
 # both install a page, the first is lost (I-CONS).  And reclaim_isolate_race.mmf,
 # a zap inside reclaim's isolation of the page it found through its PTE,
-# against that isolation without the lock (lock-drop@reclaim_anon_page#1):
+# against that isolation without the lock (lock-drop@reclaim_anon_page#2):
 # the zap frees the page, reclaim takes a reference on it and frees it
 # again (I-PCP-1).  And range_edges.mmf,
 # calls given the middle of a mapping, against a MADV_DONTNEED that runs
@@ -24,22 +24,25 @@
 # seed makes before the increment moved between the two (the site the
 # split adds, as the campaign's nudge moves it): the zap's cmpxchg succeeds
 # over a deferred flush, and its zap of that page does not flush (I-TLB-4).
+# And reclaim_lookup_unlink.mmf and reclaim_lookup_unlinked.mmf against
+# reclaim's page lookup without the anon_vma rwsem or without its check
+# for a linked VMA: munmap frees the PTE table reclaim holds the lock of.
 # Each mutant is a build of its own: this runs once, in the plain pass.
 . tests/lib/tap.sh
 if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the mutants build their own copies: run once, in the plain pass"
 	exit 0
 fi
-plan 22
+plan 30
 
 for s in zap_reclaim_window prot_reclaim_window fault_race reclaim_isolate_race range_edges \
-	ubc_cmpxchg_window; do
+	ubc_cmpxchg_window reclaim_lookup_unlink reclaim_lookup_unlinked; do
 	"$MMFUZZ" run -q --expect corpus/tlb/$s.mmf 2> "$TMP/$s.err"
 	ok $? "$s.mmf runs clean on the model"
 done
 
 mutant() {	# mutant ID SEED SIGNATURE [SED: the seed's schedule for the mutant]
-	local id=$1 seed=$2 sig=$3 tree=$TMP/tree-${1%%#*} file rc
+	local id=$1 seed=$2 sig=$3 tree=$TMP/tree-${1//[#.]/_} file rc
 	sed -e "${4:-}" corpus/tlb/$seed > "$TMP/$seed"
 	mkdir -p "$tree"
 	# the plain build's objects, so that only the mutated file compiles
@@ -65,7 +68,9 @@ mutant() {	# mutant ID SEED SIGNATURE [SED: the seed's schedule for the mutant]
 mutant 'lock-drop@zap_pte_range#1' zap_reclaim_window.mmf I-ZAP@quiescence
 mutant 'lock-drop@change_pte_range#1' prot_reclaim_window.mmf I-PROT@quiescence
 mutant 'lock-drop@do_anonymous_page#1' fault_race.mmf I-CONS@quiescence
-mutant 'lock-drop@reclaim_anon_page#1' reclaim_isolate_race.mmf I-PCP-1@quiescence
+mutant 'lock-drop@reclaim_anon_page#2' reclaim_isolate_race.mmf I-PCP-1@quiescence
+mutant 'lock-drop@reclaim_anon_page#1' reclaim_lookup_unlink.mmf ptlock@pagetable_pte_dtor
+mutant 'recheck-drop@reclaim_anon_page#1' reclaim_lookup_unlinked.mmf ptlock@pagetable_pte_dtor
 mutant 'clamp-drop@unmap_single_vma#2.1' range_edges.mmf I-RANGE@zap_pte_range
 mutant 'clamp-drop@madvise_walk_vmas#1.2' range_edges.mmf I-ZAP@madvise_dontneed
 mutant 'clamp-drop@do_mprotect_pkey#1.2' range_edges.mmf I-PROT@mprotect

@@ -304,12 +304,29 @@ int reclaim_anon_page(struct mm_struct *mm, unsigned long addr)
 	spinlock_t *ptl;
 	bool freed = false;
 	pte_t *pte;
-	int ret = -EBUSY;
+	int ret = -EBUSY, i;
 
 	if (addr >= mm->task_size)
 		return -EFAULT;
-	/* isolate_lru_folios() would find it on the LRU: the model finds it
-	 * where @mm maps it, and takes the isolation reference */
+	/*
+	 * isolate_lru_folios() would find it on the LRU: the model finds it
+	 * where @mm maps it, and takes the isolation reference.  It holds no
+	 * mmap_lock, so it walks as the rmap does (page_vma_mapped_walk under
+	 * the anon_vma's rwsem): only where a VMA linked to the anon_vma
+	 * covers @addr, whose unlink_anon_vmas() -- before free_pgtables()
+	 * frees its PTE tables -- waits for it.  6.6's x86 frees a table's
+	 * split PTL at free_pte_range (pagetable_pte_dtor), not after the
+	 * grace period, so a PTL taken under RCU alone could be freed held.
+	 */
+	down_read(&mm->anon_vma.rwsem);
+	for (i = 0; i < mm->anon_vma.nr; i++) {
+		struct vm_area_struct *vma = mm->anon_vma.vmas[i];
+
+		if (addr >= vma->vm_start && addr < vma->vm_end)
+			break;
+	}
+	if (i == mm->anon_vma.nr)
+		goto unlock;
 	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
 	if (pte) {
 		pte_t pteval = ptep_get(pte);
@@ -320,6 +337,8 @@ int reclaim_anon_page(struct mm_struct *mm, unsigned long addr)
 		}
 		pte_unmap_unlock(pte, ptl);
 	}
+unlock:
+	up_read(&mm->anon_vma.rwsem);
 	if (!folio)
 		return -EFAULT;
 	/* shrink_folio_list(): only a lazyfree folio can go without swap */

@@ -531,8 +531,11 @@ static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned lo
 			     addr, pte_val(pte));
 	}
 	/* ... and with every VMA of [start, end) given the new flags (under
-	 * mmap_lock for writing: the tree holds still) */
-	for (i = 0; i < mm->map_count && !f.hit; i++) {
+	 * mmap_lock for writing: the tree holds still).  [start, end) is what
+	 * the loop did: empty when the first mprotect_fixup failed (a split
+	 * past the map count), and then no VMA is in it, not even the one
+	 * around start. */
+	for (i = 0; start < end && i < mm->map_count && !f.hit; i++) {
 		struct vm_area_struct *vma = mm->mm_mt[i];
 
 		if (vma->vm_end > start && vma->vm_start < end &&

@@ -25,7 +25,7 @@ static __sched_notsan struct task *waits_for(struct fsched *fs, struct task *t, 
 	struct task *o;
 
 	if (t->state == TASK_BLOCKED && t->wait) {
-		o = __atomic_load_n(&t->wait->owner, __ATOMIC_RELAXED);
+		o = sched_peek(t->wait->owner);
 		snprintf(what, n, "%s", t->wait->name);
 		if (o)
 			return o;

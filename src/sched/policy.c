@@ -35,7 +35,7 @@ __sched_notsan bool sched_task_runnable(const struct fsched *fs, const struct ta
 	if (t->state == TASK_DONE || t->state == TASK_IDLE)
 		return false;
 	if (t->state == TASK_BLOCKED) {
-		if (t->wait && __atomic_load_n(&t->wait->owner, __ATOMIC_RELAXED))
+		if (t->wait && sched_peek(t->wait->owner))
 			return false;
 		if (t->wcond && !(t->wcond->idle && fs->kthread_stop) &&
 		    !t->wcond->cond(t->wcond->arg))

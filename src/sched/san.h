@@ -44,6 +44,21 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 #define __sched_notsan
 #endif
 
+/*
+ * A word of the model (a lock's owner) the scheduler reads in a
+ * __sched_notsan function: no_sanitize("thread") leaves atomics
+ * instrumented, and a relaxed load of a lock's owner then races, in TSan's
+ * eyes, with the plain spin_lock_init() of another fiber that made the lock
+ * (an mm made at a task's first use): the fibers switch without sync.  The
+ * fibers of a TSan build share one host thread, so a volatile read is the
+ * same load; other builds keep the atomic.
+ */
+#if MMFUZZ_TSAN
+#define sched_peek(x) (*(__typeof__(x) const volatile *)&(x))
+#else
+#define sched_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
+
 /* Checkers read the whole model from one fiber; they must not race-report. */
 #if MMFUZZ_TSAN
 #define tsan_ignore_begin() do { AnnotateIgnoreReadsBegin(__FILE__, __LINE__); \

@@ -3,12 +3,17 @@
 # make bench-bugs: time to first detection of each bug switch, from the
 # shipped seed corpus, one engine process (one core) per run.
 #
-#   bench/bench_bugs.sh [-r RUNS] [-c CAP] [-e "ENGINES"] [-b "SWITCHES"] [-t TARGET] [-o CSV]
+#   bench/bench_bugs.sh [-r RUNS] [-c CAP] [-e "ENGINES"] [-b "SWITCHES"] [-t TARGET]
+#                       [-a "ENGINE ARGS"] [-o CSV]
 #
 # TARGET: the fuzz target of every run; by default each switch's own: the
 # target named after the switch's layer (mmfuzz bugs -v) when there is one
 # (the tlb switches run on the tlb target), mm otherwise.  The random engine
 # runs the mm seeds whatever the target (it has no other).
+#
+# ENGINE ARGS: words passed on to every engine run (mmfuzz fuzz --engine-arg),
+# after the campaign's own: -a "-entropic=1" measures an engine option against
+# the defaults.
 #
 # ENGINES: libfuzzer (with interleaving coverage, the default engine),
 # libfuzzer-noilv, afl, random (the seeded random scheduler on the seeds, no
@@ -33,16 +38,18 @@ engines="libfuzzer libfuzzer-noilv afl random"
 switches=""
 target=""
 csv=$here/build/bench-bugs.csv
+eargs=""
 
-while getopts r:c:e:b:t:o: opt; do
+while getopts r:c:e:b:t:a:o: opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
 	c) cap=$OPTARG ;;
 	e) engines=$OPTARG ;;
 	b) switches=$OPTARG ;;
 	t) target=$OPTARG ;;
+	a) for w in $OPTARG; do eargs="$eargs --engine-arg=$w"; done ;;
 	o) csv=$OPTARG ;;
-	*) echo "usage: $0 [-r RUNS] [-c CAP] [-e ENGINES] [-b SWITCHES] [-t TARGET] [-o CSV]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-r RUNS] [-c CAP] [-e ENGINES] [-b SWITCHES] [-t TARGET] [-a ARGS] [-o CSV]" >&2; exit 2 ;;
 	esac
 done
 [ -n "$switches" ] || switches=$("$mmfuzz" bugs | awk '{ print $1 }')
@@ -92,7 +99,7 @@ for b in $switches; do
 			n=$((n + 1))
 			out=$work/$b-$e-$r
 			# shellcheck disable=SC2086
-			s=$("$mmfuzz" fuzz $args --inject "$b" --time "$cap" --until-found \
+			s=$("$mmfuzz" fuzz $args $eargs --inject "$b" --time "$cap" --until-found \
 				--seed "$r" --out "$out" -q 2>"$out.log" |
 				sed -n 's/^first_finding_seconds: //p') || true
 			if [ -z "$s" ]; then

@@ -16,6 +16,11 @@
 # their binary formats (a yield site renamed since is renamed in the text).
 # Each round runs each side for SECONDS from a fresh copy of its corpus, old
 # and new alternating; the figures are the medians of the rounds.
+#
+# libFuzzer runs each side with the options its tree ships for the target
+# (fuzz/fuzz_<target>.options, as a campaign runs it); the old target is run
+# a second time with this tree's options, so that the line "same engine
+# options" tells the model's share of the ratio from the engine's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=30 rounds=3 engines="libfuzzer afl" old=80487fb grow=200000 work=build/bench-exec
@@ -49,9 +54,16 @@ for e in $engines; do
 	make -s -j2 ENGINE=$e SANITIZER=address,undefined fuzz-bins >> "$log" 2>&1
 done
 make -s -j2 build/mmfuzz >> "$log" 2>&1
-bin() {	# bin old|new|TARGET ENGINE: old and new are the mm target
+opts() {	# opts old|new|TARGET: the libFuzzer options the tree ships for it
 	local root=$PWD t=mm
-	case $1 in old) root=$oldsrc ;; new) ;; *) t=$1 ;; esac
+	case $1 in old) root=$oldsrc ;; new|same) ;; *) t=$1 ;; esac
+	[ -f "$root/fuzz/fuzz_$t.options" ] || return 0
+	awk '/^\[/ { s = ($0 == "[libfuzzer]"); next }
+	     s && /=/ { gsub(/[ \t]/, ""); print "-" $0 }' "$root/fuzz/fuzz_$t.options"
+}
+bin() {	# bin old|new|same|TARGET ENGINE: old and new are the mm target (same: old's)
+	local root=$PWD t=mm
+	case $1 in old|same) root=$oldsrc ;; new) ;; *) t=$1 ;; esac
 	echo "$root/build-fuzz-$2-address-undefined/fuzz/fuzz_$t"
 }
 
@@ -94,14 +106,16 @@ for t in $targets; do
 done
 
 # ---- rounds ----
-rate() {	# rate old|new ENGINE ROUND: executions per second
-	local side=$1 e=$2 r=$3 dir=$work/run-$1-$2 b
+rate() {	# rate old|new|same|TARGET ENGINE ROUND: executions per second
+	local side=$1 e=$2 r=$3 dir=$work/run-$1-$2 b c=$1
 	b=$(bin "$side" "$e")
+	[ "$side" != same ] || c=old
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp -r "$work/corpus-$side" "$dir/in"
+	cp -r "$work/corpus-$c" "$dir/in"
 	if [ "$e" = libfuzzer ]; then
-		"$b" -seed="$r" -max_total_time="$secs" -print_final_stats=1 \
+		# shellcheck disable=SC2046
+		"$b" $(opts "$side") -seed="$r" -max_total_time="$secs" -print_final_stats=1 \
 			-artifact_prefix="$dir/" "$dir/in" > "$dir/log" 2>&1 || true
 		if grep -q '^MMFUZZ-SIGNATURE: ' "$dir/log"; then
 			# a finding stops libFuzzer: on a corpus without bug switches
@@ -126,16 +140,23 @@ say "$rounds rounds of $secs s per side and engine, old and new alternating (cor
 for e in $engines; do
 	: > "$work/$e.old"
 	: > "$work/$e.new"
+	: > "$work/$e.same"
 	for t in $targets; do : > "$work/$e.$t"; done
 	for r in $(seq 1 "$rounds"); do
 		rate old "$e" "$r" >> "$work/$e.old"
 		rate new "$e" "$r" >> "$work/$e.new"
+		[ "$e" != libfuzzer ] || rate same "$e" "$r" >> "$work/$e.same"
 		for t in $targets; do rate "$t" "$e" "$r" >> "$work/$e.$t"; done
 	done
 	o=$(median < "$work/$e.old")
 	n=$(median < "$work/$e.new")
 	echo "$e exec/s new: $n old: $o ratio: $(awk -v n="$n" -v o="$o" 'BEGIN { printf "%.2f", o ? n / o : 0 }')" \
 	     "(rounds new: $(paste -sd' ' "$work/$e.new"); old: $(paste -sd' ' "$work/$e.old"))"
+	if [ "$e" = libfuzzer ]; then
+		m=$(median < "$work/$e.same")
+		echo "$e exec/s new: $n old, same engine options: $m ratio: $(awk -v n="$n" -v o="$m" 'BEGIN { printf "%.2f", o ? n / o : 0 }')" \
+		     "(rounds: $(paste -sd' ' "$work/$e.same"); options: $(opts new | paste -sd' ' -))"
+	fi
 	for t in $targets; do
 		x=$(median < "$work/$e.$t")
 		echo "$e exec/s $t: $x mm: $n ratio $t/mm: $(awk -v x="$x" -v n="$n" 'BEGIN { printf "%.2f", n ? x / n : 0 }')" \

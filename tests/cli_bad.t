@@ -165,6 +165,18 @@ bad fuzz 'mmfuzz fuzz: cannot make the directory nodir/x: No such file or direct
 bad fuzz "mmfuzz fuzz: unknown option '--frob' (mmfuzz fuzz --help)" --frob
 bad fuzz 'mmfuzz fuzz: --time needs a value' --time
 bad fuzz "mmfuzz fuzz: ldir is in use by campaign 3, pid $$ on $(hostname) (ldir/lock); one campaign a directory at a time" --engine random --out ldir
+# the target's libFuzzer options file (fuzz/fuzz_<target>.options) is read
+# before anything runs: a tree whose file is missing or bad says where
+mkdir -p oroot/fuzz && touch oroot/Makefile
+export MMFUZZ_ROOT=oroot
+bad fuzz 'mmfuzz fuzz: oroot/fuzz/fuzz_mm.options: No such file or directory' --out odir
+printf '[libfuzzer]\nmax_len = 512\nmax_len 3\n' > oroot/fuzz/fuzz_mm.options
+bad fuzz "oroot/fuzz/fuzz_mm.options:3:1: expected 'key = value'" --out odir
+printf '[libfuzzer]\n  max len = 3\n' > oroot/fuzz/fuzz_mm.options
+bad fuzz 'oroot/fuzz/fuzz_mm.options:2:3: expected a libFuzzer flag name' --out odir
+printf '[libfuzzer]\nmax_len =  \n' > oroot/fuzz/fuzz_mm.options
+bad fuzz 'oroot/fuzz/fuzz_mm.options:2:12: expected a value' --out odir
+unset MMFUZZ_ROOT
 
 # stress
 bad stress 'mmfuzz stress: no WORKLOAD given (mmfuzz stress --list)'

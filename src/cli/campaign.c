@@ -54,6 +54,79 @@ static void inject_env(const struct campaign *c)
 }
 
 /*
+ * The options the tree ships for the target's libFuzzer runs,
+ * fuzz/fuzz_<target>.options (libFuzzer's options-file format, as
+ * ClusterFuzz reads it: "key = value" lines under [libfuzzer]), as
+ * "-key=value" arguments before the user's --engine-arg, which win.  One
+ * file says how the target is run, for the campaign and for make bench-exec.
+ * 0, or -1 after saying what is wrong (FILE:LINE:COL for a bad line).
+ */
+int campaign_engine_options(struct campaign *c)
+{
+	char path[4200], line[256];
+	int lineno = 0, in = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/fuzz/fuzz_%s.options", c->root, c->target);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "mmfuzz fuzz: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	c->nengine_opts = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *k = line, *eq, *v, *e;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fprintf(stderr, "%s:%d:%zu: line too long\n", path, lineno, sizeof(line) - 1);
+			goto bad;
+		}
+		line[strcspn(line, "\r\n")] = 0;
+		while (*k == ' ' || *k == '\t')
+			k++;
+		if (!*k || *k == '#' || *k == ';')
+			continue;
+		if (*k == '[') {
+			in = !strcmp(k, "[libfuzzer]");
+			continue;
+		}
+		eq = strchr(k, '=');
+		if (!eq) {
+			fprintf(stderr, "%s:%d:%d: expected 'key = value'\n", path, lineno,
+				(int)(k - line) + 1);
+			goto bad;
+		}
+		if (!in)
+			continue;
+		for (e = eq; e > k && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		for (v = eq + 1; *v == ' ' || *v == '\t'; v++)
+			;
+		if (e == k || strspn(k, "abcdefghijklmnopqrstuvwxyz_0123456789") != (size_t)(e - k)) {
+			fprintf(stderr, "%s:%d:%d: expected a libFuzzer flag name\n", path, lineno,
+				(int)(k - line) + 1);
+			goto bad;
+		}
+		if (!*v) {
+			fprintf(stderr, "%s:%d:%d: expected a value\n", path, lineno, (int)(v - line) + 1);
+			goto bad;
+		}
+		if (c->nengine_opts == MAX_ENGINE_OPTS) {
+			fprintf(stderr, "%s:%d:1: more than %d options\n", path, lineno, MAX_ENGINE_OPTS);
+			goto bad;
+		}
+		snprintf(c->engine_opts[c->nengine_opts++], sizeof(c->engine_opts[0]), "-%.*s=%s",
+			 (int)(e - k), k, v);
+	}
+	fclose(f);
+	return 0;
+bad:
+	fclose(f);
+	return -1;
+}
+
+/*
  * Start one engine process with its output on a pipe (*outfd), or, for the
  * AFL++ secondaries (instance > 0), appended to DIR/logs/rN-afl-secK.log;
  * returns the pid, or -1 after saying why not.  --jobs N on AFL++ is one
@@ -64,8 +137,8 @@ static void inject_env(const struct campaign *c)
 static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned long seed,
 			  int instance)
 {
-	char arg[16 + MAX_ENGINE_ARGS][4352];
-	char *argv[17 + MAX_ENGINE_ARGS];
+	char arg[16 + MAX_ENGINE_OPTS + MAX_ENGINE_ARGS][4352];
+	char *argv[17 + MAX_ENGINE_OPTS + MAX_ENGINE_ARGS];
 	int fds[2], n = 0, i;
 	pid_t pid;
 
@@ -97,13 +170,11 @@ static pid_t start_engine(struct campaign *c, int *outfd, long seconds, unsigned
 		 * 1200 s) */
 		snprintf(arg[n++], sizeof(arg[0]), "-timeout=%d", CAMPAIGN_EXEC_TIMEOUT);
 		snprintf(arg[n++], sizeof(arg[0]), "-artifact_prefix=%s/%s-", c->crashes, c->tag);
-		/* as fuzz/fuzz_*.options say: programs of ~40 ops, texts of a page */
-		snprintf(arg[n++], sizeof(arg[0]), "-max_len=%d",
-			 !strcmp(c->target, "text") ? 4096 : 512);
+		for (i = 0; i < c->nengine_opts; i++)
+			snprintf(arg[n++], sizeof(arg[0]), "%s", c->engine_opts[i]);
 		snprintf(arg[n++], sizeof(arg[0]), "-seed=%u", (unsigned)seed);
 		snprintf(arg[n++], sizeof(arg[0]), "-dict=%s/fuzz/%s.dict", c->root,
 			 !strcmp(c->target, "text") ? "text" : "mm");
-		snprintf(arg[n++], sizeof(arg[0]), "-detect_leaks=0");
 		for (i = 0; i < c->nengine_args; i++)
 			snprintf(arg[n++], sizeof(arg[0]), "%s", c->engine_args[i]);
 		snprintf(arg[n++], sizeof(arg[0]), "%s/corpus", c->out);

@@ -18,6 +18,7 @@
 #define CAMPAIGN_EXEC_TIMEOUT 10
 
 #define MAX_ENGINE_ARGS 16
+#define MAX_ENGINE_OPTS 8	/* the [libfuzzer] lines of fuzz/fuzz_<target>.options */
 #define MAX_JOBS	64	/* --jobs */
 #define MAX_SECONDS	31536000L	/* --time: a year */
 
@@ -25,6 +26,8 @@ struct campaign {
 	const char *engine, *target, *sanitizer, *out;
 	const char *engine_args[MAX_ENGINE_ARGS];
 	int nengine_args;
+	char engine_opts[MAX_ENGINE_OPTS][128];	/* "-key=value", from the options file */
+	int nengine_opts;
 	int jobs;
 	long seconds;
 	uint64_t inject;
@@ -60,6 +63,7 @@ int campaign_signal(void);
  * finding.  0, or -1 when the engine could not run (said on stderr).
  */
 int campaign_random(struct campaign *c, struct triage *t, double t0, double *first);
+int campaign_engine_options(struct campaign *c);
 int campaign_engine(struct campaign *c, struct triage *t, double t0, double *first);
 
 #endif /* MMFUZZ_CLI_CAMPAIGN_H */

@@ -362,6 +362,8 @@ int cmd_fuzz(int argc, char **argv)
 		fprintf(stderr, "mmfuzz fuzz: cannot find the source tree (set MMFUZZ_ROOT)\n");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(c.engine, "libfuzzer") && campaign_engine_options(&c))
+		return EXIT_USAGE;
 	if (output_dir("fuzz", c.out))
 		return EXIT_USAGE;
 	c.run = cdir_lock("fuzz", c.out);

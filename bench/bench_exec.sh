@@ -59,7 +59,7 @@ opts() {	# opts old|new|TARGET: the libFuzzer options the tree ships for it
 	case $1 in old) root=$oldsrc ;; new|same) ;; *) t=$1 ;; esac
 	[ -f "$root/fuzz/fuzz_$t.options" ] || return 0
 	awk '/^\[/ { s = ($0 == "[libfuzzer]"); next }
-	     s && /=/ { gsub(/[ \t]/, ""); print "-" $0 }' "$root/fuzz/fuzz_$t.options"
+	     s && /=/ && !/^[ \t]*[#;]/ { gsub(/[ \t]/, ""); print "-" $0 }' "$root/fuzz/fuzz_$t.options"
 }
 bin() {	# bin old|new|same|TARGET ENGINE: old and new are the mm target (same: old's)
 	local root=$PWD t=mm

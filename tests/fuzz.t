@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 36
+plan 37
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -54,6 +54,13 @@ rate=$(grep -m1 -E '^\[ *[0-9]+s\] execs' "$TMP/out" | sed -E 's/.*\(([0-9]+)\/s
 [ "${rate:-0}" -gt 0 ]; ok $? "the first progress line has a rate (${rate:-none}/s)"
 n=$(sed -n 's/.*interleavings \([0-9]*\).*/\1/p' "$TMP/out" | tail -1)
 [ "${n:-0}" -gt 100 ]; ok $? "interleaving coverage grows (${n:-0} edges seen)"
+# ... run with fuzz/fuzz_mm.options: max_len given, entropic off, and
+# len_control on (the custom mutator turns it off unless asked): the first
+# new input's length limit is the longest seed's, not max_len's 512
+log=$TMP/clean/logs/r1-engine.log
+lim=$(grep -m1 -o ' lim: [0-9]*' "$log" | sed 's/ lim: //')
+! grep -q 'max_len is not provided\|entropic power schedule' "$log" && [ "${lim:-512}" -lt 512 ]
+ok $? "libFuzzer ran with the target's options file (no entropic, first lim ${lim:-none} < 512)"
 
 # The switch nudge: a seed whose one switch lands a yield point before the
 # window (SLUB's ABA: T0 parked before its read of the head's next, where

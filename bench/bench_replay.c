@@ -103,8 +103,9 @@ int main(int argc, char **argv)
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("%d inputs x %d rounds: %.0f executions/s (%.1f us each), %d violations\n", nin, rounds,
 	       (double)nin * rounds / secs, secs * 1e6 / ((double)nin * rounds), viol);
-	printf("world cache: %lu hits, %lu re-tuned, %lu built\n", exec_worlds(e)->hits,
-	       exec_worlds(e)->tuned, exec_worlds(e)->misses);
+	printf("world cache: %lu hits, %lu re-tuned, %lu built; world_calloc: %lu bytes cleared, "
+	       "%lu found zero\n", exec_worlds(e)->hits, exec_worlds(e)->tuned,
+	       exec_worlds(e)->misses, wmem_zeroed_bytes, wmem_clean_bytes);
 	exec_destroy(e);
 	for (i = 0; i < nin; i++)
 		free(in[i]);

@@ -48,11 +48,17 @@ static int shadow_create(struct world *w, const struct mm_config *c)
 	return sw->owner ? 0 : -ENOMEM;
 }
 
+static bool shadow_in_run(struct world *w);
+
 static void shadow_destroy(struct world *w)
 {
 	struct shadow_world *sw = world_layer_state(w, &shadow_layer);
 
-	world_free(sw->owner);
+	/* zero again at the end of every run (shadow_run_end) */
+	if (shadow_in_run(w))
+		world_free(sw->owner);
+	else
+		world_free_zeroed(sw->owner);
 }
 
 static struct world_layer shadow_layer = {
@@ -91,6 +97,12 @@ static __sched_notsan void live_del(int h)
 	sh.live[at] = sh.live[n];
 	sh.live_at[sh.live[n]] = (short)at;
 	tsan_ignore_end();
+}
+
+/* a run on @w began and has not ended: its owner array may hold handles */
+static bool shadow_in_run(struct world *w)
+{
+	return sh.w == w && sh.nlive;
 }
 
 __sched_notsan void shadow_run_begin(struct world *w, uint64_t run_no)

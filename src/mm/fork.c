@@ -100,9 +100,10 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 	tw->ncpus = w->cfg.ncpus;
 	tlb_tune(w, c);
 	tw->task_size = (unsigned long)config_get(c, &ck_mm_pages) << PAGE_SHIFT;
-	/* each slot's mm is cleared by the first boot (mm_touched); its own
-	 * fields are set here first, so that a failure frees what it should */
-	tw->mms = world_malloc(TLB_MAX_MMS, sizeof(*tw->mms));
+	/* zero (a destroyed world's mms and pgds come back zero: tlb_destroy;
+	 * slots_zero spares the first boot clearing them again); each slot's
+	 * own fields are set here first, so that a failure frees what it should */
+	tw->mms = world_calloc(TLB_MAX_MMS, sizeof(*tw->mms));
 	if (!tw->mms)
 		return -ENOMEM;
 	for (i = 0; i < TLB_MAX_MMS; i++) {
@@ -113,20 +114,31 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 		mm->slot = i;
 		mm->live = false;
 	}
-	tw->cpu = world_calloc((size_t)tw->ncpus, sizeof(*tw->cpu));
+	/* cleared by the first boot (used) */
+	tw->cpu = world_malloc((size_t)tw->ncpus, sizeof(*tw->cpu));
 	/* a table's lock is initialised with the table (pte_alloc_one) */
 	tw->ptl = world_malloc(w->nr_pages, sizeof(*tw->ptl));
 	if (!tw->cpu || !tw->ptl)
 		return -ENOMEM;
 	for (i = 0; i < TLB_MAX_MMS; i++) {
-		/* cleared by tlb_boot */
-		tw->mms[i].pgd = world_malloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
+		tw->mms[i].pgd = world_calloc(tw->task_size >> PMD_SHIFT, sizeof(pmd_t));
 		if (!tw->mms[i].pgd)
 			return -ENOMEM;
 	}
 	tw->mm_touched = (1UL << TLB_MAX_MMS) - 1;
+	tw->slots_zero = tw->mm_touched;
 	tw->used = true;	/* the first boot sets it all up */
 	return 0;
+}
+
+/* A slot as boot leaves it (but poisoned): its pgd and its dynamic part
+ * zero.  Unpoisons the slot. */
+static void mm_slot_clear(struct tlb_world *tw, struct mm_struct *mm)
+{
+	if (mm->pgd)
+		memset(mm->pgd, 0, (tw->task_size >> PMD_SHIFT) * sizeof(pmd_t));
+	san_unpoison((char *)mm + MM_STRUCT_DYNAMIC, sizeof(*mm) - MM_STRUCT_DYNAMIC);
+	memset((char *)mm + MM_STRUCT_DYNAMIC, 0, sizeof(*mm) - MM_STRUCT_DYNAMIC);
 }
 
 static void mm_slot_poison(struct mm_struct *mm)
@@ -179,9 +191,8 @@ static void tlb_boot(struct world *w)
 
 		if (!(tw->mm_touched & (1UL << i)))
 			continue;
-		memset(mm->pgd, 0, (tw->task_size >> PMD_SHIFT) * sizeof(pmd_t));
-		mm_slot_unpoison(mm);
-		memset((char *)mm + MM_STRUCT_DYNAMIC, 0, sizeof(*mm) - MM_STRUCT_DYNAMIC);
+		if (!(tw->slots_zero & (1UL << i)))
+			mm_slot_clear(tw, mm);
 		mm_slot_poison(mm);
 	}
 	memset(tw->cpu, 0, (size_t)tw->ncpus * sizeof(*tw->cpu));
@@ -189,6 +200,7 @@ static void tlb_boot(struct world *w)
 	tw->clock = 0;
 	tw->table_syncs = 0;
 	tw->mm_touched = 0;
+	tw->slots_zero = 0;
 	tw->used = false;
 }
 
@@ -222,12 +234,19 @@ static void tlb_destroy(struct world *w)
 
 	tlb_reset(w);
 	if (tw->mms) {
+		/* a slot is zero but for those taken since boot (tlb_boot):
+		 * those are cleared here instead, for the next world's calloc */
 		for (i = 0; i < TLB_MAX_MMS; i++) {
-			mm_slot_unpoison(&tw->mms[i]);
-			world_free(tw->mms[i].pgd);
+			struct mm_struct *mm = &tw->mms[i];
+
+			mm_slot_unpoison(mm);
+			if (tw->mm_touched & ~tw->slots_zero & (1UL << i))
+				mm_slot_clear(tw, mm);
+			world_free_zeroed(mm->pgd);
+			memset(mm, 0, MM_STRUCT_DYNAMIC);
 		}
 	}
-	world_free(tw->mms);
+	world_free_zeroed(tw->mms);
 	world_free(tw->cpu);
 	world_free(tw->ptl);
 }

@@ -72,6 +72,18 @@ void *world_calloc(size_t n, size_t size);
  * uses it (a memset of all of it would touch pages no run does). */
 void *world_malloc(size_t n, size_t size);
 void world_free(void *p);
+/*
+ * world_free of an array whose bytes, all those its world_calloc or
+ * world_malloc asked for, are zero again (its layer reset it by touch): the
+ * next world_calloc of its class clears none of them.  A promise the tests
+ * check (wmem_verify_zero: abort on a byte that is not zero).
+ */
+void world_free_zeroed(void *p);
+extern bool wmem_verify_zero;
+/* the tests: world_calloc and world_malloc take new memory, no kept block */
+extern bool wmem_fresh;
+/* world_calloc's bytes so far: those it cleared, those a kept block had zero */
+extern unsigned long wmem_zeroed_bytes, wmem_clean_bytes;
 
 /*
  * Worlds kept by configuration: a fuzzing campaign alternates between a few
@@ -87,6 +99,7 @@ struct world_cache {
 		struct mm_config cfg;
 		unsigned long used;
 	} slot[WORLD_CACHE_SLOTS];
+	int nslots;			/* slots in use: WORLD_CACHE_SLOTS when 0 */
 	unsigned long tick;
 	/* world_get's answers: the same config, the same shape re-tuned, built */
 	unsigned long hits, tuned, misses;

@@ -345,7 +345,7 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	w->nr_pages = cfg->zone_pages * (unsigned long)cfg->nzones;
 	nblocks = w->nr_pages >> cfg->max_order;
 	memsz = w->nr_pages * MODEL_PAGE_SIZE;
-	if (!pool_take(w, w->nr_pages)) {
+	if (wmem_fresh || !pool_take(w, w->nr_pages)) {
 		w->memmap = world_calloc(w->nr_pages, sizeof(struct page));
 		w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		w->mem_cap = w->nr_pages;
@@ -356,9 +356,9 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 		if (w->mem != MAP_FAILED)
 			san_poison(w->mem, memsz);
 	}
-	w->dirty = world_calloc(nblocks, 1);
-	w->dirty_list = world_calloc(nblocks, sizeof(*w->dirty_list));
-	w->vm_events = world_calloc((size_t)cfg->ncpus, sizeof(*w->vm_events));
+	w->dirty = world_calloc(nblocks, 1);		/* zero after a reset */
+	w->dirty_list = world_malloc(nblocks, sizeof(*w->dirty_list));	/* up to nr_dirty */
+	w->vm_events = world_malloc((size_t)cfg->ncpus, sizeof(*w->vm_events));	/* boot */
 	if (!mm_stat_percpu)
 		mm_stat_percpu = world_calloc(MAX_CPUS, sizeof(*mm_stat_percpu));
 	if (!w->memmap || w->mem == MAP_FAILED || !w->dirty || !w->dirty_list || !w->vm_events ||
@@ -372,10 +372,11 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 		zone->name = w->nr_zones == 1 || z == 1 ? "Normal" : "DMA32";
 		zone->zone_start_pfn = (unsigned long)z * cfg->zone_pages;
 		zone->spanned_pages = cfg->zone_pages;
-		zone->per_cpu_pageset = world_calloc((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
+		/* set by boot (per_cpu_pages_init) and here */
+		zone->per_cpu_pageset = world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
 		zone->per_cpu_zonestats =
-			world_calloc((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
-		zone->pageblock_mt = world_calloc(cfg->zone_pages >> cfg->pb_order, 1);
+			world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
+		zone->pageblock_mt = world_malloc(cfg->zone_pages >> cfg->pb_order, 1);
 		if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
 			return -ENOMEM;
 		memset(zone->pageblock_mt, MIGRATE_MOVABLE, cfg->zone_pages >> cfg->pb_order);
@@ -391,11 +392,13 @@ static void pagealloc_reset(struct world *w);
 
 static void pagealloc_destroy(struct world *w)
 {
+	bool reset = false;
 	int z;
 
-	if (w->memmap && w->mem && w->mem != MAP_FAILED && w->dirty_list) {
-		pagealloc_reset(w);
+	if (w->memmap && w->mem && w->mem != MAP_FAILED && w->dirty_list && w->dirty) {
+		pagealloc_reset(w);	/* dirty[] back to zero */
 		pool_give(w);
+		reset = true;
 	}
 	for (z = 0; z < MODEL_MAX_ZONES; z++) {
 		world_free(w->zones[z].per_cpu_pageset);
@@ -407,7 +410,10 @@ static void pagealloc_destroy(struct world *w)
 		munmap(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
 	}
 	world_free(w->memmap);
-	world_free(w->dirty);
+	if (reset)
+		world_free_zeroed(w->dirty);
+	else
+		world_free(w->dirty);
 	world_free(w->dirty_list);
 	world_free(w->vm_events);
 }

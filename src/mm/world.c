@@ -90,15 +90,25 @@ const struct world_layer *layer_lookup(const char *name)
 /* ---- a world ---- */
 
 /*
- * World memory.  Each block has a header of one line pair before it, its
- * size class.  Kept blocks are whole-poisoned (header too), so a layer that
- * touches an array of a destroyed world is a use-after-poison report, as a
- * use-after-free was; a block in use has the tail past what was asked
- * poisoned (an overflow that stays inside the class is still caught).  The
- * kept blocks are listed here, not linked through their poisoned headers,
- * where LeakSanitizer would not see them.  At most WMEM_KEEP bytes and
- * WMEM_PER_CLASS blocks a class are kept; beyond that a freed block goes
- * back to malloc.
+ * World memory.  Each block has a header of one line pair before it: its
+ * size class and the bytes last asked of it.  Kept blocks are whole-poisoned
+ * (header too), so a layer that touches an array of a destroyed world is a
+ * use-after-poison report, as a use-after-free was; a block in use has the
+ * tail past what was asked poisoned (an overflow that stays inside the
+ * class is still caught).  The kept blocks are listed here, not linked
+ * through their poisoned headers, where LeakSanitizer would not see them.
+ * At most WMEM_KEEP bytes and WMEM_PER_CLASS blocks a class are kept;
+ * beyond that a freed block goes back to malloc.
+ *
+ * A kept block remembers how many of its leading bytes are known to be
+ * zero: those its last user asked for when it gave the block back with
+ * world_free_zeroed (an array its layer keeps at zero between runs, reset
+ * by touch: the block is as world_calloc would make it), none after
+ * world_free.  world_calloc takes the kept block of the class with the most
+ * known zeros and clears only the rest, so a world built in place of
+ * another of a different shape pays for what the last one touched, not for
+ * the size of its arrays.  wmem_verify_zero (the tests) checks each such
+ * promise and aborts on a broken one.
  */
 #define WMEM_HDR	PERCPU_SLOT_BYTES
 #define WMEM_MIN_SHIFT	7		/* 128 bytes: the smallest class */
@@ -106,10 +116,23 @@ const struct world_layer *layer_lookup(const char *name)
 #define WMEM_PER_CLASS	64
 #define WMEM_KEEP	(256UL << 20)
 
-static void *wmem_kept[WMEM_CLASSES][WMEM_PER_CLASS];	/* the headers */
+struct wmem_hdr {
+	unsigned int cls;
+	size_t asked;			/* bytes the block's user asked for */
+	size_t zero;			/* leading bytes zero as it was taken */
+};
+
+static struct wmem_kept {
+	void *h;			/* the header */
+	size_t zero;			/* leading bytes known to be zero */
+} wmem_kept[WMEM_CLASSES][WMEM_PER_CLASS];
 static int wmem_nkept[WMEM_CLASSES];
 static size_t wmem_kept_bytes;
 static pthread_mutex_t wmem_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool wmem_verify_zero, wmem_fresh;
+/* world_calloc's bytes: cleared, and found zero in a kept block */
+unsigned long wmem_zeroed_bytes, wmem_clean_bytes;
 
 static unsigned int wmem_class(size_t bytes)
 {
@@ -120,11 +143,31 @@ static unsigned int wmem_class(size_t bytes)
 	return cls;
 }
 
+/* The kept block of class @cls to use for @bytes: for world_calloc the one
+ * with the most known zeros (the first that has enough), for world_malloc
+ * the one with the fewest (it keeps the others for a calloc). */
+static int wmem_pick(unsigned int cls, size_t bytes, bool zero)
+{
+	int i, best = wmem_nkept[cls] - 1;
+
+	for (i = best; i >= 0; i--) {
+		size_t z = wmem_kept[cls][i].zero, b = wmem_kept[cls][best].zero;
+
+		if (zero ? b >= bytes : !b)
+			break;
+		if (zero ? z > b : z < b)
+			best = i;
+	}
+	return best;
+}
+
 static void *wmem_alloc(size_t n, size_t size, bool zero)
 {
-	size_t bytes = n * size > 0 ? n * size : 1;
+	size_t bytes = n * size > 0 ? n * size : 1, known = 0;
+	struct wmem_hdr *h = NULL;
 	unsigned int cls;
-	void *h = NULL, *p;
+	void *p;
+	int at;
 
 	if (size && n > SIZE_MAX / size)
 		return NULL;
@@ -132,23 +175,33 @@ static void *wmem_alloc(size_t n, size_t size, bool zero)
 	if ((1UL << cls) < bytes)
 		return NULL;
 	pthread_mutex_lock(&wmem_lock);
-	if (wmem_nkept[cls]) {
-		h = wmem_kept[cls][--wmem_nkept[cls]];
+	if (wmem_nkept[cls] && !wmem_fresh) {
+		at = wmem_pick(cls, bytes, zero);
+		h = wmem_kept[cls][at].h;
+		known = wmem_kept[cls][at].zero;
+		wmem_kept[cls][at] = wmem_kept[cls][--wmem_nkept[cls]];
 		wmem_kept_bytes -= WMEM_HDR + (1UL << cls);
 	}
 	pthread_mutex_unlock(&wmem_lock);
 	if (!h) {
-		if (posix_memalign(&h, PERCPU_SLOT_BYTES, WMEM_HDR + (1UL << cls)))
+		if (posix_memalign((void **)&h, PERCPU_SLOT_BYTES, WMEM_HDR + (1UL << cls)))
 			return NULL;
 	} else {
 		san_unpoison(h, WMEM_HDR);
 	}
-	*(unsigned int *)h = cls;
+	h->cls = cls;
+	h->asked = bytes;
+	h->zero = known;		/* bytes past @bytes stay as they were */
 	san_poison(h, WMEM_HDR);
 	p = (char *)h + WMEM_HDR;
 	san_unpoison(p, bytes);
+	if (zero && known < bytes) {
+		memset((char *)p + known, 0, bytes - known);
+		__atomic_fetch_add(&wmem_zeroed_bytes, bytes - known, __ATOMIC_RELAXED);
+	}
 	if (zero)
-		memset(p, 0, bytes);
+		__atomic_fetch_add(&wmem_clean_bytes, known < bytes ? known : bytes,
+				   __ATOMIC_RELAXED);
 	san_poison((char *)p + bytes, (1UL << cls) - bytes);
 	return p;
 }
@@ -163,21 +216,36 @@ void *world_malloc(size_t n, size_t size)
 	return wmem_alloc(n, size, false);
 }
 
-void world_free(void *p)
+static void wmem_free(void *p, bool zeroed)
 {
+	struct wmem_hdr *h;
+	size_t cap, asked, known;
 	unsigned int cls;
-	size_t cap;
-	void *h;
 
 	if (!p)
 		return;
-	h = (char *)p - WMEM_HDR;
-	san_unpoison(h, sizeof(cls));
-	cls = *(unsigned int *)h;
+	h = (struct wmem_hdr *)((char *)p - WMEM_HDR);
+	san_unpoison(h, sizeof(*h));
+	cls = h->cls;
+	asked = h->asked;
+	/* zeroed: what the user asked for, and what was zero past it */
+	known = zeroed ? max(asked, h->zero) : 0;
 	cap = 1UL << cls;
+	if (zeroed && wmem_verify_zero) {
+		const unsigned char *b = p;
+		size_t i;
+
+		san_unpoison(p, known);		/* poisoned again below */
+		for (i = 0; i < known; i++)
+			if (b[i]) {
+				fprintf(stderr, "mmfuzz: world_free_zeroed: byte %zu of %zu (%zu asked) "
+					"is %#x\n", i, known, asked, b[i]);
+				abort();
+			}
+	}
 	pthread_mutex_lock(&wmem_lock);
 	if (wmem_nkept[cls] < WMEM_PER_CLASS && wmem_kept_bytes + WMEM_HDR + cap <= WMEM_KEEP) {
-		wmem_kept[cls][wmem_nkept[cls]++] = h;
+		wmem_kept[cls][wmem_nkept[cls]++] = (struct wmem_kept){ h, known };
 		wmem_kept_bytes += WMEM_HDR + cap;
 		san_poison(h, WMEM_HDR + cap);
 		h = NULL;
@@ -187,6 +255,16 @@ void world_free(void *p)
 		san_unpoison(h, WMEM_HDR + cap);
 		free(h);
 	}
+}
+
+void world_free(void *p)
+{
+	wmem_free(p, false);
+}
+
+void world_free_zeroed(void *p)
+{
+	wmem_free(p, true);
 }
 
 static void world_boot(struct world *w)
@@ -312,10 +390,11 @@ static bool same_shape(const struct mm_config *a, const struct mm_config *b)
 
 int world_get(struct world_cache *c, const struct mm_config *cfg, struct world **out)
 {
-	int i, victim = 0;
+	int i, victim = 0, n = c->nslots > 0 && c->nslots < WORLD_CACHE_SLOTS ? c->nslots
+									  : WORLD_CACHE_SLOTS;
 
 	c->tick++;
-	for (i = 0; i < WORLD_CACHE_SLOTS; i++) {
+	for (i = 0; i < n; i++) {
 		if (c->slot[i].w && same_shape(&c->slot[i].cfg, cfg)) {
 			if (memcmp(&c->slot[i].cfg, cfg, sizeof(*cfg))) {
 				__world_reset(c->slot[i].w, cfg);

@@ -79,6 +79,12 @@ const struct world_cache *exec_worlds(const struct exec *e)
 	return &e->worlds;
 }
 
+void exec_set_world_slots(struct exec *e, int n)
+{
+	world_cache_destroy(&e->worlds);
+	e->worlds.nslots = n;
+}
+
 const struct fsched *exec_sched(const struct exec *e)
 {
 	return e->fs;

@@ -51,6 +51,9 @@ int exec_run(struct exec *e, const struct prog *p, const struct run_opts *o,
 	     struct run_result *r);
 /* The executor's world cache (its hit counts). */
 const struct world_cache *exec_worlds(const struct exec *e);
+/* Keep at most @n worlds (1..WORLD_CACHE_SLOTS; the tests: a new shape
+ * builds its world in the memory of the last one). */
+void exec_set_world_slots(struct exec *e, int n);
 /* The scheduler of the last run (traces, recorded decisions). */
 const struct fsched *exec_sched(const struct exec *e);
 /* Replace the step decisions of @p by the keys they fired at, from the

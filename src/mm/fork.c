@@ -100,9 +100,10 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 	tw->ncpus = w->cfg.ncpus;
 	tlb_tune(w, c);
 	tw->task_size = (unsigned long)config_get(c, &ck_mm_pages) << PAGE_SHIFT;
-	/* zero (a destroyed world's mms and pgds come back zero: tlb_destroy;
-	 * slots_zero spares the first boot clearing them again); each slot's
-	 * own fields are set here first, so that a failure frees what it should */
+	/* zero (a destroyed world's mms, pgds and CPUs come back zero:
+	 * tlb_destroy; boot_zero spares the first boot clearing them again);
+	 * each slot's own fields are set here first, so that a failure frees
+	 * what it should */
 	tw->mms = world_calloc(TLB_MAX_MMS, sizeof(*tw->mms));
 	if (!tw->mms)
 		return -ENOMEM;
@@ -114,8 +115,7 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 		mm->slot = i;
 		mm->live = false;
 	}
-	/* cleared by the first boot (used) */
-	tw->cpu = world_malloc((size_t)tw->ncpus, sizeof(*tw->cpu));
+	tw->cpu = world_calloc((size_t)tw->ncpus, sizeof(*tw->cpu));
 	/* a table's lock is initialised with the table (pte_alloc_one) */
 	tw->ptl = world_malloc(w->nr_pages, sizeof(*tw->ptl));
 	if (!tw->cpu || !tw->ptl)
@@ -126,7 +126,7 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 			return -ENOMEM;
 	}
 	tw->mm_touched = (1UL << TLB_MAX_MMS) - 1;
-	tw->slots_zero = tw->mm_touched;
+	tw->boot_zero = true;
 	tw->used = true;	/* the first boot sets it all up */
 	return 0;
 }
@@ -191,16 +191,17 @@ static void tlb_boot(struct world *w)
 
 		if (!(tw->mm_touched & (1UL << i)))
 			continue;
-		if (!(tw->slots_zero & (1UL << i)))
+		if (!tw->boot_zero)
 			mm_slot_clear(tw, mm);
 		mm_slot_poison(mm);
 	}
-	memset(tw->cpu, 0, (size_t)tw->ncpus * sizeof(*tw->cpu));
+	if (!tw->boot_zero)
+		memset(tw->cpu, 0, (size_t)tw->ncpus * sizeof(*tw->cpu));
 	tw->last_ctx_id = 0;
 	tw->clock = 0;
 	tw->table_syncs = 0;
 	tw->mm_touched = 0;
-	tw->slots_zero = 0;
+	tw->boot_zero = false;
 	tw->used = false;
 }
 
@@ -240,14 +241,17 @@ static void tlb_destroy(struct world *w)
 			struct mm_struct *mm = &tw->mms[i];
 
 			mm_slot_unpoison(mm);
-			if (tw->mm_touched & ~tw->slots_zero & (1UL << i))
+			if (!tw->boot_zero && (tw->mm_touched & (1UL << i)))
 				mm_slot_clear(tw, mm);
 			world_free_zeroed(mm->pgd);
 			memset(mm, 0, MM_STRUCT_DYNAMIC);
 		}
 	}
 	world_free_zeroed(tw->mms);
-	world_free(tw->cpu);
+	/* the CPUs are zero after boot until a run uses the layer */
+	if (tw->cpu && tw->used && !tw->boot_zero)
+		memset(tw->cpu, 0, (size_t)tw->ncpus * sizeof(*tw->cpu));
+	world_free_zeroed(tw->cpu);
 	world_free(tw->ptl);
 }
 

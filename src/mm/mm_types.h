@@ -423,8 +423,8 @@ struct tlb_world {
 	spinlock_t mm_lock ____cacheline_aligned;
 	unsigned long mm_free;		/* free slots, a bit each (mm_lock) */
 	unsigned long mm_touched;	/* slots taken since boot: boot clears them */
-	unsigned long slots_zero;	/* slots whose pgd and dynamic part are known
-					 * zero (create: boot need not clear them) */
+	bool boot_zero;			/* the slots and CPUs are zero as create
+					 * made them: the first boot clears none */
 	u64 last_ctx_id;		/* atomic (x86's last_mm_ctx_id) */
 	unsigned long table_syncs;	/* atomic: completed tlb_remove_table_sync_one */
 	u64 clock;			/* atomic: fills, flushes, gathers; ticks only

@@ -346,7 +346,8 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	nblocks = w->nr_pages >> cfg->max_order;
 	memsz = w->nr_pages * MODEL_PAGE_SIZE;
 	if (wmem_fresh || !pool_take(w, w->nr_pages)) {
-		w->memmap = world_calloc(w->nr_pages, sizeof(struct page));
+		/* every struct page is written by memmap_init_boot below */
+		w->memmap = world_malloc(w->nr_pages, sizeof(struct page));
 		w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		w->mem_cap = w->nr_pages;
 		if (w->memmap) {

@@ -165,6 +165,8 @@ static void write_stats(void)
 		check_known_count());
 	fprintf(f, "worlds_hit %lu\nworlds_tuned %lu\nworlds_built %lu\n", exec_worlds(e)->hits,
 		exec_worlds(e)->tuned, exec_worlds(e)->misses);
+	fprintf(f, "world_calloc_cleared %lu\nworld_calloc_found_zero %lu\n", wmem_zeroed_bytes,
+		wmem_clean_bytes);
 	fclose(f);
 	rename(tmp, path);
 }

@@ -8,7 +8,10 @@
  * reuses the block, a world built from the blocks of worlds that ran runs
  * the same program to the same trace as a world built from fresh memory,
  * and under ASan an access to a kept block, or past what was asked, is
- * still a report.
+ * still a report.  A block given back with world_free_zeroed (its layer
+ * says it is zero again) is not cleared by the next world_calloc, but what
+ * it did not promise is; a broken promise aborts when the tests check them
+ * (wmem_verify_zero).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,6 +39,39 @@ static int touch_past(void *arg)
 
 	p[1000] = 1;	/* inside the 1024-byte class, past the 1000 asked */
 	world_free((void *)p);
+	(void)arg;
+	return 0;
+}
+
+static int touch_zeroed(void *arg)
+{
+	volatile char *p = world_calloc(1000, 1);
+
+	world_free_zeroed((void *)p);
+	p[10] = 1;	/* kept, poisoned: a report */
+	(void)arg;
+	return 0;
+}
+
+static int touch_past_kept(void *arg)
+{
+	volatile char *p = world_calloc(1000, 1);
+
+	world_free((void *)p);
+	p = world_calloc(900, 1);	/* the same block, from the kept ones */
+	p[950] = 1;	/* past the 900 asked this time */
+	world_free((void *)p);
+	(void)arg;
+	return 0;
+}
+
+static int break_promise(void *arg)
+{
+	char *p = world_calloc(1000, 1);
+
+	p[999] = 1;
+	wmem_verify_zero = true;
+	world_free_zeroed(p);	/* aborts */
 	(void)arg;
 	return 0;
 }
@@ -78,13 +114,14 @@ int main(void)
 	static const char *const seed[] = { "corpus/tlb/fault_munmap.mmf", "corpus/tlb/brk1.mmf" };
 	static const long sizes[] = { 1024, 2048, 512, 4096, 1536, 3072, 768, 2560, 1280, 3584 };
 	uint64_t fresh[2], again[2];
-	unsigned char *a, *b;
+	unsigned char *a, *b, *c;
+	unsigned long clean;
 	struct exec *e;
 	char out[4096];
 	unsigned i, k;
 	int st;
 
-	tap_plan(6);
+	tap_plan(10);
 
 	a = world_calloc(3000, 1);
 	ok(a && ((uintptr_t)a % PERCPU_SLOT_BYTES) == 0 && all_zero(a, 3000),
@@ -95,6 +132,24 @@ int main(void)
 	ok(b == a && all_zero(b, 2500),
 	   "a freed block is kept: the next array of its class gets it back, zeroed");
 	world_free(b);
+
+	/* the 4096-byte class again: 3000 bytes left dirty, 2500 of them
+	 * cleared and promised zero, then 3000 asked */
+	a = world_calloc(3000, 1);
+	memset(a, 0xa5, 3000);
+	world_free(a);
+	b = world_calloc(2500, 1);
+	world_free_zeroed(b);
+	clean = wmem_clean_bytes;
+	c = world_calloc(3000, 1);
+	ok(c == a && all_zero(c, 3000) && wmem_clean_bytes - clean == 2500,
+	   "world_free_zeroed: the next world_calloc of the class takes the 2500 bytes promised "
+	   "zero as they are (%lu) and clears the 500 past them, dirty before",
+	   wmem_clean_bytes - clean);
+	world_free(c);
+	st = tap_in_child(break_promise, NULL, out, sizeof(out));
+	ok(st != 0 && strstr(out, "world_free_zeroed: byte 999 of 1000"),
+	   "wmem_verify_zero: a block promised zero that is not aborts");
 
 	/*
 	 * Each seed at 2048 pages a zone in a new executor (the first worlds of
@@ -126,7 +181,16 @@ int main(void)
 		st = tap_in_child(touch_past, NULL, out, sizeof(out));
 		ok(st != 0 && strstr(out, "use-after-poison") && strstr(out, "touch_past"),
 		   "ASan: a write past the size asked, inside the class, is a report");
+		st = tap_in_child(touch_zeroed, NULL, out, sizeof(out));
+		ok(st != 0 && strstr(out, "use-after-poison") && strstr(out, "touch_zeroed"),
+		   "ASan: a write to a block given back zeroed is a report");
+		st = tap_in_child(touch_past_kept, NULL, out, sizeof(out));
+		ok(st != 0 && strstr(out, "use-after-poison") && strstr(out, "touch_past_kept"),
+		   "ASan: a write past the size asked of a block taken again from the kept ones "
+		   "is a report");
 	} else {
+		ok(1, "# SKIP ASan build only");
+		ok(1, "# SKIP ASan build only");
 		ok(1, "# SKIP ASan build only");
 		ok(1, "# SKIP ASan build only");
 	}

@@ -165,6 +165,7 @@ static void *wmem_alloc(size_t n, size_t size, bool zero)
 {
 	size_t bytes = n * size > 0 ? n * size : 1, known = 0;
 	struct wmem_hdr *h = NULL;
+	bool kept = false;
 	unsigned int cls;
 	void *p;
 	int at;
@@ -181,9 +182,10 @@ static void *wmem_alloc(size_t n, size_t size, bool zero)
 		known = wmem_kept[cls][at].zero;
 		wmem_kept[cls][at] = wmem_kept[cls][--wmem_nkept[cls]];
 		wmem_kept_bytes -= WMEM_HDR + (1UL << cls);
+		kept = true;
 	}
 	pthread_mutex_unlock(&wmem_lock);
-	if (!h) {
+	if (!kept) {
 		if (posix_memalign((void **)&h, PERCPU_SLOT_BYTES, WMEM_HDR + (1UL << cls)))
 			return NULL;
 	} else {
@@ -202,7 +204,9 @@ static void *wmem_alloc(size_t n, size_t size, bool zero)
 	if (zero)
 		__atomic_fetch_add(&wmem_clean_bytes, known < bytes ? known : bytes,
 				   __ATOMIC_RELAXED);
-	san_poison((char *)p + bytes, (1UL << cls) - bytes);
+	/* a kept block's tail is poisoned already (whole-poisoned) */
+	if (!kept)
+		san_poison((char *)p + bytes, (1UL << cls) - bytes);
 	return p;
 }
 
@@ -219,7 +223,7 @@ void *world_malloc(size_t n, size_t size)
 static void wmem_free(void *p, bool zeroed)
 {
 	struct wmem_hdr *h;
-	size_t cap, asked, known;
+	size_t cap, asked, known, plen;
 	unsigned int cls;
 
 	if (!p)
@@ -231,6 +235,7 @@ static void wmem_free(void *p, bool zeroed)
 	/* zeroed: what the user asked for, and what was zero past it */
 	known = zeroed ? max(asked, h->zero) : 0;
 	cap = 1UL << cls;
+	plen = zeroed && wmem_verify_zero ? known : asked;	/* what is unpoisoned */
 	if (zeroed && wmem_verify_zero) {
 		const unsigned char *b = p;
 		size_t i;
@@ -247,7 +252,10 @@ static void wmem_free(void *p, bool zeroed)
 	if (wmem_nkept[cls] < WMEM_PER_CLASS && wmem_kept_bytes + WMEM_HDR + cap <= WMEM_KEEP) {
 		wmem_kept[cls][wmem_nkept[cls]++] = (struct wmem_kept){ h, known };
 		wmem_kept_bytes += WMEM_HDR + cap;
-		san_poison(h, WMEM_HDR + cap);
+		/* the tail past what was asked has been poisoned since the
+		 * block was taken: the header and the rest make it whole
+		 * (ASan's granules are 8 bytes, the class at least 128) */
+		san_poison(h, WMEM_HDR + ((plen + 7) & ~7UL));
 		h = NULL;
 	}
 	pthread_mutex_unlock(&wmem_lock);

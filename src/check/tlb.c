@@ -76,11 +76,14 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	s->task_pages = (unsigned long)config_get(c, &ck_mm_pages);
 	s->tables = world_calloc(w->nr_pages, sizeof(*s->tables));
 	/* a slot's part is cleared when the slot holds a new mm (slot_array:
-	 * done_ctx is 0 at the start of every run, no mm's ctx_id is) */
-	s->done = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
-	s->ubc = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
-	s->faulted = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
-	s->zapped = world_malloc(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
+	 * done_ctx is 0 at the start of every run, no mm's ctx_id is), and
+	 * unpoisoned for ASan when the world's first mm takes the slot (most
+	 * runs take a few of the 16 slots: ASan's shadow of all of the four
+	 * cost more than clearing them, at every world built) */
+	s->done = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->done));
+	s->ubc = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
+	s->faulted = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
+	s->zapped = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
 	if (s->task_pages > TLB_CHUNK_WORDS * 64 * 64)
 		return -EINVAL;
 	for (i = 0; i < TLB_MAX_MMS; i++)
@@ -89,19 +92,39 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	return s->tables && s->done && s->ubc && s->faulted && s->zapped ? 0 : -ENOMEM;
 }
 
+/* Slot @i's part of done[], ubc[], faulted[] and zapped[], for ASan */
+static __sched_notsan void slot_poison(struct tlb_check_world *s, int i, bool poison)
+{
+	u64 *const a[] = { s->done, s->ubc, s->faulted, s->zapped };
+	size_t k, at = (size_t)i * s->task_pages;
+
+	for (k = 0; k < sizeof(a) / sizeof(a[0]); k++) {
+		if (!a[k])
+			continue;
+		if (poison)
+			san_poison(a[k] + at, s->task_pages * sizeof(u64));
+		else
+			san_unpoison(a[k] + at, s->task_pages * sizeof(u64));
+	}
+}
+
 static void tlb_check_destroy(struct world *w)
 {
 	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
+	int i;
 
 	/* tables[] is zero but where dirty says (tlb_run_begin): the next
 	 * world's world_calloc clears none of it */
 	if (s->tables && s->dirty)
 		memset(s->tables, 0, s->nr_pages * sizeof(*s->tables));
 	world_free_zeroed(s->tables);
-	world_free(s->done);
-	world_free(s->ubc);
-	world_free(s->faulted);
-	world_free(s->zapped);
+	for (i = 0; i < TLB_MAX_MMS; i++)
+		if (s->slots_open & (1UL << i))
+			slot_poison(s, i, true);
+	world_free_poisoned(s->done);
+	world_free_poisoned(s->ubc);
+	world_free_poisoned(s->faulted);
+	world_free_poisoned(s->zapped);
 }
 
 struct world_layer tlb_check_layer = {
@@ -121,6 +144,10 @@ static __sched_notsan u64 *slot_array(struct tlb_check_world *s, u64 *base, stru
 	size_t at = (size_t)mm->slot * s->task_pages, c, n;
 	int wd;
 
+	if (!(__atomic_load_n(&s->slots_open, __ATOMIC_ACQUIRE) & (1UL << mm->slot))) {
+		slot_poison(s, mm->slot, false);	/* twice at once is harmless */
+		__atomic_fetch_or(&s->slots_open, 1UL << mm->slot, __ATOMIC_RELEASE);
+	}
 	if (__atomic_load_n(&s->done_ctx[mm->slot], __ATOMIC_RELAXED) != mm->context.ctx_id) {
 		for (wd = 0; wd < TLB_CHUNK_WORDS; wd++) {
 			u64 m = __atomic_exchange_n(&s->chunk_dirty[mm->slot][wd], 0,

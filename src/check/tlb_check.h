@@ -46,6 +46,7 @@ struct tlb_check_world {
 	u64 *faulted;			/* [TLB_MAX_MMS][task_pages]: when a fault installed it */
 	u64 *zapped;			/* [TLB_MAX_MMS][task_pages]: a MADV_DONTNEED's begin */
 	u64 done_ctx[TLB_MAX_MMS];	/* the ctx_id done[] and ubc[] are for */
+	unsigned long slots_open;	/* slots whose part of the four is unpoisoned */
 	/* the chunks of each slot's four arrays written since slot_array last
 	 * cleared them (every chunk after create: the arrays are not zeroed) */
 	u64 chunk_dirty[TLB_MAX_MMS][TLB_CHUNK_WORDS];

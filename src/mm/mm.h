@@ -79,6 +79,15 @@ void world_free(void *p);
  * check (wmem_verify_zero: abort on a byte that is not zero).
  */
 void world_free_zeroed(void *p);
+/*
+ * An array ASan keeps poisoned, all of it, until the layer unpoisons the
+ * parts it uses (san_unpoison): a large array of which a run uses a few
+ * parts pays ASan's shadow for those, not for all of it, at every world
+ * built and destroyed.  world_free_poisoned: the layer has poisoned again
+ * all it unpoisoned.  Without ASan, world_malloc and world_free.
+ */
+void *world_malloc_poisoned(size_t n, size_t size);
+void world_free_poisoned(void *p);
 extern bool wmem_verify_zero;
 /* the tests: world_calloc and world_malloc take new memory, no kept block */
 extern bool wmem_fresh;

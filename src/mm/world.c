@@ -161,7 +161,8 @@ static int wmem_pick(unsigned int cls, size_t bytes, bool zero)
 	return best;
 }
 
-static void *wmem_alloc(size_t n, size_t size, bool zero)
+/* @poisoned: the bytes asked for stay poisoned (world_malloc_poisoned) */
+static void *wmem_alloc(size_t n, size_t size, bool zero, bool poisoned)
 {
 	size_t bytes = n * size > 0 ? n * size : 1, known = 0;
 	struct wmem_hdr *h = NULL;
@@ -196,6 +197,11 @@ static void *wmem_alloc(size_t n, size_t size, bool zero)
 	h->zero = known;		/* bytes past @bytes stay as they were */
 	san_poison(h, WMEM_HDR);
 	p = (char *)h + WMEM_HDR;
+	if (poisoned) {
+		if (!kept)
+			san_poison(p, 1UL << cls);
+		return p;
+	}
 	san_unpoison(p, bytes);
 	if (zero && known < bytes) {
 		memset((char *)p + known, 0, bytes - known);
@@ -212,15 +218,21 @@ static void *wmem_alloc(size_t n, size_t size, bool zero)
 
 void *world_calloc(size_t n, size_t size)
 {
-	return wmem_alloc(n, size, true);
+	return wmem_alloc(n, size, true, false);
 }
 
 void *world_malloc(size_t n, size_t size)
 {
-	return wmem_alloc(n, size, false);
+	return wmem_alloc(n, size, false, false);
 }
 
-static void wmem_free(void *p, bool zeroed)
+void *world_malloc_poisoned(size_t n, size_t size)
+{
+	return wmem_alloc(n, size, false, true);
+}
+
+/* @poisoned: the user poisoned again all it unpoisoned (world_free_poisoned) */
+static void wmem_free(void *p, bool zeroed, bool poisoned)
 {
 	struct wmem_hdr *h;
 	size_t cap, asked, known, plen;
@@ -235,7 +247,8 @@ static void wmem_free(void *p, bool zeroed)
 	/* zeroed: what the user asked for, and what was zero past it */
 	known = zeroed ? max(asked, h->zero) : 0;
 	cap = 1UL << cls;
-	plen = zeroed && wmem_verify_zero ? known : asked;	/* what is unpoisoned */
+	/* what is unpoisoned */
+	plen = poisoned ? 0 : zeroed && wmem_verify_zero ? known : asked;
 	if (zeroed && wmem_verify_zero) {
 		const unsigned char *b = p;
 		size_t i;
@@ -267,12 +280,17 @@ static void wmem_free(void *p, bool zeroed)
 
 void world_free(void *p)
 {
-	wmem_free(p, false);
+	wmem_free(p, false, false);
 }
 
 void world_free_zeroed(void *p)
 {
-	wmem_free(p, true);
+	wmem_free(p, true, false);
+}
+
+void world_free_poisoned(void *p)
+{
+	wmem_free(p, false, true);
 }
 
 static void world_boot(struct world *w)

@@ -92,7 +92,8 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	return s->tables && s->done && s->ubc && s->faulted && s->zapped ? 0 : -ENOMEM;
 }
 
-/* Slot @i's part of done[], ubc[], faulted[] and zapped[], for ASan */
+/* Slot @i's part of done[], ubc[], faulted[] and zapped[], for ASan (in
+ * the fuzz builds this file is not built for ASan: world.c's calls) */
 static __sched_notsan void slot_poison(struct tlb_check_world *s, int i, bool poison)
 {
 	u64 *const a[] = { s->done, s->ubc, s->faulted, s->zapped };
@@ -102,9 +103,9 @@ static __sched_notsan void slot_poison(struct tlb_check_world *s, int i, bool po
 		if (!a[k])
 			continue;
 		if (poison)
-			san_poison(a[k] + at, s->task_pages * sizeof(u64));
+			world_mem_close(a[k] + at, s->task_pages * sizeof(u64));
 		else
-			san_unpoison(a[k] + at, s->task_pages * sizeof(u64));
+			world_mem_open(a[k] + at, s->task_pages * sizeof(u64));
 	}
 }
 

@@ -81,13 +81,17 @@ void world_free(void *p);
 void world_free_zeroed(void *p);
 /*
  * An array ASan keeps poisoned, all of it, until the layer unpoisons the
- * parts it uses (san_unpoison): a large array of which a run uses a few
+ * parts it uses (world_mem_open): a large array of which a run uses a few
  * parts pays ASan's shadow for those, not for all of it, at every world
  * built and destroyed.  world_free_poisoned: the layer has poisoned again
  * all it unpoisoned.  Without ASan, world_malloc and world_free.
  */
 void *world_malloc_poisoned(size_t n, size_t size);
 void world_free_poisoned(void *p);
+/* Unpoison (open) and poison again (close) @n bytes at @p of such an
+ * array: these, not san_*, from code that may be built without ASan. */
+void world_mem_open(void *p, size_t n);
+void world_mem_close(void *p, size_t n);
 extern bool wmem_verify_zero;
 /* the tests: world_calloc and world_malloc take new memory, no kept block */
 extern bool wmem_fresh;

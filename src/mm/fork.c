@@ -92,7 +92,7 @@ static void tlb_tune(struct world *w, const struct mm_config *c)
 	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
 }
 
-static int tlb_create(struct world *w, const struct mm_config *c)
+static __layer_nocov int tlb_create(struct world *w, const struct mm_config *c)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
 	int i;
@@ -133,7 +133,7 @@ static int tlb_create(struct world *w, const struct mm_config *c)
 
 /* A slot as boot leaves it (but poisoned): its pgd and its dynamic part
  * zero.  Unpoisons the slot. */
-static void mm_slot_clear(struct tlb_world *tw, struct mm_struct *mm)
+static __layer_nocov void mm_slot_clear(struct tlb_world *tw, struct mm_struct *mm)
 {
 	if (mm->pgd)
 		memset(mm->pgd, 0, (tw->task_size >> PMD_SHIFT) * sizeof(pmd_t));
@@ -156,7 +156,7 @@ static void mm_slot_unpoison(struct mm_struct *mm)
  * made: their rss counters leave the list of percpu_counters (those never
  * initialised, or destroyed, have no per-CPU counts).
  */
-static void tlb_reset(struct world *w)
+static __layer_nocov void tlb_reset(struct world *w)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
 	int i, k;
@@ -177,7 +177,7 @@ static void tlb_reset(struct world *w)
 
 /* After create and every reset, when the last run touched the layer: the
  * slots it took (the others are as the last boot left them). */
-static void tlb_boot(struct world *w)
+static __layer_nocov void tlb_boot(struct world *w)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
 	int i;
@@ -228,7 +228,7 @@ static void tlb_drain(struct world *w)
 		rcu_unregister_thread();
 }
 
-static void tlb_destroy(struct world *w)
+static __layer_nocov void tlb_destroy(struct world *w)
 {
 	struct tlb_world *tw = world_layer_state(w, &tlb_layer);
 	int i;

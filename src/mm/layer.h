@@ -44,6 +44,15 @@ struct world_layer {
 	int id;				/* filled by layers_init() */
 };
 
+/*
+ * A layer hook in a file the fuzz builds instrument for coverage: what it
+ * does depends on the world before it (a world built or taken from the
+ * cache, what the last run of the world destroyed touched), not on the
+ * input, and an engine would take its branches for the input's coverage.
+ * world.c and mm_init.c are not instrumented at all (Makefile NOINST_SRCS).
+ */
+#define __layer_nocov __attribute__((no_sanitize("coverage")))
+
 #define __WL_SECTION __attribute__((section("mmfuzz_layers"), used))
 #define WORLD_LAYER(layer)							\
 	static const struct world_layer *__wlp_##layer __WL_SECTION = &(layer)

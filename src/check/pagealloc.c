@@ -81,83 +81,86 @@ static bool order_unchanged(const struct zone *zone, int o)
  * I-BUD-1..3 over the free lists.  With @record, what the walk saw goes to
  * the pass cache (walk); with @changed_only, the orders whose lists did not
  * change since they were last found valid are left out.
+ *
+ * One walk serves the three: I-BUD-3 looks at each page's buddy as the walk
+ * reaches it.  A pair it finds is kept, not reported, until the walk has
+ * found every list well formed (I-BUD-1, I-BUD-2): the first failure is
+ * then the one a walk for I-BUD-1..2 followed by a walk for I-BUD-3 found,
+ * since both visit (order, type, list position) in the same order and the
+ * first pair kept is the first pair the second walk met.  The lists are
+ * read once, not twice: at quiescence most of a walk is its empty heads.
  */
 static void zone_free_lists_valid(struct zone *zone, const char *site, struct cfail *f,
 				  bool record, bool changed_only)
 {
 	struct world *w = zone->w;
-	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
-	bool skip[NR_PAGE_ORDERS] = { false };
+	unsigned long start = zone->zone_start_pfn, end = start + zone->spanned_pages;
+	/* I-BUD-3's orders: from pageblock order up, only while no pageblock
+	 * was highatomic (a pair becomes one only when one of them is added:
+	 * its order changed) */
+	int merge_limit = highatomic_reserved_this_run() ? w->pb_order : w->max_order;
+	unsigned long merge_pfn = 0, merge_bpfn = 0;
+	int merge_o = -1;
 	long free_pages = 0;
 	int o, mt;
 
-	for (o = 0; o <= w->max_order && !f->hit; o++) {
+	for (o = 0; o <= w->max_order; o++) {
 		struct free_area *area = &zone->free_area[o];
 		unsigned long n = 0;
+		unsigned int nonempty = 0;
 
-		if (changed_only && order_unchanged(zone, o)) {
-			skip[o] = true;
+		if (changed_only && order_unchanged(zone, o))
 			continue;
-		}
-		for (mt = 0; mt < MIGRATE_TYPES && !f->hit; mt++) {
-			struct list_head *head = &area->free_list[mt], *pos;
+		/* most lists are empty: find the others first, in a loop that
+		 * reads each head and nothing else; the walk visits those in
+		 * the same (type, position) order */
+		for (mt = 0; mt < MIGRATE_TYPES; mt++)
+			nonempty |= (unsigned int)(area->free_list[mt].next != &area->free_list[mt]) << mt;
+		for (; nonempty; nonempty &= nonempty - 1) {
+			struct list_head *head, *pos;
+
+			mt = __builtin_ctz(nonempty);
+			head = &area->free_list[mt];
 
 			for (pos = head->next; pos != head; pos = pos->next) {
 				struct page *page = list_entry(pos, struct page, buddy_list);
-				unsigned long pfn = page_to_pfn(page);
+				unsigned long pfn = page_to_pfn(page), bpfn;
+				struct page *buddy;
 
 				if (++n > zone->spanned_pages) {
 					fail(f, "I-BUD-2", site, "%s order-%d %s free list does not end",
 					     zone->name, o, mt_names[mt]);
-					break;
+					return;
 				}
-				if (pfn < zone->zone_start_pfn || pfn >= end)
+				if (pfn < start || pfn >= end) {
 					fail(f, "I-BUD-1", site,
 					     "pfn %lu on %s's order-%d free list is outside the zone",
 					     pfn, zone->name, o);
-				else if (!PageBuddy(page) || buddy_order(page) != (unsigned int)o)
+					return;
+				}
+				if (!PageBuddy(page) || buddy_order(page) != (unsigned int)o) {
 					fail(f, "I-BUD-1", site,
 					     "pfn %lu on the order-%d %s free list is %s order %u",
 					     pfn, o, mt_names[mt],
 					     PageBuddy(page) ? "a free block of" : "not free, private",
 					     buddy_order(page));
-				else if (pfn & ((1UL << o) - 1))
+					return;
+				}
+				if (pfn & ((1UL << o) - 1)) {
 					fail(f, "I-BUD-1", site,
 					     "pfn %lu on the order-%d free list is not aligned", pfn, o);
-				if (f->hit)
-					break;
+					return;
+				}
 				if (record) {
 					walk_add(&walk.buddy, pfn, o, o);
 					if (mt != MIGRATE_ISOLATE)
 						free_pages += 1L << o;
 				}
-			}
-		}
-		if (!f->hit && n != area->nr_free)
-			fail(f, "I-BUD-2", site, "%s free_area[%d].nr_free is %lu but its lists hold %lu",
-			     zone->name, o, area->nr_free, n);
-	}
-	if (f->hit)
-		return;
-	if (record)
-		walk.free_pages[zone->idx] = free_pages;
-
-	/* I-BUD-3: no two free buddies of one order left unmerged (a pair
-	 * becomes one only when one of them is added: its order changed;
-	 * from pageblock order up, only while no pageblock was highatomic) */
-	for (o = 0; o < (highatomic_reserved_this_run() ? w->pb_order : w->max_order) && !f->hit;
-	     o++) {
-		if (skip[o])
-			continue;
-		for (mt = 0; mt < MIGRATE_TYPES && !f->hit; mt++) {
-			struct list_head *head = &zone->free_area[o].free_list[mt], *pos;
-
-			for (pos = head->next; pos != head; pos = pos->next) {
-				struct page *page = list_entry(pos, struct page, buddy_list);
-				unsigned long pfn = page_to_pfn(page), bpfn = pfn ^ (1UL << o);
-				struct page *buddy;
-
-				if (bpfn < zone->zone_start_pfn || bpfn >= end)
+				/* I-BUD-3 */
+				if (merge_o >= 0 || o >= merge_limit)
+					continue;
+				bpfn = pfn ^ (1UL << o);
+				if (bpfn < start || bpfn >= end)
 					continue;
 				buddy = pfn_to_page(bpfn);
 				if (!PageBuddy(buddy) || buddy_order(buddy) != (unsigned int)o)
@@ -170,15 +173,25 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 						       !migratetype_is_mergeable(b)))
 						continue;
 				}
-				fail(f, "I-BUD-3", site,
-				     "free buddies pfn %lu and %lu of order %d were not merged",
-				     pfn < bpfn ? pfn : bpfn, pfn < bpfn ? bpfn : pfn, o);
-				break;
+				merge_o = o;
+				merge_pfn = pfn;
+				merge_bpfn = bpfn;
 			}
 		}
+		if (n != area->nr_free) {
+			fail(f, "I-BUD-2", site, "%s free_area[%d].nr_free is %lu but its lists hold %lu",
+			     zone->name, o, area->nr_free, n);
+			return;
+		}
 	}
-	if (f->hit)
+	if (record)
+		walk.free_pages[zone->idx] = free_pages;
+	if (merge_o >= 0) {
+		fail(f, "I-BUD-3", site, "free buddies pfn %lu and %lu of order %d were not merged",
+		     merge_pfn < merge_bpfn ? merge_pfn : merge_bpfn,
+		     merge_pfn < merge_bpfn ? merge_bpfn : merge_pfn, merge_o);
 		return;
+	}
 	for (o = 0; o <= w->max_order; o++) {
 		seen[zone->idx].gen[o] = zone->free_area[o].gen;
 		seen[zone->idx].nr_free[o] = zone->free_area[o].nr_free;
@@ -209,37 +222,47 @@ static void pcp_lists_valid(struct zone *zone, int cpu, const char *site, struct
 			    bool record)
 {
 	struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
+	unsigned long start = zone->zone_start_pfn, end = start + zone->spanned_pages;
 	long sum = 0, n = 0;
 	int pindex, count = READ_ONCE(pcp->count);
+	unsigned int nonempty = 0;
 
-	for (pindex = 0; pindex < NR_PCP_LISTS && !f->hit; pindex++) {
-		struct list_head *head = &pcp->lists[pindex], *pos;
-		int order = pindex_to_order((unsigned int)pindex);
+	_Static_assert(NR_PCP_LISTS <= 32, "a bit per pcp list");
+	/* most lists are empty most of the time: find the others first, in a
+	 * loop that reads each head and nothing else */
+	for (pindex = 0; pindex < NR_PCP_LISTS; pindex++)
+		nonempty |= (unsigned int)(pcp->lists[pindex].next != &pcp->lists[pindex]) << pindex;
+	for (; nonempty; nonempty &= nonempty - 1) {
+		struct list_head *head, *pos;
+		int order;
 
+		pindex = __builtin_ctz(nonempty);
+		head = &pcp->lists[pindex];
+		order = pindex_to_order((unsigned int)pindex);
 		for (pos = head->next; pos != head; pos = pos->next) {
 			struct page *page = list_entry(pos, struct page, pcp_list);
 			unsigned long pfn = page_to_pfn(page);
 
 			if (++n > (long)zone->spanned_pages) {
 				fail(f, "I-PCP-1", site, "cpu%d pcp list %d does not end", cpu, pindex);
-				break;
+				return;
 			}
-			if (!zone_spans_pfn(zone, pfn)) {
+			if (pfn < start || pfn >= end) {
 				fail(f, "I-PCP-1", site, "pfn %lu on cpu%d's %s pcp list is outside it",
 				     pfn, cpu, zone->name);
-				break;
+				return;
 			}
 			if (PageBuddy(page)) {
 				fail(f, "I-PCP-1", site,
 				     "pfn %lu is on cpu%d's pcp list and in the buddy lists", pfn, cpu);
-				break;
+				return;
 			}
 			sum += 1L << order;
 			if (record)
 				walk_add(&walk.pcp, pfn, order, cpu);
 		}
 	}
-	if (!f->hit && (count < 0 || count != sum))
+	if (count < 0 || count != sum)
 		fail(f, "I-PCP-1", site, "cpu%d %s pcp->count is %d but its lists hold %ld pages",
 		     cpu, zone->name, count, sum);
 }

@@ -75,7 +75,9 @@ struct owner_source {
  * for the ones after it in the same pass. */
 extern unsigned long check_pass;
 /* Tests: I-CONS also collects, sorts and walks every interval at every
- * check, and a verdict of its bitmap pass that differs is reported. */
+ * check, and a verdict of its bitmap pass that differs is reported; the
+ * tlb checker's sources and end check walk every gather slot and every
+ * table, not only those their counts say are in use. */
 extern bool check_cons_full;
 /* A new run on @w (after its reset): hook the validators, clear state. */
 void check_run_begin(struct world *w);

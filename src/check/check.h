@@ -36,6 +36,13 @@ struct cfail {
 	char msg[640];
 };
 
+/* No failure yet: only @hit is read until one is set (an initializer would
+ * clear the whole message, at every hook of every checker) */
+static inline void cfail_init(struct cfail *f)
+{
+	f->hit = false;
+}
+
 __attribute__((format(printf, 4, 5)))
 void cfail_set(struct cfail *f, const char *checker, const char *site, const char *fmt, ...);
 /* End a hidden-from-TSan check and report what it found. */

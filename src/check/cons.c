@@ -250,13 +250,14 @@ bool check_cons_full;
 
 static void conservation(struct world *w, const char *site, struct cfail *f)
 {
-	struct cfail g = { 0 };
+	struct cfail g;
 	unsigned long pos = 0;
 	char x[64], y[64];
 	bool fast_ok;
 	size_t k;
 	int i;
 
+	cfail_init(&g);
 	pthread_once(&sources_once, sources_build);
 	fast_ok = tiles(w);
 	if (fast_ok && !check_cons_full)

@@ -206,9 +206,10 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
  */
 static void zone_lock_validate(void *arg, const char *site)
 {
-	struct cfail f = { 0 };
+	struct cfail f;
 	char msg[256];
 
+	cfail_init(&f);
 	zone_free_lists_valid(arg, site, &f, false, true);
 	if (!f.hit && !highatomic_zone_valid(arg, msg, sizeof(msg)))
 		fail(&f, "I-HA", site, "%s", msg);
@@ -271,9 +272,10 @@ static void pcp_lock_validate(void *arg, const char *site)
 {
 	struct per_cpu_pages *pcp = arg;
 	struct world *w = mm_world;
-	struct cfail f = { 0 };
+	struct cfail f;
 	int z;
 
+	cfail_init(&f);
 	for (z = 0; z < w->nr_zones; z++) {
 		struct zone *zone = &w->zones[z];
 

@@ -67,6 +67,15 @@ struct owner_sink;
 /* @who is the source's own number (a CPU, a handle, an order). */
 void owner_add(struct owner_sink *s, unsigned long pfn, unsigned long len, unsigned who);
 
+/* A source's table of naturally aligned blocks: 2^order pages at @pfn. */
+struct owner_block {
+	uint32_t pfn;
+	uint16_t order, who;
+};
+/* owner_add() of each block, in one call: what the buddy and pcp sources
+ * replay from their walk at every check. */
+void owner_add_blocks(struct owner_sink *s, const struct owner_block *b, size_t n);
+
 struct owner_source {
 	const char *name;
 	void (*collect)(struct world *w, struct owner_sink *s);

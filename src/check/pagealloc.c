@@ -34,10 +34,7 @@ static struct {
 	unsigned long pass;		/* check_pass it is from; 0: none */
 	long free_pages[MODEL_MAX_ZONES];	/* ISOLATE excluded */
 	struct walk_list {
-		struct walk_iv {
-			uint32_t pfn;
-			uint16_t order, who;
-		} *iv;
+		struct owner_block *iv;
 		size_t n, cap;
 	} buddy, pcp;
 } walk;
@@ -380,13 +377,10 @@ static void vmstat_exact(struct world *w, const char *site, bool folded, struct 
 
 static void buddy_collect(struct world *w, struct owner_sink *s)
 {
-	size_t i;
 	int z, o, mt;
 
 	if (walk.pass == check_pass) {
-		for (i = 0; i < walk.buddy.n; i++)
-			owner_add(s, walk.buddy.iv[i].pfn, 1UL << walk.buddy.iv[i].order,
-				  walk.buddy.iv[i].who);
+		owner_add_blocks(s, walk.buddy.iv, walk.buddy.n);
 		return;
 	}
 	for (z = 0; z < w->nr_zones; z++)
@@ -413,11 +407,9 @@ OWNER_SOURCE(buddy_owner);
 static void pcp_collect(struct world *w, struct owner_sink *s)
 {
 	int z, cpu, pindex;
-	size_t i;
 
 	if (walk.pass == check_pass) {
-		for (i = 0; i < walk.pcp.n; i++)
-			owner_add(s, walk.pcp.iv[i].pfn, 1UL << walk.pcp.iv[i].order, walk.pcp.iv[i].who);
+		owner_add_blocks(s, walk.pcp.iv, walk.pcp.n);
 		return;
 	}
 	for (z = 0; z < w->nr_zones; z++)

@@ -7,7 +7,10 @@
  * full mode reports I-CONS-FULL wherever the two verdicts differ, so the
  * runs must end the same, signature and trace hash included, and none in
  * I-CONS-FULL.  What a user relies on: the quick pass finds exactly what
- * the full one finds.
+ * the full one finds.  The full mode also turns off the tlb checker's
+ * counts (tables[] walked only while nr_tables says a table is in it, the
+ * gathers only up to the highest slot used): a count that missed a live
+ * table leaves its page owned by nobody in the quick run alone.
  */
 #include <glob.h>
 #include <stdlib.h>

@@ -36,6 +36,13 @@ struct cfail {
 	char msg[640];
 };
 
+/* No failure yet: only @hit is read until one is set (an initializer would
+ * clear the whole message, at every hook of every checker) */
+static inline void cfail_init(struct cfail *f)
+{
+	f->hit = false;
+}
+
 __attribute__((format(printf, 4, 5)))
 void cfail_set(struct cfail *f, const char *checker, const char *site, const char *fmt, ...);
 /* End a hidden-from-TSan check and report what it found. */
@@ -60,6 +67,15 @@ struct owner_sink;
 /* @who is the source's own number (a CPU, a handle, an order). */
 void owner_add(struct owner_sink *s, unsigned long pfn, unsigned long len, unsigned who);
 
+/* A source's table of naturally aligned blocks: 2^order pages at @pfn. */
+struct owner_block {
+	uint32_t pfn;
+	uint16_t order, who;
+};
+/* owner_add() of each block, in one call: what the buddy and pcp sources
+ * replay from their walk at every check. */
+void owner_add_blocks(struct owner_sink *s, const struct owner_block *b, size_t n);
+
 struct owner_source {
 	const char *name;
 	void (*collect)(struct world *w, struct owner_sink *s);
@@ -75,7 +91,9 @@ struct owner_source {
  * for the ones after it in the same pass. */
 extern unsigned long check_pass;
 /* Tests: I-CONS also collects, sorts and walks every interval at every
- * check, and a verdict of its bitmap pass that differs is reported. */
+ * check, and a verdict of its bitmap pass that differs is reported; the
+ * tlb checker's sources and end check walk every gather slot and every
+ * table, not only those their counts say are in use. */
 extern bool check_cons_full;
 /* A new run on @w (after its reset): hook the validators, clear state. */
 void check_run_begin(struct world *w);

@@ -152,6 +152,42 @@ void owner_add(struct owner_sink *s, unsigned long pfn, unsigned long len, unsig
 	s->n++;
 }
 
+void owner_add_blocks(struct owner_sink *s, const struct owner_block *b, size_t n)
+{
+	size_t i;
+
+	if (!s->fast) {
+		for (i = 0; i < n; i++)
+			owner_add(s, b[i].pfn, 1UL << b[i].order, b[i].who);
+		return;
+	}
+	/*
+	 * Each block marked alone, not joined into runs: a run's bits are its
+	 * intervals' bits, so the verdict (an overlap, a block out of the
+	 * world, the count of pages marked) is the one owner_add() gives.  An
+	 * aligned block of fewer than 64 pages lies in one word.
+	 */
+	run_flush(s);
+	for (i = 0; i < n && !s->bad; i++) {
+		unsigned long pfn = b[i].pfn, len = 1UL << b[i].order;
+
+		if (b[i].order >= 6 || (pfn & (len - 1))) {
+			s->run_start = pfn;
+			s->run_len = len;
+			run_flush(s);
+		} else if (pfn >= s->nr_pages || len > s->nr_pages - pfn) {
+			s->bad = true;
+		} else {
+			uint64_t m = ((1ULL << len) - 1) << (pfn % 64), *w = &s->bits[pfn / 64];
+
+			if (*w & m)
+				s->bad = true;
+			*w |= m;
+			s->marked += len;
+		}
+	}
+}
+
 static const char *iv_name(const struct owner_iv *iv, char *buf, size_t n)
 {
 	sources[iv->src]->describe(iv->who, buf, n);
@@ -250,13 +286,14 @@ bool check_cons_full;
 
 static void conservation(struct world *w, const char *site, struct cfail *f)
 {
-	struct cfail g = { 0 };
+	struct cfail g;
 	unsigned long pos = 0;
 	char x[64], y[64];
 	bool fast_ok;
 	size_t k;
 	int i;
 
+	cfail_init(&g);
 	pthread_once(&sources_once, sources_build);
 	fast_ok = tiles(w);
 	if (fast_ok && !check_cons_full)

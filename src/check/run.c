@@ -85,9 +85,10 @@ void check_run_begin(struct world *w)
 
 void check_after_op(struct world *w, int cpu)
 {
-	struct cfail f = { 0 };
+	struct cfail f;
 	int i;
 
+	cfail_init(&f);
 	tsan_ignore_begin();
 	for (i = 0; i < nchecker && !f.hit; i++)
 		if (checkers[i]->after_op)
@@ -99,9 +100,10 @@ unsigned long check_pass;
 
 void check_quiescent(struct world *w, const char *where)
 {
-	struct cfail f = { 0 };
+	struct cfail f;
 	int i;
 
+	cfail_init(&f);
 	checkers_ready();
 	tsan_ignore_begin();
 	check_pass++;		/* bookkeeping every fiber bumps: hidden too */
@@ -113,9 +115,10 @@ void check_quiescent(struct world *w, const char *where)
 
 void check_final(struct world *w)
 {
-	struct cfail f = { 0 };
+	struct cfail f;
 	int i;
 
+	cfail_init(&f);
 	checkers_ready();
 	tsan_ignore_begin();
 	check_pass++;

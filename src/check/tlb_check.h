@@ -52,9 +52,16 @@ struct tlb_check_world {
 	u64 chunk_dirty[TLB_MAX_MMS][TLB_CHUNK_WORDS];
 	int live[TLB_MAX_MMS];		/* live gathers per mm slot */
 	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
+	/* one past the highest slot of gathers[] used since they were last
+	 * cleared (gather_begin): the slots from it on are NULL */
+	int gathers_hw;
 	struct user_range range[MAX_TASKS];	/* each task's system call's */
 	int unflushed;			/* tables removed, not yet flushed */
 	bool dirty;			/* tables[] may hold something */
+	/* entries of tables[] that are not TBL_NONE, kept by table_state_set()
+	 * (tlb.c), the one writer of a table's state after a memset: none, and
+	 * a walk of tables[] for one finds none */
+	int nr_tables;
 };
 
 extern struct world_layer tlb_check_layer;

@@ -66,6 +66,23 @@ struct tlb_check_world {
 
 extern struct world_layer tlb_check_layer;
 
+/* tlb_state.c: the checker's state of the running world, and @mm's slot of
+ * one of its four per-page arrays (to read; slot_entry: one entry, to be
+ * written) */
+struct tlb_check_world *tcw(void);
+u64 *slot_array(struct tlb_check_world *s, u64 *base, struct mm_struct *mm);
+u64 *slot_entry(struct tlb_check_world *s, u64 *base, struct mm_struct *mm, unsigned long vpn);
+
+/* raise *@p to @v (a stamp only grows) */
+static inline __sched_notsan void stamp_max(u64 *p, u64 v)
+{
+	u64 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
 /* tlb.c: I-ZAP over [start, end) of a MADV_DONTNEED begun at @stamp;
  * tlb_range.c: I-RANGE's hooks */
 void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned long end, u64 stamp);

@@ -54,8 +54,6 @@
  */
 #include "check.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "tlb_check.h"
@@ -92,12 +90,7 @@ static void gather_begin(struct mmu_gather *tlb)
 
 		if (__atomic_compare_exchange_n(&s->gathers[i], &none, tlb, false, __ATOMIC_RELAXED,
 						__ATOMIC_RELAXED)) {
-			int hw = __atomic_load_n(&s->gathers_hw, __ATOMIC_RELAXED);
-
-			while (hw < i + 1 &&
-			       !__atomic_compare_exchange_n(&s->gathers_hw, &hw, i + 1, false,
-							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-				;
+			stamp_max(&s->gathers_hw, (u64)i + 1);
 			break;
 		}
 	}

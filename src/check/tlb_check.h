@@ -54,7 +54,7 @@ struct tlb_check_world {
 	struct mmu_gather *gathers[MAX_LIVE_GATHERS];
 	/* one past the highest slot of gathers[] used since they were last
 	 * cleared (gather_begin): the slots from it on are NULL */
-	int gathers_hw;
+	u64 gathers_hw;			/* raised by stamp_max */
 	struct user_range range[MAX_TASKS];	/* each task's system call's */
 	int unflushed;			/* tables removed, not yet flushed */
 	bool dirty;			/* tables[] may hold something */

@@ -52,7 +52,7 @@ static void gather_page(void *arg, struct page *page, int what)
 static void table_collect(struct world *w, struct owner_sink *sk)
 {
 	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
-	int hw = __atomic_load_n(&s->gathers_hw, __ATOMIC_RELAXED), i;
+	int hw = (int)__atomic_load_n(&s->gathers_hw, __ATOMIC_RELAXED), i;
 	unsigned long pfn;
 
 	/* the slots from gathers_hw on were not used since they were cleared

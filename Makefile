@@ -57,8 +57,8 @@ else ifneq ($(ENGINE),)
 $(error ENGINE is libfuzzer or afl)
 endif
 # What the ASan fuzz builds leave out of the sanitizers' checks, for the
-# execution rate (the figures: README, "What the fuzz builds' sanitizers
-# leave out"):
+# execution rate (each measured against the fuzz target's executions a
+# second when it was chosen):
 #  - fake stack frames for stack-use-after-return: clang 19's runtime
 #    turns detect_stack_use_after_return on by default, a fake frame for
 #    every call with an addressed local (1.14x the model's rate without);

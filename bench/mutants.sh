@@ -38,7 +38,10 @@ EOF
 
 budget=120 match= seed=1 out=build/mutants equiv=bench/mutants.equiv cat=bench/mutants.cat
 keep=0 list=0 page=
-cmdline="bench/mutants.sh $*"
+cmdline=bench/mutants.sh	# as given, for the page (-p)
+for a in "$@"; do
+	case $a in *[!A-Za-z0-9_./=-]* | '') cmdline="$cmdline '$a'" ;; *) cmdline="$cmdline $a" ;; esac
+done
 while getopts "t:m:s:o:e:c:p:kl" o; do
 	case $o in
 	t) budget=$OPTARG ;;

@@ -57,8 +57,8 @@ else ifneq ($(ENGINE),)
 $(error ENGINE is libfuzzer or afl)
 endif
 # What the ASan fuzz builds leave out of the sanitizers' checks, for the
-# execution rate (the figures: README, "What the fuzz builds' sanitizers
-# leave out"):
+# execution rate (each measured against the fuzz target's executions a
+# second when it was chosen):
 #  - fake stack frames for stack-use-after-return: clang 19's runtime
 #    turns detect_stack_use_after_return on by default, a fake frame for
 #    every call with an addressed local (1.14x the model's rate without);
@@ -267,18 +267,23 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LINK_LIB) $(LDLIBS) -o $@
 
+# make bench prints the figures and writes them, with the commit, the machine
+# and its load, to docs/measurements/bench.md (bench/mpage.sh).
 bench: $(BUILD)/bench/bench_core
-	@echo "== make bench: the scheduler's cost ($(BUILD), medians of 7 rounds) =="
-	@$(BUILD)/bench/bench_core
-	@if command -v valgrind >/dev/null 2>&1; then \
-	  d=$$(mktemp -d); \
-	  valgrind --tool=callgrind --callgrind-out-file=$$d/det $(BUILD)/bench/bench_core det >/dev/null 2>$$d/det.log; \
-	  valgrind --tool=callgrind --callgrind-out-file=$$d/seq $(BUILD)/bench/bench_core seq >/dev/null 2>$$d/seq.log; \
-	  di=$$(sed -n 's/.*Collected : //p' $$d/det.log); si=$$(sed -n 's/.*Collected : //p' $$d/seq.log); \
-	  echo "instructions (callgrind, model only): deterministic $$di, sequential $$si"; \
-	  awk -v a=$$di -v b=$$si 'BEGIN { printf "deterministic/sequential (instructions): %.2f\n", a / b }'; \
-	  rm -rf $$d; \
-	fi
+	@load=$$(cut -d' ' -f1-3 /proc/loadavg); out=$(BUILD)/bench.out; rm -f $$out.failed; \
+	{ echo "== make bench: the scheduler's cost ($(BUILD), medians of 7 rounds) =="; \
+	  $(BUILD)/bench/bench_core || touch $$out.failed; \
+	  if command -v valgrind >/dev/null 2>&1; then \
+	    d=$$(mktemp -d); \
+	    valgrind --tool=callgrind --callgrind-out-file=$$d/det $(BUILD)/bench/bench_core det >/dev/null 2>$$d/det.log; \
+	    valgrind --tool=callgrind --callgrind-out-file=$$d/seq $(BUILD)/bench/bench_core seq >/dev/null 2>$$d/seq.log; \
+	    di=$$(sed -n 's/.*Collected : //p' $$d/det.log); si=$$(sed -n 's/.*Collected : //p' $$d/seq.log); \
+	    echo "instructions (callgrind, model only): deterministic $$di, sequential $$si"; \
+	    awk -v a=$$di -v b=$$si 'BEGIN { printf "deterministic/sequential (instructions): %.2f\n", a / b }'; \
+	    rm -rf $$d; \
+	  fi; } 2>&1 | tee $$out; \
+	if [ -e $$out.failed ]; then rm -f $$out.failed; exit 1; fi; \
+	bench/mpage.sh -n bench -c "make bench" -l "$$load" -f $$out
 
 clean:
 	rm -rf build build-asan build-tsan build-* findings-tmp
@@ -381,11 +386,14 @@ $(MMFUZZ) $(STRESS_TEST_BINS): LDLIBS += $(URCU_LIBS)
 bench-lines: deps
 	@bench/linesim.sh $(LINESIM_ARGS)
 
+# make bench-stress prints the figures and writes them, with the commit, the
+# machine and its load, to docs/measurements/bench-stress.md (bench/mpage.sh).
 bench-stress: $(MMFUZZ)
-	@echo "== bench-stress: $(BUILD), pcp_alloc1, 1 and 2 tasks, 5 s each after warmup =="
-	@$(MMFUZZ) stress --scaling pcp_alloc1 --mode thread --max-tasks 2 -s 5 \
-		-o $(BUILD)/bench-stress.csv >/dev/null
-	@awk -F, -v nproc=$$(nproc) 'NR == 3 { one = $$4; idle = $$5 } NR == 4 { two = $$4 } END { \
+	@load=$$(cut -d' ' -f1-3 /proc/loadavg); out=$(BUILD)/bench-stress.out; rm -f $$out.failed; \
+	{ echo "== bench-stress: $(BUILD), pcp_alloc1, 1 and 2 tasks, 5 s each after warmup =="; \
+	  $(MMFUZZ) stress --scaling pcp_alloc1 --mode thread --max-tasks 2 -s 5 \
+		-o $(BUILD)/bench-stress.csv >/dev/null || touch $$out.failed; \
+	  awk -F, -v nproc=$$(nproc) 'NR == 3 { one = $$4; idle = $$5 } NR == 4 { two = $$4 } END { \
 		if (!one || !two) { print "bench-stress: no result"; exit 1 } \
 		printf "pcp_alloc1 threads: 1 task %d ops/s, 2 tasks %d ops/s\n", one, two; \
 		printf "pcp_alloc1 2-task/1-task: %.2f (linear 2.00, target >= 1.8)\n", two / one; \
@@ -393,13 +401,16 @@ bench-stress: $(MMFUZZ)
 		if (idle < 100 * (1 - 1 / nproc) - 10) \
 			printf "note: %.0f%% idle during the 1-task run, not ~%.0f%%: another load shared the CPUs\n", \
 				idle, 100 * (1 - 1 / nproc) }' \
-		$(BUILD)/bench-stress.csv
-	@echo "== bench-stress: $(BUILD), brk1, 1 task, process mode, 5 s after warmup =="
-	@$(MMFUZZ) stress brk1 -t 1 --mode process -s 5 > $(BUILD)/bench-stress-brk1.out
-	@awk -F: '$$1 == "average" { ops = $$2 } END { \
+		$(BUILD)/bench-stress.csv || touch $$out.failed; \
+	  echo "== bench-stress: $(BUILD), brk1, 1 task, process mode, 5 s after warmup =="; \
+	  $(MMFUZZ) stress brk1 -t 1 --mode process -s 5 > $(BUILD)/bench-stress-brk1.out || touch $$out.failed; \
+	  awk -F: '$$1 == "average" { ops = $$2 } END { \
 		if (!ops) { print "bench-stress: brk1: no result"; exit 1 } \
 		printf "brk1 processes: 1 task %d ops/s (target >= 1000000)\n", ops; \
-		printf "brk + access, one op: %.1f ns\n", 1e9 / ops }' $(BUILD)/bench-stress-brk1.out
+		printf "brk + access, one op: %.1f ns\n", 1e9 / ops }' $(BUILD)/bench-stress-brk1.out || touch $$out.failed; \
+	} 2>&1 | tee $$out; \
+	if [ -e $$out.failed ]; then rm -f $$out.failed; exit 1; fi; \
+	bench/mpage.sh -n bench-stress -c "make bench-stress" -l "$$load" -f $$out
 # ---- end of stress ----
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d) $(BENCH_BINS:=.d)
@@ -413,4 +424,4 @@ bench-stress: $(MMFUZZ)
 .PHONY: mutants
 mutants: $(MMFUZZ)
 	@bench/mutants.sh -t $(or $(MUTANTS_TIME),120) $(if $(MUTANTS),-m '$(MUTANTS)') \
-		-o $(BUILD)/mutants
+		-o $(BUILD)/mutants -p docs/measurements/mutants.md

@@ -20,13 +20,16 @@ set -u
 
 usage() {
 	cat <<EOF
-usage: bench/mutants.sh [-t SECONDS] [-m REGEX] [-s SEED] [-o DIR] [-e FILE] [-c FILE] [-k] [-l]
+usage: bench/mutants.sh [-t SECONDS] [-m REGEX] [-s SEED] [-o DIR] [-e FILE] [-c FILE] [-p PAGE] [-k] [-l]
   -t SECONDS  campaign budget per mutant (default 120)
   -m REGEX    only the mutants whose id matches (grep -E)
   -s SEED     the campaign's seed (default 1)
   -o DIR      work directory and report (default build/mutants)
   -e FILE     the equivalences (default bench/mutants.equiv)
   -c FILE     the catalogue (default bench/mutants.cat)
+  -p PAGE     also write the report as a measurements page (make mutants:
+              docs/measurements/mutants.md, bench/mpage.sh); a run of part
+              of the catalogue (-m, -c) says so at its top
   -k          keep each mutant's tree (DIR/trees/ID)
   -l          list the mutants and stop
 EOF
@@ -34,8 +37,12 @@ EOF
 }
 
 budget=120 match= seed=1 out=build/mutants equiv=bench/mutants.equiv cat=bench/mutants.cat
-keep=0 list=0
-while getopts "t:m:s:o:e:c:kl" o; do
+keep=0 list=0 page=
+cmdline=bench/mutants.sh	# as given, for the page (-p)
+for a in "$@"; do
+	case $a in *[!A-Za-z0-9_./=-]* | '') cmdline="$cmdline '$a'" ;; *) cmdline="$cmdline $a" ;; esac
+done
+while getopts "t:m:s:o:e:c:p:kl" o; do
 	case $o in
 	t) budget=$OPTARG ;;
 	m) match=$OPTARG ;;
@@ -43,6 +50,7 @@ while getopts "t:m:s:o:e:c:kl" o; do
 	o) out=$OPTARG ;;
 	e) equiv=$OPTARG ;;
 	c) cat=$OPTARG ;;
+	p) page=$OPTARG ;;
 	k) keep=1 ;;
 	l) list=1 ;;
 	*) usage ;;
@@ -54,6 +62,7 @@ case $budget in '' | *[!0-9]*) echo "bench/mutants.sh: -t wants seconds" >&2; ex
 [ "$budget" -gt 0 ] || { echo "bench/mutants.sh: -t wants seconds" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 cd "$root" || exit 2
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
@@ -306,4 +315,13 @@ END {
 		print "score: -"
 }' "$results" | tee "$out/report"
 [ $keep = 1 ] || rm -rf "$base"
+if [ -n "$page" ]; then
+	partial=
+	if [ -n "$match" ] || [ "$cat" != "$root/bench/mutants.cat" ]; then
+		partial="A partial run (only the mutants matching \`${match:-.}\` of \`${cat#"$root"/}\`): not the mutation score of the catalogue."
+	fi
+	bench/mpage.sh -n "$(basename "$page" .md)" -o "$(dirname "$page")" \
+		-c "$cmdline" \
+		-l "$load0" -f "$out/report" -t "$partial" || exit 2
+fi
 exit 0

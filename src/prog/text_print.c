@@ -41,7 +41,7 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 /*
  * What a reader cannot see at once: an operation that ends a handle which,
  * by the program's own order, is not live there (defined later in the same
- * task, or already ended above in it) does nothing (README, "The text
+ * task, or already ended above in it) does nothing (docs/formats.md, "The text
  * form").  Said only where it is certain whatever the schedule: a handle
  * of another task's may be live or not.
  */

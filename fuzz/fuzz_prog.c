@@ -17,7 +17,10 @@
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
  * aborting: the world is rebuilt for every execution, so nothing carries
  * over; at most a few files per signature), MMFUZZ_CRASH_PREFIX=rN- (the
- * campaign's tag on their names).  A saved file is the input with the
+ * campaign's tag on their names), MMFUZZ_TEST_ABORT_AT=N (abort at this
+ * process's N-th execution, whatever the input: for tests, a crash file that
+ * does not reproduce alone, as a state carried between executions would
+ * give).  A saved file is the input with the
  * campaign's switches written into it (prog_encode_binary of the program
  * as it ran), so that it replays, decodes and minimizes alone.  Sanitizer
  * reports always abort.
@@ -94,6 +97,7 @@ static struct run_opts opts;
 static uint64_t inject;
 static const char *stats_path;
 static unsigned long execs;
+static unsigned long abort_at;	/* MMFUZZ_TEST_ABORT_AT */
 static time_t stats_time;
 static const char *crash_dir, *crash_prefix = "";
 
@@ -221,6 +225,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		crash_dir = NULL;
 	if (getenv("MMFUZZ_CRASH_PREFIX"))
 		crash_prefix = getenv("MMFUZZ_CRASH_PREFIX");
+	if (getenv("MMFUZZ_TEST_ABORT_AT"))
+		abort_at = strtoul(getenv("MMFUZZ_TEST_ABORT_AT"), NULL, 10);
 	/* a smaller livelock bound than the CLI's: executions stay short */
 	opts.max_steps = 20000;
 	return 0;
@@ -394,6 +400,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (exec_run(e, &p, &opts, &r))
 		abort();
 	execs++;
+	if (abort_at && execs == abort_at)
+		abort();	/* a crash that depends on the executions before it */
 	if (stats_path && (execs & 255) == 0 && time(NULL) != stats_time) {
 		stats_time = time(NULL);
 		write_stats();

@@ -19,6 +19,11 @@
  *
  * Layers are ordered by @order (the page allocator is 0); their ids follow
  * that order.  A layer's per-world state is world_layer_state(w, &layer).
+ * Orders from LAYER_ORDER_CHECKER on are the checkers' memory for a world
+ * (src/check): they come after every model layer and have a capacity of
+ * their own, so a model layer and its checker state take one place of
+ * MAX_MODEL_LAYERS, not two.  Two layers of one name, or more than a
+ * capacity holds, stop the tool at start (registry.h).
  */
 #ifndef MMFUZZ_MM_LAYER_H
 #define MMFUZZ_MM_LAYER_H
@@ -26,8 +31,12 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "../sched/registry.h"
 
-#define MAX_LAYERS	8
+#define MAX_MODEL_LAYERS	8	/* orders below LAYER_ORDER_CHECKER */
+#define MAX_CHECKER_LAYERS	8	/* orders from LAYER_ORDER_CHECKER on */
+#define MAX_LAYERS		(MAX_MODEL_LAYERS + MAX_CHECKER_LAYERS)
+#define LAYER_ORDER_CHECKER	1000
 
 struct world;
 
@@ -53,9 +62,8 @@ struct world_layer {
  */
 #define __layer_nocov __attribute__((no_sanitize("coverage")))
 
-#define __WL_SECTION __attribute__((section("mmfuzz_layers"), used))
 #define WORLD_LAYER(layer)							\
-	static const struct world_layer *__wlp_##layer __WL_SECTION = &(layer)
+	REGISTER(mmfuzz_layers, const struct world_layer *, __wlp_##layer, &(layer))
 
 void layers_init(void);
 int layers_count(void);

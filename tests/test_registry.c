@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The registry (src/sched/registry.h): a section of this file's own is
+ * collected, sorted and looked up; duplicates, overflow and NULL entries
+ * are refused with a message naming the entry and the limit, and
+ * registry_collect() stops the process on them.  Then the registries the
+ * tool has, through their lookups.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mm_world.h"
+#include "tap.h"
+#include "../src/prog/prog.h"
+#include "../src/sched/registry.h"
+
+struct thing {
+	const char *name;
+	int rank;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct thing *)a)->name, ((const struct thing *)b)->name);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	return ((const struct thing *)a)->rank - ((const struct thing *)b)->rank;
+}
+
+static const char *thing_name(const void *e)
+{
+	return ((const struct thing *)e)->name;
+}
+
+/* three entries in a section of this test's own, registered out of order */
+static const struct thing t_b = { "bravo", 2 }, t_a = { "alpha", 3 }, t_c = { "charlie", 1 };
+REGISTER(mmfuzz_test_things, const struct thing *, __tp_b, &t_b);
+REGISTER(mmfuzz_test_things, const struct thing *, __tp_a, &t_a);
+REGISTER(mmfuzz_test_things, const struct thing *, __tp_c, &t_c);
+REGISTRY_SECTION(mmfuzz_test_things);
+
+static const struct registry things = {
+	.what = "thing", .limit = "the test's cap",
+	REGISTRY_BOUNDS(mmfuzz_test_things), .cap = 4,
+	.key = cmp_name, .order = cmp_rank, .name = thing_name,
+};
+
+/* A registry over @v[0..n) instead of a section. */
+static struct registry over(const struct thing **v, size_t n, size_t cap)
+{
+	struct registry r = things;
+
+	r.start = (void **)v;
+	r.stop = (void **)v + n;
+	r.cap = cap;
+	return r;
+}
+
+static void test_section(void)
+{
+	const void *out[4];
+	size_t n = registry_collect(&things, out);
+
+	is_int((int)registry_count(&things), 3, "the section holds the three entries");
+	is_int((int)n, 3, "collect: three entries");
+	ok(n == 3 && out[0] == &t_c && out[1] == &t_b && out[2] == &t_a,
+	   "collect: sorted by order (rank), not by link order or name");
+	ok(registry_lookup(&things, out, n, "alpha") == &t_a, "lookup: alpha");
+	ok(registry_lookup(&things, out, n, "charlie") == &t_c, "lookup: charlie");
+	ok(!registry_lookup(&things, out, n, "delta"), "lookup: no delta");
+	ok(!registry_lookup(&things, out, 0, "alpha"), "lookup: nothing in an empty registry");
+}
+
+static void test_refusals(void)
+{
+	static const struct thing twin = { "alpha", 9 }, same_rank = { "delta", 3 };
+	const struct thing *dup[] = { &t_a, &t_b, &twin };
+	const struct thing *many[] = { &t_a, &t_b, &t_c, &same_rank, &twin };
+	const struct thing *hole[] = { &t_a, NULL };
+	const void *out[8];
+	struct registry r;
+	char err[256];
+	size_t n = 99;
+
+	r = over(dup, 3, 8);
+	ok(registry_try_collect(&r, out, &n, err, sizeof(err)) == -1 && n == 0,
+	   "a name registered twice is refused");
+	ok(strstr(err, "thing alpha registered twice") != NULL, "the message names it: %s", err);
+
+	/* the key is the rank: two entries of one rank with different names */
+	r = over((const struct thing *[]){ &t_a, &same_rank }, 2, 8);
+	r.key = cmp_rank;
+	r.keyname = "rank";
+	ok(registry_try_collect(&r, out, &n, err, sizeof(err)) == -1,
+	   "two entries equal under the key are refused");
+	ok(strstr(err, "things alpha and delta have the same rank") ||
+	   strstr(err, "things delta and alpha have the same rank"),
+	   "the message names both and the key: %s", err);
+
+	r = over(many, 5, 4);
+	ok(registry_try_collect(&r, out, &n, err, sizeof(err)) == -1 && n == 0,
+	   "more entries than the capacity are refused");
+	ok(strstr(err, "5 things registered, more than the 4 this build holds (the test's cap)") !=
+	   NULL, "the message gives the count and the limit: %s", err);
+
+	r = over(many, 4, 4);
+	ok(registry_try_collect(&r, out, &n, err, sizeof(err)) == 0 && n == 4,
+	   "exactly the capacity is taken");
+
+	r = over(hole, 2, 4);
+	ok(registry_try_collect(&r, out, &n, err, sizeof(err)) == -1 && strstr(err, "NULL"),
+	   "a NULL entry is refused: %s", err);
+
+	/* no key: equal names are allowed (the yield sites') */
+	r = over(dup, 3, 8);
+	r.key = NULL;
+	ok(registry_try_collect(&r, out, &n, err, sizeof(err)) == 0 && n == 3,
+	   "without a key nothing is a duplicate");
+}
+
+/* registry_collect() on @r in a child: its stderr and whether it aborted. */
+static bool collect_dies(const struct registry *r, char *msg, size_t len)
+{
+	int fd[2], status;
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(fd))
+		return false;
+	pid = fork();
+	if (!pid) {
+		const void *out[8];
+
+		dup2(fd[1], 2);
+		close(fd[0]);
+		registry_collect(r, out);
+		_exit(0);
+	}
+	close(fd[1]);
+	got = read(fd[0], msg, len - 1);
+	msg[got > 0 ? got : 0] = 0;
+	msg[strcspn(msg, "\n")] = 0;
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void test_collect_stops(void)
+{
+	static const struct thing twin_b = { "bravo", 7 };
+	const struct thing *dup[] = { &t_a, &twin_b, &t_b };
+	struct registry r = over(dup, 3, 8);
+	char msg[512];
+
+	ok(collect_dies(&r, msg, sizeof(msg)), "registry_collect stops the tool on a duplicate");
+	ok(strstr(msg, "mmfuzz: registry of things: thing bravo registered twice") != NULL,
+	   "and says why: %s", msg);
+	r = over(dup, 3, 2);
+	ok(collect_dies(&r, msg, sizeof(msg)) && strstr(msg, "3 things registered"),
+	   "and on an overflow: %s", msg);
+}
+
+static void test_tool_registries(void)
+{
+	int i, model = 0, last_model = -1, first_checker = 1 << 30;
+
+	ok(config_key_lookup("pcp_high") == &ck_pcp_high, "config keys: pcp_high");
+	ok(!config_key_lookup("no_such_key"), "config keys: no such key");
+	ok(op_lookup("alloc_pages") != NULL, "operations: alloc_pages");
+	ok(!op_lookup("no_such_op"), "operations: no such operation");
+	ok(target_lookup("mm") != NULL, "fuzz targets: mm");
+	ok(layer_lookup("pagealloc") && layer_lookup("shadow"), "world layers: pagealloc, shadow");
+	for (i = 0; i < layers_count(); i++) {
+		const struct world_layer *l = layer_by_id(i);
+
+		if (l->order < LAYER_ORDER_CHECKER) {
+			model++;
+			last_model = i;
+		} else if (i < first_checker) {
+			first_checker = i;
+		}
+	}
+	ok(model <= MAX_MODEL_LAYERS && layers_count() - model <= MAX_CHECKER_LAYERS,
+	   "%d model and %d checker-state layers, each within its capacity", model,
+	   layers_count() - model);
+	ok(layer_lookup("shadow")->order >= LAYER_ORDER_CHECKER,
+	   "the shadow is checker state, not a model layer");
+	ok(last_model < first_checker, "checker-state layers come after every model layer");
+}
+
+int main(void)
+{
+	tap_plan(28);
+	test_section();
+	test_refusals();
+	test_collect_stops();
+	test_tool_registries();
+	return tap_failed ? 1 : 0;
+}

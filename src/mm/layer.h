@@ -16,6 +16,12 @@
  *            the layer caches, so the final checks see an idle machine;
  *            later layers drain first (they allocate from earlier ones)
  *   destroy  free the state
+ *   max_op_steps
+ *            the yield points one of the layer's operations may pass
+ *            without progress on the machine @c describes (a drain of
+ *            every pcp, a sweep of a zone): the executor's livelock bound
+ *            adds every layer's, so a large machine is not a livelock;
+ *            optional (0)
  *
  * Layers are ordered by @order (the page allocator is 0); their ids follow
  * that order.  A layer's per-world state is world_layer_state(w, &layer).
@@ -29,6 +35,7 @@
 #define MMFUZZ_MM_LAYER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "../sched/registry.h"
@@ -50,6 +57,7 @@ struct world_layer {
 	void (*tune)(struct world *w, const struct mm_config *c);
 	void (*drain)(struct world *w);
 	void (*destroy)(struct world *w);
+	uint64_t (*max_op_steps)(const struct mm_config *c);
 	int id;				/* filled by layers_init() */
 };
 
@@ -69,5 +77,7 @@ void layers_init(void);
 int layers_count(void);
 const struct world_layer *layer_by_id(int id);
 const struct world_layer *layer_lookup(const char *name);
+/* The sum of every layer's max_op_steps(@c). */
+uint64_t layers_max_op_steps(const struct mm_config *c);
 
 #endif /* MMFUZZ_MM_LAYER_H */

@@ -93,6 +93,12 @@ const struct stress_workload *stress_workload_lookup(const char *name);
 
 enum stress_affinity { AFF_CORES, AFF_SMT, AFF_NONE };
 
+/* A config key the command line set (--set KEY=VALUE, --pcp-high, ...). */
+struct stress_set {
+	const struct config_key *k;
+	long v;
+};
+
 struct stress_opts {
 	const struct stress_workload *wl;
 	unsigned long tasks;
@@ -106,12 +112,21 @@ struct stress_opts {
 	bool process_mode;		/* will-it-scale's _processes binary (see docs) */
 	int variant;			/* enum pcp_bulk_variant */
 	uint64_t inject;		/* bug switches */
-	int pcp_high, pcp_batch;	/* 0: the stress defaults */
 	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */
-	unsigned long zone_pages;
+	/* config keys given on the command line: they win over the runner's
+	 * machine and the workload's configure; in the order given, a key
+	 * given twice once (its last value) */
+	struct stress_set set[MM_CONFIG_MAX];
+	int nset;
 };
 
 void stress_opts_default(struct stress_opts *o);
+/* Set @k to @v (the last --set of a key wins). */
+void stress_opts_set(struct stress_opts *o, const struct config_key *k, long v);
+/* Did the command line set @k?  Its value in *v. */
+bool stress_opts_get(const struct stress_opts *o, const struct config_key *k, long *v);
+/* The machine of a run with @o is a valid config: 0, or -1 with why not in @msg. */
+int stress_config_check(const struct stress_opts *o, char *msg, size_t n);
 
 /* ---- the runner (runner.c) ---- */
 

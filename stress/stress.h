@@ -86,7 +86,13 @@ struct stress_workload {
 	void (*print_config)(struct stress_run *r, FILE *out);
 };
 
-extern const struct stress_workload *const stress_workloads[];
+/* Register @wl (a static struct stress_workload in the workload's own file). */
+#define STRESS_WORKLOAD(wl)							\
+	REGISTER(mmfuzz_stress, const struct stress_workload *, __swp_##wl, &(wl))
+#define STRESS_MAX_WORKLOADS	64
+/* The registered workloads, by name. */
+int stress_workloads_count(void);
+const struct stress_workload *stress_workload_by_index(int i);
 const struct stress_workload *stress_workload_lookup(const char *name);
 
 /* ---- options ---- */

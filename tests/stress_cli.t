@@ -2,7 +2,7 @@
 # mmfuzz stress as a user meets it: average: is per second whatever the
 # sample length; -s 0 is not "until Ctrl-C" by accident (tests/cli_bad.t).
 . tests/lib/tap.sh
-plan 16
+plan 17
 
 "$MMFUZZ" stress pcp_alloc1 -s 2 --warmup 1 --sample-ms 250 > "$TMP/o" 2> /dev/null
 # the measured samples are the lines after "measurement"
@@ -13,6 +13,12 @@ got=$(sed -n 's/^average://p' "$TMP/o")
 ok $? "--sample-ms 250: average: is the samples' mean per second ($got, want $want)"
 "$MMFUZZ" stress --help | grep -q 'average: per second'
 ok $? "--help says what --sample-ms does to the figures"
+
+# the workloads register themselves (STRESS_WORKLOAD in their own files)
+"$MMFUZZ" stress --list | awk '{ print $1 }' > "$TMP/wl"
+LC_ALL=C sort -u "$TMP/wl" | cmp -s - "$TMP/wl" && grep -qx pcp_alloc1 "$TMP/wl" &&
+	grep -qx tlb_flush2 "$TMP/wl" && grep -qx ktorture1 "$TMP/wl"
+ok $? "--list: each registered workload once, by name ($(wc -l < "$TMP/wl") of them)"
 
 # --set KEY=VALUE: any key of the config table; the hand-written options
 # are its aliases; bad keys and values are exit 2 with the key named

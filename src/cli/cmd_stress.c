@@ -175,8 +175,9 @@ static void list_workloads(FILE *f)
 {
 	int i;
 
-	for (i = 0; stress_workloads[i]; i++)
-		fprintf(f, "%-14s %s\n", stress_workloads[i]->name, stress_workloads[i]->description);
+	for (i = 0; i < stress_workloads_count(); i++)
+		fprintf(f, "%-14s %s\n", stress_workload_by_index(i)->name,
+			stress_workload_by_index(i)->description);
 }
 
 struct stress_cli {

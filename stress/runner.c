@@ -451,10 +451,10 @@ static void stress_print_config(struct stress_run *r, FILE *out)
 	char inject[256] = "";
 	int i;
 
-	for (i = 0; i < NR_BUGS; i++)
-		if (o->inject & (1ULL << i))
+	for (i = 0; i < BUGS_MAX; i++)
+		if ((o->inject & (1ULL << i)) && bug_name(i))
 			snprintf(inject + strlen(inject), sizeof(inject) - strlen(inject), "%s%s",
-				 *inject ? "," : "", bug_table[i].name);
+				 *inject ? "," : "", bug_name(i));
 	fprintf(out, "config.tasks: %lu\n", r->ntasks);
 	fprintf(out, "config.tasks_percent_of_cpus: %.0f\n",
 		nproc > 0 ? 100.0 * (double)r->ntasks / (double)nproc : 0.0);

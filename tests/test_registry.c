@@ -15,6 +15,7 @@
 #include "mm_world.h"
 #include "tap.h"
 #include "../src/prog/prog.h"
+#include "../src/bugs/bugs.h"
 #include "../src/sched/registry.h"
 
 struct thing {
@@ -193,12 +194,38 @@ static void test_tool_registries(void)
 	ok(last_model < first_checker, "checker-state layers come after every model layer");
 }
 
+/*
+ * The switches' bits are the corpus files' (the binary header stores the
+ * switches as bits): pinned here, whichever file registers each.
+ */
+static void test_bug_bits(void)
+{
+	static const char *const pinned[] = {
+		"pcp_pick_unlocked", "pcp_free_nolock", "free_one_page_nolock",
+		"vmstat_lost_update", "pcp_count_apart", "pcp_lock_irq", "rcu_gp_early",
+		"lock_inversion_rare", "complete_early", "cmpxchg_double_one_word",
+		"pcp_free_boot_pageset", "refill_counts_batch", "free_count_after_unlock",
+		"tlb_pending_leak", "tlb_nested_flush_miss", "tlb_free_before_flush",
+		"tlb_table_free_no_gp", "fault_pte_nolock",
+	};
+	int i, n = (int)(sizeof(pinned) / sizeof(pinned[0])), same = 0;
+
+	for (i = 0; i < n; i++)
+		same += bug_lookup(pinned[i]) == i && bug_name(i) && !strcmp(bug_name(i), pinned[i]);
+	is_int(same, n, "every switch keeps its bit");
+	ok(bugs_count() >= n && bug_by_index(0)->bit == 0, "the switches are listed by bit");
+	ok(bug_lookup("no_such_switch") == -1 && !bug_name(63), "no switch: -1, NULL");
+	ok((bugs_known() & ((1ULL << n) - 1)) == (1ULL << n) - 1,
+	   "the known bits hold every pinned switch's");
+}
+
 int main(void)
 {
-	tap_plan(28);
+	tap_plan(32);
 	test_section();
 	test_refusals();
 	test_collect_stops();
 	test_tool_registries();
+	test_bug_bits();
 	return tap_failed ? 1 : 0;
 }

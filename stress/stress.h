@@ -136,16 +136,12 @@ int stress_config_check(const struct stress_opts *o, char *msg, size_t n);
 
 /* ---- the runner (runner.c) ---- */
 
+/* Bytes of the world layers' stat snapshots a stress_snap holds. */
+#define STRESS_LAYER_STATS	4096
+
 struct stress_snap {
-	unsigned long mm[NR_MM_STAT_ITEMS];
-	unsigned long pgalloc, pgfree;
-	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
-	uint64_t zone_hold_cycles;
-	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
-	unsigned long pcp_pages, pcp_runs;	/* on the pcp lists now; runs of pfns */
-	bool tlb_used;			/* the TLB gather layer has mms (mm_alloc) */
-	unsigned long tlb[NR_TLB_STAT_ITEMS];
-	long tlb_flush_pending;		/* summed over the live mms, now */
+	/* every world layer's counters (layers_stat_snap, layer.h) */
+	_Alignas(8) unsigned char layers[STRESS_LAYER_STATS];
 	uint64_t tsc;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
 	uint64_t task_cpu_ns;		/* the task threads' CPU time, summed */
@@ -314,9 +310,6 @@ void stress_report_violation(struct stress_run *r);
 uint64_t stress_now_ns(void);
 /* Read the counters; the tasks must be parked. */
 void stress_snap_take(struct stress_run *r, struct stress_snap *s);
-/* The pages on every CPU's pcp lists and the runs of consecutive pfns they
- * make, a run being pages of one CPU (tasks parked). */
-void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
 /* The counters between two snapshots as "key: value" lines; @run_ns is the
  * time the tasks ran in between, @ops the operations they counted. */
 void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,

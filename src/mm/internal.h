@@ -21,6 +21,21 @@ enum {
 	BUG_FREE_COUNT_AFTER_UNLOCK = 12,      /* a counter moved out of its lock: transiently wrong */
 };
 
+/* The page allocator's stat snapshot (page_alloc_stat.c, layer.h). */
+struct pagealloc_stat {
+	unsigned long mm[NR_MM_STAT_ITEMS];
+	unsigned long pgalloc, pgfree;
+	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
+	uint64_t zone_hold_cycles;
+	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
+	unsigned long pcp_pages, pcp_runs;	/* on the pcp lists now; runs of pfns */
+};
+void pagealloc_stat_snap(struct world *w, void *snap);
+void pagealloc_stat_print(FILE *out, const void *a, const void *b,
+			  const struct layer_stat_span *span);
+/* The pages on the pcp lists, and the runs of consecutive pfns of one CPU's. */
+void pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
+
 /* Free Page Internal flags */
 typedef int fpi_t;
 #define FPI_NONE	0

@@ -22,6 +22,12 @@
  *            every pcp, a sweep of a zone): the executor's livelock bound
  *            adds every layer's, so a large machine is not a livelock;
  *            optional (0)
+ *   stat_snap, stat_print
+ *            the layer's counters for the stress runner: stat_snap copies
+ *            them into stat_size bytes while the tasks are parked (after
+ *            the workload's quiesce), stat_print prints what changed from
+ *            snapshot a to b as LKP "model.KEY: value" lines; every layer's,
+ *            in layer order (layer_stat.c); optional
  *
  * Layers are ordered by @order (the page allocator is 0); their ids follow
  * that order.  A layer's per-world state is world_layer_state(w, &layer).
@@ -36,6 +42,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "../sched/registry.h"
@@ -46,6 +53,13 @@
 #define LAYER_ORDER_CHECKER	1000
 
 struct world;
+
+/* What a stat_print compares over: the measurement between two snapshots. */
+struct layer_stat_span {
+	uint64_t run_ns;		/* its length */
+	double ns_per_cycle;		/* the TSC's rate over it (lock hold times) */
+	unsigned long long ops;		/* the workload's operations in it */
+};
 
 struct world_layer {
 	const char *name;
@@ -58,6 +72,9 @@ struct world_layer {
 	void (*drain)(struct world *w);
 	void (*destroy)(struct world *w);
 	uint64_t (*max_op_steps)(const struct mm_config *c);
+	size_t stat_size;
+	void (*stat_snap)(struct world *w, void *snap);
+	void (*stat_print)(FILE *out, const void *a, const void *b, const struct layer_stat_span *s);
 	int id;				/* filled by layers_init() */
 };
 
@@ -79,5 +96,10 @@ const struct world_layer *layer_by_id(int id);
 const struct world_layer *layer_lookup(const char *name);
 /* The sum of every layer's max_op_steps(@c). */
 uint64_t layers_max_op_steps(const struct mm_config *c);
+
+/* Every layer's stat snapshot, side by side (layer_stat.c): its bytes. */
+size_t layers_stat_size(void);
+void layers_stat_snap(struct world *w, void *snap);
+void layers_stat_print(FILE *out, const void *a, const void *b, const struct layer_stat_span *s);
 
 #endif /* MMFUZZ_MM_LAYER_H */

@@ -476,5 +476,8 @@ static struct world_layer pagealloc_layer = {
 	.drain = pagealloc_drain,
 	.destroy = pagealloc_destroy,
 	.max_op_steps = pagealloc_max_op_steps,
+	.stat_size = sizeof(struct pagealloc_stat),
+	.stat_snap = pagealloc_stat_snap,
+	.stat_print = pagealloc_stat_print,
 };
 WORLD_LAYER(pagealloc_layer);

@@ -23,6 +23,15 @@ enum {
 	BUG_FAULT_PTE_NOLOCK = 17,             /* a PTE changed without its ptlock */
 };
 
+/* The TLB gather layer's stat snapshot (tlb_stat.c, layer.h). */
+struct tlb_stat {
+	bool used;			/* the layer has mms (mm_alloc) */
+	unsigned long tlb[NR_TLB_STAT_ITEMS];
+	long flush_pending;		/* summed over the live mms, now */
+};
+void tlb_stat_snap(struct world *w, void *snap);
+void tlb_stat_print(FILE *out, const void *a, const void *b, const struct layer_stat_span *span);
+
 /* ---- the mmu_gather ---- */
 
 /*

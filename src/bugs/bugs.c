@@ -39,7 +39,7 @@ static const char *switch_name(const void *e)
 /* A bit is a switch's forever (corpus files hold the bits): two of one bit
  * are refused, and two of one name, which the text form could not tell apart. */
 static const struct registry bits_registry = {
-	.what = "bug switch", .limit = "BUGS_MAX, the 64 bits of the binary header",
+	.what = "bug switch", .plural = "bug switches", .limit = "BUGS_MAX, the 64 bits of the binary header",
 	REGISTRY_BOUNDS(mmfuzz_bugs), .cap = BUGS_MAX,
 	.key = cmp_bit, .keyname = "bit", .name = switch_name,
 };

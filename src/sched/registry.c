@@ -27,6 +27,15 @@ static const char *entry_name(const struct registry *r, const void *e)
 	return s ? s : "(unnamed)";
 }
 
+/* "config keys" */
+static const char *plural(const struct registry *r, char *buf, size_t n)
+{
+	if (r->plural)
+		return r->plural;
+	snprintf(buf, n, "%ss", r->what);
+	return buf;
+}
+
 size_t registry_count(const struct registry *r)
 {
 	return (size_t)(r->stop - r->start);
@@ -36,11 +45,12 @@ int registry_try_collect(const struct registry *r, const void **out, size_t *n, 
 			 size_t errlen)
 {
 	size_t i, count = registry_count(r);
+	char pl[64];
 
 	*n = 0;
 	if (count > r->cap) {
-		snprintf(err, errlen, "%zu %ss registered, more than the %zu this build holds (%s)",
-			 count, r->what, r->cap, r->limit ? r->limit : "its registry's capacity");
+		snprintf(err, errlen, "%zu %s registered, more than the %zu this build holds (%s)",
+			 count, plural(r, pl, sizeof(pl)), r->cap, r->limit ? r->limit : "its registry's capacity");
 		return -1;
 	}
 	for (i = 0; i < count; i++) {
@@ -59,8 +69,8 @@ int registry_try_collect(const struct registry *r, const void **out, size_t *n, 
 				if (!strcmp(a, b))
 					snprintf(err, errlen, "%s %s registered twice", r->what, a);
 				else
-					snprintf(err, errlen, "%ss %s and %s have the same %s", r->what,
-						 a, b, r->keyname ? r->keyname : "key");
+					snprintf(err, errlen, "%s %s and %s have the same %s",
+						 plural(r, pl, sizeof(pl)), a, b, r->keyname ? r->keyname : "key");
 				return -1;
 			}
 	}
@@ -72,11 +82,11 @@ int registry_try_collect(const struct registry *r, const void **out, size_t *n, 
 
 size_t registry_collect(const struct registry *r, const void **out)
 {
-	char err[256];
+	char err[256], pl[64];
 	size_t n;
 
 	if (registry_try_collect(r, out, &n, err, sizeof(err))) {
-		fprintf(stderr, "mmfuzz: registry of %ss: %s\n", r->what, err);
+		fprintf(stderr, "mmfuzz: registry of %s: %s\n", plural(r, pl, sizeof(pl)), err);
 		abort();
 	}
 	return n;

@@ -43,6 +43,7 @@
 
 struct registry {
 	const char *what;		/* the entries' noun: "config key" */
+	const char *plural;		/* NULL: what + "s" */
 	const char *limit;		/* where the capacity is set, for the message */
 	void **start, **stop;		/* the section (REGISTRY_BOUNDS) */
 	size_t cap;			/* entries the caller's array holds */

@@ -27,7 +27,7 @@
  *            them into stat_size bytes while the tasks are parked (after
  *            the workload's quiesce), stat_print prints what changed from
  *            snapshot a to b as LKP "model.KEY: value" lines; every layer's,
- *            in layer order (layer_stat.c); optional
+ *            in layer order (layers.c); optional
  *
  * Layers are ordered by @order (the page allocator is 0); their ids follow
  * that order.  A layer's per-world state is world_layer_state(w, &layer).
@@ -94,10 +94,10 @@ void layers_init(void);
 int layers_count(void);
 const struct world_layer *layer_by_id(int id);
 const struct world_layer *layer_lookup(const char *name);
-/* The sum of every layer's max_op_steps(@c). */
+/* The sum of every layer's max_op_steps(@c) (layers.c). */
 uint64_t layers_max_op_steps(const struct mm_config *c);
 
-/* Every layer's stat snapshot, side by side (layer_stat.c): its bytes. */
+/* Every layer's stat snapshot, side by side (layers.c): its bytes. */
 size_t layers_stat_size(void);
 void layers_stat_snap(struct world *w, void *snap);
 void layers_stat_print(FILE *out, const void *a, const void *b, const struct layer_stat_span *s);

@@ -98,18 +98,6 @@ const struct world_layer *layer_lookup(const char *name)
 	return registry_lookup(&layers_registry, (const void *const *)layers, (size_t)nlayers, name);
 }
 
-uint64_t layers_max_op_steps(const struct mm_config *c)
-{
-	uint64_t sum = 0;
-	int i;
-
-	layers_init();
-	for (i = 0; i < nlayers; i++)
-		if (layers[i]->max_op_steps)
-			sum += layers[i]->max_op_steps(c);
-	return sum;
-}
-
 /* ---- a world ---- */
 
 /*

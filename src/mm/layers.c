@@ -1,12 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * Every world layer's counters in one snapshot: the layers' stat_size
- * bytes side by side, each at an offset rounded to 8, in layer order, so
- * the stress runner prints a new layer's counters without knowing it.
+ * What is asked of every world layer beside its life cycle (world.c):
+ * the livelock bound's share of each (max_op_steps), and the layers'
+ * counters in one snapshot, their stat_size bytes side by side, each at an
+ * offset rounded to 8, in layer order, so that the executor and the stress
+ * runner know no layer by name.  The bound is asked at every execution:
+ * its branches are the registry's, not the input's (__layer_nocov).
  */
 #include "mm.h"
 
 #include <string.h>
+
+__layer_nocov uint64_t layers_max_op_steps(const struct mm_config *c)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < layers_count(); i++)
+		if (layer_by_id(i)->max_op_steps)
+			sum += layer_by_id(i)->max_op_steps(c);
+	return sum;
+}
 
 static size_t stat_off(int id)
 {

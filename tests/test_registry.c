@@ -219,13 +219,97 @@ static void test_bug_bits(void)
 	   "the known bits hold every pinned switch's");
 }
 
+/*
+ * A world layer of this test's own, after the model's and before the
+ * checker state: its livelock share and its counters reach the executor's
+ * bound and the stress runner's lines with no file naming it.
+ */
+struct test_stat {
+	unsigned long n;
+};
+static uint64_t test_steps;
+static unsigned long test_counter;
+
+static uint64_t test_max_op_steps(const struct mm_config *c)
+{
+	return test_steps;
+}
+
+static void test_stat_snap(struct world *w, void *snap)
+{
+	((struct test_stat *)snap)->n = test_counter;
+}
+
+static void test_stat_print(FILE *out, const void *a, const void *b,
+			    const struct layer_stat_span *s)
+{
+	fprintf(out, "model.test_counter: %lu\nmodel.test_per_op: %.1f\n",
+		((const struct test_stat *)b)->n - ((const struct test_stat *)a)->n,
+		(double)(((const struct test_stat *)b)->n - ((const struct test_stat *)a)->n) /
+		(double)s->ops);
+}
+
+static struct world_layer test_layer = {
+	.name = "test_registry", .order = 900,
+	.max_op_steps = test_max_op_steps,
+	.stat_size = sizeof(struct test_stat),
+	.stat_snap = test_stat_snap, .stat_print = test_stat_print,
+};
+WORLD_LAYER(test_layer);
+
+static void test_layer_hooks(void)
+{
+	struct layer_stat_span span = { .run_ns = 1000000, .ns_per_cycle = 1.0, .ops = 2 };
+	struct mm_config cfg;
+	uint64_t base, big;
+	struct world *w;
+	char *out = NULL, *mine, *pcp;
+	size_t len = 0;
+	void *a, *b;
+	FILE *f;
+
+	config_default(&cfg);
+	base = layers_max_op_steps(&cfg);
+	test_steps = 12345;
+	is_int((int)(layers_max_op_steps(&cfg) - base), 12345,
+	       "max_op_steps: the bound adds a new layer's share");
+	test_steps = 0;
+	config_set(&cfg, &ck_zone_pages, 2 * config_get(&cfg, &ck_zone_pages));
+	big = layers_max_op_steps(&cfg);
+	ok(big > base, "max_op_steps: a larger zone allows more steps (%llu > %llu)",
+	   (unsigned long long)big, (unsigned long long)base);
+
+	w = mm_test_boot(NULL);
+	a = calloc(1, layers_stat_size());
+	b = calloc(1, layers_stat_size());
+	f = open_memstream(&out, &len);
+	if (!w || !a || !b || !f) {
+		ok(0, "a world and its snapshots");
+		return;
+	}
+	layers_stat_snap(w, a);
+	test_counter += 7;
+	layers_stat_snap(w, b);
+	layers_stat_print(f, a, b, &span);
+	fclose(f);
+	mine = strstr(out, "model.test_counter: 7\nmodel.test_per_op: 3.5\n");
+	pcp = strstr(out, "model.pcp_page_runs: ");
+	ok(mine != NULL, "stat hooks: the layer's snapshot and print, b - a over the span's ops");
+	ok(pcp && mine && pcp < mine, "stat hooks: in layer order, after the page allocator's");
+	free(out);
+	free(a);
+	free(b);
+	world_destroy(w);
+}
+
 int main(void)
 {
-	tap_plan(32);
+	tap_plan(36);
 	test_section();
 	test_refusals();
 	test_collect_stops();
 	test_tool_registries();
 	test_bug_bits();
+	test_layer_hooks();
 	return tap_failed ? 1 : 0;
 }

@@ -2,7 +2,7 @@
 # mmfuzz stress as a user meets it: average: is per second whatever the
 # sample length; -s 0 is not "until Ctrl-C" by accident (tests/cli_bad.t).
 . tests/lib/tap.sh
-plan 17
+plan 18
 
 "$MMFUZZ" stress pcp_alloc1 -s 2 --warmup 1 --sample-ms 250 > "$TMP/o" 2> /dev/null
 # the measured samples are the lines after "measurement"
@@ -62,6 +62,8 @@ bad "zone_pages (1000) must be a multiple of 1024" --set zone_pages=1000
 ok $? "a value out of the range the other keys leave (whole max-order blocks): exit 2"
 bad "KEY=VALUE" --set pcp_high
 ok $? "--set without =VALUE: exit 2"
+bad "do not go together" --variant locked_rr --set variant=pick_outside
+ok $? "--variant and --set variant=: exit 2 (the --set would win over every column)"
 bad "simulated CPUs are fixed" --set cpus=2
 ok $? "--set cpus: exit 2 (the runner's CPUs; --cpu-stride places the tasks)"
 

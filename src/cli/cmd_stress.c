@@ -406,7 +406,14 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 	}
 	{
 		char msg[160];
+		long given;
 
+		/* --set would win over every --variant column */
+		if (c->nvariants && stress_opts_get(o, &ck_variant, &given)) {
+			fprintf(stderr, "mmfuzz stress: --variant and --set variant= do not go "
+				"together\n");
+			return EXIT_USAGE;
+		}
 		if (stress_config_check(o, msg, sizeof(msg))) {
 			fprintf(stderr, "mmfuzz stress: the machine of %s with these options: %s\n",
 				o->wl->name, msg);

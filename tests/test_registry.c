@@ -131,6 +131,7 @@ static bool collect_dies(const struct registry *r, char *msg, size_t len)
 	ssize_t got;
 	pid_t pid;
 
+	fflush(stdout);
 	if (pipe(fd))
 		return false;
 	pid = fork();

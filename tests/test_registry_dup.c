@@ -51,6 +51,7 @@ static bool stops(void (*fn)(void), const char *want, char *msg, size_t len)
 	ssize_t got;
 	pid_t pid;
 
+	fflush(stdout);
 	if (pipe(fd))
 		return false;
 	pid = fork();

@@ -50,7 +50,7 @@ static void brk1_print_config(struct stress_run *r, FILE *out)
 	stress_mm_print_config(r, out, 1);
 }
 
-const struct stress_workload stress_brk1 = {
+static const struct stress_workload stress_brk1 = {
 	.name = "brk1",
 	.description = "brk increase/decrease of one page",
 	.configure = brk1_configure,
@@ -60,3 +60,4 @@ const struct stress_workload stress_brk1 = {
 	.cleanup = stress_mm_cleanup,
 	.print_config = brk1_print_config,
 };
+STRESS_WORKLOAD(stress_brk1);

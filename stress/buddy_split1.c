@@ -50,8 +50,9 @@ static void buddy_split1_testcase(struct stress_task *t)
 	}
 }
 
-const struct stress_workload stress_buddy_split1 = {
+static const struct stress_workload stress_buddy_split1 = {
 	.name = "buddy_split1",
 	.description = "Order 1-6 blocks split from and merged back into the buddy lists",
 	.testcase = buddy_split1_testcase,
 };
+STRESS_WORKLOAD(stress_buddy_split1);

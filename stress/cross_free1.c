@@ -172,7 +172,7 @@ static void cross_free1_cleanup(struct stress_run *r)
 	r->priv = NULL;
 }
 
-const struct stress_workload stress_cross_free1 = {
+static const struct stress_workload stress_cross_free1 = {
 	.name = "cross_free1",
 	.description = "Pages allocated on one CPU and freed on another (producer/consumer)",
 	.nr_cpus = cross_free1_nr_cpus,
@@ -181,3 +181,4 @@ const struct stress_workload stress_cross_free1 = {
 	.held = cross_free1_held,
 	.cleanup = cross_free1_cleanup,
 };
+STRESS_WORKLOAD(stress_cross_free1);

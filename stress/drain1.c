@@ -60,10 +60,11 @@ static void drain1_cleanup(struct stress_run *r)
 	}
 }
 
-const struct stress_workload stress_drain1 = {
+static const struct stress_workload stress_drain1 = {
 	.name = "drain1",
 	.description = "drain_all_pages and pcp high/batch updates while the others allocate",
 	.prepare = drain1_prepare,
 	.testcase = drain1_testcase,
 	.cleanup = drain1_cleanup,
 };
+STRESS_WORKLOAD(stress_drain1);

@@ -74,9 +74,10 @@ static void ktorture1_testcase(struct stress_task *t)
 	}
 }
 
-const struct stress_workload stress_ktorture1 = {
+static const struct stress_workload stress_ktorture1 = {
 	.name = "ktorture1",
 	.description = "RCU, percpu_counter, completion, cmpxchg_double, rwsem, local_lock and IPIs on the kernel layer",
 	.prepare = ktorture1_prepare,
 	.testcase = ktorture1_testcase,
 };
+STRESS_WORKLOAD(stress_ktorture1);

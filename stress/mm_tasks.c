@@ -67,9 +67,10 @@ void stress_mm_configure(const struct stress_opts *o, struct mm_config *cfg,
 {
 	unsigned long zone = (unsigned long)config_get(cfg, &ck_zone_pages);
 	unsigned long need = zone_need(cfg, o->tasks, region_pages);
+	long given;
 
 	/* a larger zone unless --zone-pages said which: whole max-order blocks */
-	if (!o->zone_pages && need > zone)
+	if (!stress_opts_get(o, &ck_zone_pages, &given) && need > zone)
 		config_set(cfg, &ck_zone_pages, (long)min((need + 1023) & ~1023UL, 65536UL));
 	config_set(cfg, &ck_mm_pages, (long)min(mm_pages_need(o, region_pages), 65536UL));
 }

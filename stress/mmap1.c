@@ -50,7 +50,7 @@ static void mmap1_print_config(struct stress_run *r, FILE *out)
 	stress_mm_print_config(r, out, MMAP1_PAGES);
 }
 
-const struct stress_workload stress_mmap1 = {
+static const struct stress_workload stress_mmap1 = {
 	.name = "mmap1",
 	.description = "Anonymous memory mmap/munmap of 128MB",
 	.configure = mmap1_configure,
@@ -60,3 +60,4 @@ const struct stress_workload stress_mmap1 = {
 	.cleanup = stress_mm_cleanup,
 	.print_config = mmap1_print_config,
 };
+STRESS_WORKLOAD(stress_mmap1);

@@ -63,7 +63,7 @@ static void page_fault1_print_config(struct stress_run *r, FILE *out)
 	stress_mm_print_config(r, out, PAGE_FAULT1_PAGES);
 }
 
-const struct stress_workload stress_page_fault1 = {
+static const struct stress_workload stress_page_fault1 = {
 	.name = "page_fault1",
 	.description = "Anonymous memory page fault",
 	.configure = page_fault1_configure,
@@ -73,3 +73,4 @@ const struct stress_workload stress_page_fault1 = {
 	.cleanup = stress_mm_cleanup,
 	.print_config = page_fault1_print_config,
 };
+STRESS_WORKLOAD(stress_page_fault1);

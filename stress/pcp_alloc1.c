@@ -57,10 +57,11 @@ static void pcp_alloc1_cleanup(struct stress_run *r)
 	}
 }
 
-const struct stress_workload stress_pcp_alloc1 = {
+static const struct stress_workload stress_pcp_alloc1 = {
 	.name = "pcp_alloc1",
 	.description = "Order-0 page allocate and free through the per-CPU lists",
 	.prepare = pcp_alloc1_prepare,
 	.testcase = pcp_alloc1_testcase,
 	.cleanup = pcp_alloc1_cleanup,
 };
+STRESS_WORKLOAD(stress_pcp_alloc1);

@@ -83,20 +83,59 @@ void stress_opts_default(struct stress_opts *o)
  * batchsize") and high = 6 * batch (the rule of 4.16, when seed 000's patch
  * went in), the vmstat threshold by calculate_normal_threshold().
  */
+void stress_opts_set(struct stress_opts *o, const struct config_key *k, long v)
+{
+	int i;
+
+	for (i = 0; i < o->nset; i++)
+		if (o->set[i].k == k) {
+			o->set[i].v = v;
+			return;
+		}
+	/* one entry a key: nset never passes the number of keys */
+	o->set[o->nset].k = k;
+	o->set[o->nset++].v = v;
+}
+
+bool stress_opts_get(const struct stress_opts *o, const struct config_key *k, long *v)
+{
+	int i;
+
+	for (i = 0; i < o->nset; i++)
+		if (o->set[i].k == k) {
+			*v = o->set[i].v;
+			return true;
+		}
+	return false;
+}
+
+static void stress_config_apply(const struct stress_opts *o, struct mm_config *cfg)
+{
+	int i;
+
+	for (i = 0; i < o->nset; i++)
+		config_set(cfg, o->set[i].k, o->set[i].v);
+}
+
 static void stress_config(const struct stress_opts *o, int ncpus, struct mm_config *cfg)
 {
-	int fls_cpus = 0, fls_mem = 0, batch = o->pcp_batch ? o->pcp_batch : 63;
-	unsigned long mem_128m, zone_pages = o->zone_pages ? o->zone_pages : 32768;
+	int fls_cpus = 0, fls_mem = 0;
+	unsigned long mem_128m, zone_pages;
+	long batch = 63;
 
 	config_default(cfg);
 	config_set(cfg, &ck_cpus, ncpus);
 	config_set(cfg, &ck_zones, 1);
 	config_set(cfg, &ck_max_order, 10);
 	config_set(cfg, &ck_pageblock_order, 9);
-	config_set(cfg, &ck_zone_pages, (long)zone_pages);
+	config_set(cfg, &ck_zone_pages, 32768);
+	stress_opts_get(o, &ck_pcp_batch, &batch);
 	config_set(cfg, &ck_pcp_batch, batch);
-	config_set(cfg, &ck_pcp_high, o->pcp_high ? o->pcp_high : 6 * batch);
+	config_set(cfg, &ck_pcp_high, 6 * batch);
 	config_set(cfg, &ck_variant, o->variant);
+	/* what the command line set, before the workload sizes what it needs
+	 * from it, and again after: it wins */
+	stress_config_apply(o, cfg);
 	if (o->wl->configure)
 		o->wl->configure(o, cfg);
 	zone_pages = (unsigned long)config_get(cfg, &ck_zone_pages);
@@ -106,6 +145,15 @@ static void stress_config(const struct stress_opts *o, int ncpus, struct mm_conf
 	while ((1UL << fls_mem) <= mem_128m)
 		fls_mem++;
 	config_set(cfg, &ck_stat_threshold, min(2 * fls_cpus * (1 + fls_mem), 125));
+	stress_config_apply(o, cfg);
+}
+
+int stress_config_check(const struct stress_opts *o, char *msg, size_t n)
+{
+	struct mm_config cfg;
+
+	stress_config(o, MAX_CPUS, &cfg);
+	return config_check(&cfg, NULL, msg, n) ? -1 : 0;
 }
 
 /*
@@ -403,10 +451,10 @@ static void stress_print_config(struct stress_run *r, FILE *out)
 	char inject[256] = "";
 	int i;
 
-	for (i = 0; i < NR_BUGS; i++)
-		if (o->inject & (1ULL << i))
+	for (i = 0; i < BUGS_MAX; i++)
+		if ((o->inject & (1ULL << i)) && bug_name(i))
 			snprintf(inject + strlen(inject), sizeof(inject) - strlen(inject), "%s%s",
-				 *inject ? "," : "", bug_table[i].name);
+				 *inject ? "," : "", bug_name(i));
 	fprintf(out, "config.tasks: %lu\n", r->ntasks);
 	fprintf(out, "config.tasks_percent_of_cpus: %.0f\n",
 		nproc > 0 ? 100.0 * (double)r->ntasks / (double)nproc : 0.0);

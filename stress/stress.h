@@ -86,12 +86,24 @@ struct stress_workload {
 	void (*print_config)(struct stress_run *r, FILE *out);
 };
 
-extern const struct stress_workload *const stress_workloads[];
+/* Register @wl (a static struct stress_workload in the workload's own file). */
+#define STRESS_WORKLOAD(wl)							\
+	REGISTER(mmfuzz_stress, const struct stress_workload *, __swp_##wl, &(wl))
+#define STRESS_MAX_WORKLOADS	64
+/* The registered workloads, by name. */
+int stress_workloads_count(void);
+const struct stress_workload *stress_workload_by_index(int i);
 const struct stress_workload *stress_workload_lookup(const char *name);
 
 /* ---- options ---- */
 
 enum stress_affinity { AFF_CORES, AFF_SMT, AFF_NONE };
+
+/* A config key the command line set (--set KEY=VALUE, --pcp-high, ...). */
+struct stress_set {
+	const struct config_key *k;
+	long v;
+};
 
 struct stress_opts {
 	const struct stress_workload *wl;
@@ -106,25 +118,30 @@ struct stress_opts {
 	bool process_mode;		/* will-it-scale's _processes binary (see docs) */
 	int variant;			/* enum pcp_bulk_variant */
 	uint64_t inject;		/* bug switches */
-	int pcp_high, pcp_batch;	/* 0: the stress defaults */
 	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */
-	unsigned long zone_pages;
+	/* config keys given on the command line: they win over the runner's
+	 * machine and the workload's configure; in the order given, a key
+	 * given twice once (its last value) */
+	struct stress_set set[MM_CONFIG_MAX];
+	int nset;
 };
 
 void stress_opts_default(struct stress_opts *o);
+/* Set @k to @v (the last --set of a key wins). */
+void stress_opts_set(struct stress_opts *o, const struct config_key *k, long v);
+/* Did the command line set @k?  Its value in *v. */
+bool stress_opts_get(const struct stress_opts *o, const struct config_key *k, long *v);
+/* The machine of a run with @o is a valid config: 0, or -1 with why not in @msg. */
+int stress_config_check(const struct stress_opts *o, char *msg, size_t n);
 
 /* ---- the runner (runner.c) ---- */
 
+/* Bytes of the world layers' stat snapshots a stress_snap holds. */
+#define STRESS_LAYER_STATS	4096
+
 struct stress_snap {
-	unsigned long mm[NR_MM_STAT_ITEMS];
-	unsigned long pgalloc, pgfree;
-	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
-	uint64_t zone_hold_cycles;
-	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
-	unsigned long pcp_pages, pcp_runs;	/* on the pcp lists now; runs of pfns */
-	bool tlb_used;			/* the TLB gather layer has mms (mm_alloc) */
-	unsigned long tlb[NR_TLB_STAT_ITEMS];
-	long tlb_flush_pending;		/* summed over the live mms, now */
+	/* every world layer's counters (layers_stat_snap, layer.h) */
+	_Alignas(8) unsigned char layers[STRESS_LAYER_STATS];
 	uint64_t tsc;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
 	uint64_t task_cpu_ns;		/* the task threads' CPU time, summed */
@@ -293,9 +310,6 @@ void stress_report_violation(struct stress_run *r);
 uint64_t stress_now_ns(void);
 /* Read the counters; the tasks must be parked. */
 void stress_snap_take(struct stress_run *r, struct stress_snap *s);
-/* The pages on every CPU's pcp lists and the runs of consecutive pfns they
- * make, a run being pages of one CPU (tasks parked). */
-void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
 /* The counters between two snapshots as "key: value" lines; @run_ns is the
  * time the tasks ran in between, @ops the operations they counted. */
 void stress_counters_print(FILE *out, const struct stress_snap *a, const struct stress_snap *b,

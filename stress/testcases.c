@@ -2,34 +2,54 @@
 /* The workloads, by name, and what their loops share. */
 #include "stress.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct stress_workload stress_pcp_alloc1, stress_buddy_split1,
-	stress_cross_free1, stress_drain1, stress_ktorture1, stress_page_fault1, stress_brk1,
-	stress_mmap1, stress_tlb_flush2;
+REGISTRY_SECTION(mmfuzz_stress);
 
-const struct stress_workload *const stress_workloads[] = {
-	&stress_pcp_alloc1,
-	&stress_buddy_split1,
-	&stress_cross_free1,
-	&stress_drain1,
-	&stress_ktorture1,
-	&stress_page_fault1,
-	&stress_brk1,
-	&stress_mmap1,
-	&stress_tlb_flush2,
-	NULL,
+static const struct stress_workload *workloads[STRESS_MAX_WORKLOADS];
+static int nworkloads;
+static pthread_once_t workloads_once = PTHREAD_ONCE_INIT;
+
+static int cmp_workload(const void *a, const void *b)
+{
+	return strcmp(((const struct stress_workload *)a)->name,
+		      ((const struct stress_workload *)b)->name);
+}
+
+static const char *workload_name(const void *e)
+{
+	return ((const struct stress_workload *)e)->name;
+}
+
+/* by name: --list's order, and a name is a workload once */
+static const struct registry workloads_registry = {
+	.what = "stress workload", .limit = "STRESS_MAX_WORKLOADS in stress/stress.h",
+	REGISTRY_BOUNDS(mmfuzz_stress), .cap = STRESS_MAX_WORKLOADS,
+	.key = cmp_workload, .name = workload_name,
 };
+
+static void workloads_build(void)
+{
+	nworkloads = (int)registry_collect(&workloads_registry, (const void **)workloads);
+}
+
+int stress_workloads_count(void)
+{
+	pthread_once(&workloads_once, workloads_build);
+	return nworkloads;
+}
+
+const struct stress_workload *stress_workload_by_index(int i)
+{
+	return i >= 0 && i < stress_workloads_count() ? workloads[i] : NULL;
+}
 
 const struct stress_workload *stress_workload_lookup(const char *name)
 {
-	int i;
-
-	for (i = 0; stress_workloads[i]; i++)
-		if (!strcmp(stress_workloads[i]->name, name))
-			return stress_workloads[i];
-	return NULL;
+	return registry_lookup(&workloads_registry, (const void *const *)workloads,
+			       (size_t)stress_workloads_count(), name);
 }
 
 void *stress_task_calloc(size_t n, size_t size)

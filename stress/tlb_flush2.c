@@ -66,7 +66,7 @@ static void tlb_flush2_print_config(struct stress_run *r, FILE *out)
 	stress_mm_print_config(r, out, TLB_FLUSH2_PAGES);
 }
 
-const struct stress_workload stress_tlb_flush2 = {
+static const struct stress_workload stress_tlb_flush2 = {
 	.name = "tlb_flush2",
 	.description = "TLB flush of anonymous memory private mapping",
 	.configure = tlb_flush2_configure,
@@ -76,3 +76,4 @@ const struct stress_workload stress_tlb_flush2 = {
 	.cleanup = stress_mm_cleanup,
 	.print_config = tlb_flush2_print_config,
 };
+STRESS_WORKLOAD(stress_tlb_flush2);

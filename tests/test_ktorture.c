@@ -14,6 +14,7 @@
 
 #include "bugs/bugs.h"
 #include "check/kernel.h"
+#include "kernel/cmpxchg_double.h"
 #include "kernel/lockdep.h"
 #include "sched/sched.h"
 #include "tap.h"

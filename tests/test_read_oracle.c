@@ -11,6 +11,7 @@
 
 #include "bugs/bugs.h"
 #include "check/check.h"
+#include "mm/internal.h"
 #include "mm/oracle.h"
 #include "prog/exec.h"
 #include "tap.h"

@@ -3,6 +3,13 @@
  * The registry of bug switches: historical variants from the seed threads
  * and classes of concurrency bugs, each switched on at run time
  * (--inject NAME, or "bugs:" in a program) and each caught by a checker.
+ *
+ * A layer declares its switches' bits in its own header
+ * (enum { BUG_TLB_PENDING_LEAK = 13, ... }) and registers each with
+ * BUG_SWITCH() in its own file, where the switch bites.  A bit is the
+ * switch's forever, like an operation's code: corpus files store the
+ * switches as bits of the binary header.  Two switches of one bit or of
+ * one name, or a bit past 63, stop the tool at start.
  */
 #ifndef MMFUZZ_BUGS_BUGS_H
 #define MMFUZZ_BUGS_BUGS_H
@@ -10,31 +17,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Append only: a switch's number is its bit in the binary header, fixed
- * forever like an operation's code. */
-enum bug_id {
-	BUG_PCP_PICK_UNLOCKED,		/* seed 000 */
-	BUG_PCP_FREE_NOLOCK,		/* missing lock on a pcp path */
-	BUG_FREE_ONE_PAGE_NOLOCK,	/* missing lock on a buddy path */
-	BUG_VMSTAT_LOST_UPDATE,		/* lost update on a free-page counter */
-	BUG_PCP_COUNT_APART,		/* counter updated apart from its list */
-	BUG_PCP_LOCK_IRQ,		/* spin_lock where IRQ reentrancy needs trylock */
-	BUG_RCU_GP_EARLY,		/* a grace period ends one CPU early */
-	BUG_LOCK_INVERSION_RARE,	/* two locks in the wrong order on a rare path */
-	BUG_COMPLETE_EARLY,		/* complete() before the work is published */
-	BUG_CMPXCHG_DOUBLE_ONE_WORD,	/* cmpxchg_double compares one word */
-	BUG_PCP_FREE_BOOT_PAGESET,	/* a check for an edge of the kernel's ranges removed */
-	BUG_REFILL_COUNTS_BATCH,	/* a count of what was asked, not what was got */
-	BUG_FREE_COUNT_AFTER_UNLOCK,	/* a counter moved out of its lock: transiently wrong */
-	BUG_TLB_PENDING_LEAK,		/* seed 001: tlb_finish_mmu without dec_tlb_flush_pending */
-	BUG_TLB_NESTED_FLUSH_MISS,	/* seed 001's predecessor: no full flush when nested */
-	BUG_TLB_FREE_BEFORE_FLUSH,	/* gathered pages freed before the TLB flush */
-	BUG_TLB_TABLE_FREE_NO_GP,	/* page tables freed without the grace period */
-	BUG_FAULT_PTE_NOLOCK,		/* a PTE changed without its ptlock */
-	NR_BUGS
-};
+#include "../sched/registry.h"
+
+#define BUGS_MAX	64		/* the bits of the header's switches */
 
 struct bug_info {
+	int bit;			/* the layer's BUG_* constant: fixed forever */
 	const char *name;
 	const char *layer;		/* "pcp", "buddy", "vmstat", ... */
 	const char *where;		/* the model function it bites in */
@@ -42,15 +30,26 @@ struct bug_info {
 	const char *desc;
 };
 
-extern const struct bug_info bug_table[NR_BUGS];
-extern uint64_t bugs_enabled;		/* bitmask of enum bug_id */
+/* Register @sw, a static struct bug_info in the layer's file. */
+#define BUG_SWITCH(sw)								\
+	REGISTER(mmfuzz_bugs, const struct bug_info *, __bugp_##sw, &(sw))
 
-static inline bool bug_on(enum bug_id id)
+extern uint64_t bugs_enabled;		/* bitmask of the switches' bits */
+
+static inline bool bug_on(int bit)
 {
-	return __builtin_expect((bugs_enabled >> id) & 1, 0);
+	return __builtin_expect((bugs_enabled >> bit) & 1, 0);
 }
 
-/* Look a switch up by name; -1 if there is none. */
+/* The registered switches, by bit. */
+int bugs_count(void);
+const struct bug_info *bug_by_index(int i);
+/* The switch of @bit, or NULL; its name, or NULL. */
+const struct bug_info *bug_by_bit(int bit);
+const char *bug_name(int bit);
+/* The bits some switch has: what a decoded header keeps. */
+uint64_t bugs_known(void);
+/* Look a switch up by name: its bit, or -1 if there is none. */
 int bug_lookup(const char *name);
 
 #endif /* MMFUZZ_BUGS_BUGS_H */

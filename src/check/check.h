@@ -59,7 +59,7 @@ struct checker {
 	void (*end)(struct world *w, struct cfail *f);
 };
 #define CHECKER(c)								\
-	static const struct checker *__chkp_##c __attribute__((section("mmfuzz_checkers"), used)) = &(c)
+	REGISTER(mmfuzz_checkers, const struct checker *, __chkp_##c, &(c))
 
 /* ---- owners (cons.c) ---- */
 
@@ -83,7 +83,7 @@ struct owner_source {
 	void (*describe)(unsigned who, char *buf, size_t n);
 };
 #define OWNER_SOURCE(o)								\
-	static const struct owner_source *__ownp_##o __attribute__((section("mmfuzz_owners"), used)) = &(o)
+	REGISTER(mmfuzz_owners, const struct owner_source *, __ownp_##o, &(o))
 
 /* ---- what the executor calls (run.c) ---- */
 

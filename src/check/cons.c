@@ -24,10 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct owner_source *__start_mmfuzz_owners[];
-extern const struct owner_source *__stop_mmfuzz_owners[];
+REGISTRY_SECTION(mmfuzz_owners);
 
 #define MAX_SOURCES 16
+/* a source's number rides in owner_iv.src */
+_Static_assert(MAX_SOURCES <= UINT16_MAX + 1, "owner_iv.src holds a source's number");
 
 struct owner_iv {
 	uint32_t start, len;		/* pfns: a world has at most 2^17 pages */
@@ -61,20 +62,23 @@ static size_t bucket_cap;
 
 static int cmp_source(const void *a, const void *b)
 {
-	return strcmp((*(const struct owner_source *const *)a)->name,
-		      (*(const struct owner_source *const *)b)->name);
+	return strcmp(((const struct owner_source *)a)->name, ((const struct owner_source *)b)->name);
 }
+
+static const char *source_name(const void *e)
+{
+	return ((const struct owner_source *)e)->name;
+}
+
+static const struct registry sources_registry = {
+	.what = "owner source", .limit = "MAX_SOURCES in src/check/cons.c",
+	REGISTRY_BOUNDS(mmfuzz_owners), .cap = MAX_SOURCES,
+	.key = cmp_source, .name = source_name,
+};
 
 static void sources_build(void)
 {
-	size_t n = (size_t)(__stop_mmfuzz_owners - __start_mmfuzz_owners), i;
-
-	if (n > MAX_SOURCES)
-		abort();
-	for (i = 0; i < n; i++)
-		sources[i] = __start_mmfuzz_owners[i];
-	qsort(sources, n, sizeof(sources[0]), cmp_source);
-	nsources = (int)n;
+	nsources = (int)registry_collect(&sources_registry, (const void **)sources);
 }
 
 /* Set the bits of [pfn, pfn + len); false if one was set already. */

@@ -12,34 +12,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct checker *__start_mmfuzz_checkers[];
-extern const struct checker *__stop_mmfuzz_checkers[];
+REGISTRY_SECTION(mmfuzz_checkers);
 
 #define MAX_CHECKERS 32
 static const struct checker *checkers[MAX_CHECKERS];
 static int nchecker;
 static pthread_once_t checkers_once = PTHREAD_ONCE_INIT;
 
+static int cmp_checker_name(const void *a, const void *b)
+{
+	return strcmp(((const struct checker *)a)->name, ((const struct checker *)b)->name);
+}
+
 static int cmp_checker(const void *a, const void *b)
 {
-	const struct checker *x = *(const struct checker *const *)a;
-	const struct checker *y = *(const struct checker *const *)b;
+	const struct checker *x = a, *y = b;
 
 	return x->prio != y->prio ? x->prio - y->prio : strcmp(x->name, y->name);
 }
 
+static const char *checker_name(const void *e)
+{
+	return ((const struct checker *)e)->name;
+}
+
+static const struct registry checkers_registry = {
+	.what = "checker", .limit = "MAX_CHECKERS in src/check/run.c",
+	REGISTRY_BOUNDS(mmfuzz_checkers), .cap = MAX_CHECKERS,
+	.key = cmp_checker_name, .order = cmp_checker, .name = checker_name,
+};
+
 static void checkers_build(void)
 {
-	size_t n = (size_t)(__stop_mmfuzz_checkers - __start_mmfuzz_checkers), i;
-
-	if (n > MAX_CHECKERS) {
-		fprintf(stderr, "mmfuzz: %zu checkers, more than MAX_CHECKERS\n", n);
-		abort();
-	}
-	for (i = 0; i < n; i++)
-		checkers[i] = __start_mmfuzz_checkers[i];
-	qsort(checkers, n, sizeof(checkers[0]), cmp_checker);
-	nchecker = (int)n;
+	nchecker = (int)registry_collect(&checkers_registry, (const void **)checkers);
 }
 
 void cfail_set(struct cfail *f, const char *checker, const char *site, const char *fmt, ...)

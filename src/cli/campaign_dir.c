@@ -19,9 +19,9 @@ void cdir_inject_names(uint64_t inject, char *out, size_t n)
 	int i;
 
 	out[0] = 0;
-	for (i = 0; i < NR_BUGS && k < n; i++)
-		if (inject & (1ULL << i))
-			k += (size_t)snprintf(out + k, n - k, "%s%s", k ? "," : "", bug_table[i].name);
+	for (i = 0; i < BUGS_MAX && k < n; i++)
+		if ((inject & (1ULL << i)) && bug_name(i))
+			k += (size_t)snprintf(out + k, n - k, "%s%s", k ? "," : "", bug_name(i));
 	if (!k)
 		snprintf(out, n, "none");
 }

@@ -21,11 +21,13 @@ int cmd_bugs(int argc, char **argv)
 		fprintf(stderr, "usage: mmfuzz bugs [-v]\n");
 		return EXIT_USAGE;
 	}
-	for (i = 0; i < NR_BUGS; i++) {
-		printf("%-22s %s\n", bug_table[i].name, bug_table[i].desc);
+	for (i = 0; i < bugs_count(); i++) {
+		const struct bug_info *b = bug_by_index(i);
+
+		printf("%-22s %s\n", b->name, b->desc);
 		if (verbose)
-			printf("%-22s   layer %s, in %s, caught by %s\n", "", bug_table[i].layer,
-			       bug_table[i].where, bug_table[i].caught_by);
+			printf("%-22s   layer %s, in %s, caught by %s\n", "", b->layer, b->where,
+			       b->caught_by);
 	}
 	return EXIT_CLEAN;
 }

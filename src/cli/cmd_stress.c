@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* mmfuzz stress: will-it-scale style workloads on real threads. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,13 @@ static const char stress_usage[] =
 	"  --check-every N    check the invariants every N samples (default 1; 0: only\n"
 	"                     at the end, after the final drain)\n"
 	"  --stall-ms MS      tasks that do not stop within MS are a stall (default 10000)\n"
-	"  --pcp-high N, --pcp-batch N, --zone-pages N   the model's config\n"
+	"  --set KEY=VALUE    a config key of the model, as a text program's header\n"
+	"                     writes it (pcp_high=12, variant=pick_outside; mmfuzz stress\n"
+	"                     --keys lists them); it wins over the workload's machine;\n"
+	"                     repeatable, the last of a key counts; not cpus (the\n"
+	"                     runner's simulated CPUs; --cpu-stride places the tasks)\n"
+	"  --pcp-high N, --pcp-batch N, --zone-pages N   --set pcp_high=N, ...\n"
+	"  --keys             the config keys --set takes, with their ranges\n"
 	"  --emit-config      print the run's machine as a text program's header, and exit\n"
 	"  --cpu-stride N     task i runs on simulated CPU i*N of 8 (default 1)\n"
 	"  --scaling          tasks 1..nproc, runtest.py's CSV on stdout and in -o FILE\n"
@@ -58,7 +65,7 @@ static const char stress_usage[] =
 enum {
 	OPT_INJECT = 256, OPT_VARIANT, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
-	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG,
+	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG, OPT_SET, OPT_KEYS,
 };
 
 /* parse_num into an unsigned long; -1 after printing the error */
@@ -94,12 +101,83 @@ static int csv_path_ok(const char *csv)
 	return 0;
 }
 
+static void list_keys(FILE *f)
+{
+	char lo[64], hi[64], def[64];
+	int i;
+
+	for (i = 0; i < config_nkeys(); i++) {
+		const struct config_key *k = config_key_by_id(i);
+
+		fprintf(f, "%-16s %-10s %s..%s (default %s)  %s\n", k->name, k->layer,
+			config_value_str(k, k->lo, lo, sizeof(lo)),
+			config_value_str(k, k->hi, hi, sizeof(hi)),
+			config_value_str(k, k->def, def, sizeof(def)), k->desc);
+	}
+}
+
+/*
+ * --set KEY=VALUE: a key of the config table, its value a number in the
+ * key's range or one of an enumerated key's names.  The range a key has
+ * given the others (zone_pages in max-order blocks) is checked once every
+ * option is read (stress_config_check).  -1 after saying why not.
+ */
+static int set_key(struct stress_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	const struct config_key *k;
+	char name[64], *end;
+	long v;
+	int i;
+
+	if (!eq || eq == arg || !eq[1]) {
+		fprintf(stderr, "mmfuzz stress: bad --set '%s': KEY=VALUE (mmfuzz stress --keys "
+			"lists the keys)\n", arg);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	k = (size_t)(eq - arg) < sizeof(name) ? config_key_lookup(name) : NULL;
+	if (!k) {
+		fprintf(stderr, "mmfuzz stress: --set %s: no config key '%s'; there are:", arg, name);
+		for (i = 0; i < config_nkeys(); i++)
+			fprintf(stderr, " %s", config_key_by_id(i)->name);
+		fprintf(stderr, "\n");
+		return -1;
+	}
+	if (k == &ck_cpus) {
+		fprintf(stderr, "mmfuzz stress: --set %s: the runner's simulated CPUs are fixed at "
+			"%d (tasks spread over them: --cpu-stride)\n", arg, MAX_CPUS);
+		return -1;
+	}
+	if (k->names) {
+		v = config_enum_lookup(k, eq + 1);
+		if (v < 0) {
+			fprintf(stderr, "mmfuzz stress: --set %s: %s is one of:", arg, k->name);
+			for (i = 0; i <= k->hi - k->lo; i++)
+				fprintf(stderr, " %s", k->names[i]);
+			fprintf(stderr, "\n");
+			return -1;
+		}
+	} else {
+		errno = 0;
+		v = strtol(eq + 1, &end, 10);
+		if (*end || errno || v < k->lo || v > k->hi) {
+			fprintf(stderr, "mmfuzz stress: --set %s: %s is a number from %ld to %ld\n",
+				arg, k->name, k->lo, k->hi);
+			return -1;
+		}
+	}
+	stress_opts_set(o, k, v);
+	return 0;
+}
+
 static void list_workloads(FILE *f)
 {
 	int i;
 
-	for (i = 0; stress_workloads[i]; i++)
-		fprintf(f, "%-14s %s\n", stress_workloads[i]->name, stress_workloads[i]->description);
+	for (i = 0; i < stress_workloads_count(); i++)
+		fprintf(f, "%-14s %s\n", stress_workload_by_index(i)->name,
+			stress_workload_by_index(i)->description);
 }
 
 struct stress_cli {
@@ -110,8 +188,9 @@ struct stress_cli {
 	unsigned long runs, max_tasks;
 	struct compare_config cfg[8];
 	int ncfg, nvariants;
-	char *child[64];
+	char *child[64 + 2 * MM_CONFIG_MAX];
 	char numbuf[16][24];
+	char setbuf[MM_CONFIG_MAX][96];	/* the children's --set KEY=VALUE */
 	int nchild, nnum;
 };
 
@@ -160,6 +239,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		{ "runs", required_argument, 0, 'r' },
 		{ "list", no_argument, 0, OPT_LIST },
 		{ "emit-config", no_argument, 0, OPT_EMIT_CONFIG },
+		{ "set", required_argument, 0, OPT_SET },
+		{ "keys", no_argument, 0, OPT_KEYS },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 } };
 	struct stress_opts *o = &c->o;
@@ -259,17 +340,25 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		case OPT_PCP_HIGH:
 			if (number("--pcp-high", optarg, 0, 4096, &v))
 				return EXIT_USAGE;
-			o->pcp_high = (int)v;
+			stress_opts_set(o, &ck_pcp_high, (long)v);
 			break;
 		case OPT_PCP_BATCH:
 			if (number("--pcp-batch", optarg, 1, 1024, &v))
 				return EXIT_USAGE;
-			o->pcp_batch = (int)v;
+			stress_opts_set(o, &ck_pcp_batch, (long)v);
 			break;
 		case OPT_ZONE_PAGES:
-			if (number("--zone-pages", optarg, 1024, 65536, &o->zone_pages))
+			if (number("--zone-pages", optarg, 1024, 65536, &v))
+				return EXIT_USAGE;
+			stress_opts_set(o, &ck_zone_pages, (long)v);
+			break;
+		case OPT_SET:
+			if (set_key(o, optarg))
 				return EXIT_USAGE;
 			break;
+		case OPT_KEYS:
+			list_keys(stdout);
+			return EXIT_CLEAN;
 		case OPT_CPU_STRIDE:
 			if (number("--cpu-stride", optarg, 1, MAX_CPUS, &v))
 				return EXIT_USAGE;
@@ -315,6 +404,22 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		list_workloads(stderr);
 		return EXIT_USAGE;
 	}
+	{
+		char msg[160];
+		long given;
+
+		/* --set would win over every --variant column */
+		if (c->nvariants && stress_opts_get(o, &ck_variant, &given)) {
+			fprintf(stderr, "mmfuzz stress: --variant and --set variant= do not go "
+				"together\n");
+			return EXIT_USAGE;
+		}
+		if (stress_config_check(o, msg, sizeof(msg))) {
+			fprintf(stderr, "mmfuzz stress: the machine of %s with these options: %s\n",
+				o->wl->name, msg);
+			return EXIT_USAGE;
+		}
+	}
 	if (c->emit_config)
 		return stress_emit_config(o, stdout) ? EXIT_USAGE : EXIT_CLEAN;
 	return -1;
@@ -324,18 +429,21 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 static void child_common(struct stress_cli *c)
 {
 	const struct stress_opts *o = &c->o;
+	int i;
 
 	child_arg(c, "-s", c->seconds_set ? o->seconds : 5, true);
 	child_arg(c, "--warmup", o->warmup, true);
 	child_arg(c, "--sample-ms", o->sample_ms, true);
 	child_arg(c, "--check-every", o->check_every, true);
 	child_arg(c, "--stall-ms", o->stall_ms, true);
-	if (o->pcp_high)
-		child_arg(c, "--pcp-high", (unsigned long)o->pcp_high, true);
-	if (o->pcp_batch)
-		child_arg(c, "--pcp-batch", (unsigned long)o->pcp_batch, true);
-	if (o->zone_pages)
-		child_arg(c, "--zone-pages", o->zone_pages, true);
+	for (i = 0; i < o->nset; i++) {
+		char val[64];
+
+		snprintf(c->setbuf[i], sizeof(c->setbuf[0]), "%s=%s", o->set[i].k->name,
+			 config_value_str(o->set[i].k, o->set[i].v, val, sizeof(val)));
+		c->child[c->nchild++] = "--set";
+		c->child[c->nchild++] = c->setbuf[i];
+	}
 	if (o->cpu_stride)
 		child_arg(c, "--cpu-stride", (unsigned long)o->cpu_stride, true);
 	if (o->affinity == AFF_SMT)

@@ -24,6 +24,11 @@
 #include "../bugs/bugs.h"
 #include "preempt.h"
 
+/* cmpxchg_double's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
+enum {
+	BUG_CMPXCHG_DOUBLE_ONE_WORD = 9,       /* cmpxchg_double compares one word */
+};
+
 #if MMFUZZ_TSAN
 #include <sanitizer/tsan_interface_atomic.h>
 #endif

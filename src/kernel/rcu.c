@@ -396,3 +396,15 @@ void __rcu_barrier(const struct yield_site *s, const char *fn)
 		rcu_real->do_barrier();
 	}
 }
+
+/* ---- bug switches (bits in rcupdate.h) ---- */
+
+static const struct bug_info bug_rcu_gp_early = {
+	.bit = BUG_RCU_GP_EARLY,
+	.name = "rcu_gp_early", .layer = "rcu", .where = "rcu_gp_kthread",
+	.caught_by = "I-RCU (a reader sees an object freed under it); ASan/TSan",
+	.desc = "the grace-period kthread ends a grace period as soon as all but one "
+		"CPU have passed a quiescent state: a reader on the last CPU still "
+		"holds what call_rcu() and synchronize_rcu() callers then free",
+};
+BUG_SWITCH(bug_rcu_gp_early);

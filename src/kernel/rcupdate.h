@@ -40,6 +40,11 @@
 
 #include "preempt.h"
 
+/* RCU's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
+enum {
+	BUG_RCU_GP_EARLY = 6,                  /* a grace period ends one CPU early */
+};
+
 struct rcu_head;
 typedef void (*rcu_callback_t)(struct rcu_head *head);
 

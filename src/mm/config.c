@@ -11,14 +11,14 @@
  * stays small and fast most of the time, every value stays reachable.
  */
 #include "config.h"
+#include "../sched/registry.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct config_key *__start_mmfuzz_config[];
-extern const struct config_key *__stop_mmfuzz_config[];
+REGISTRY_SECTION(mmfuzz_config);
 
 static const struct config_key *keys[MM_CONFIG_MAX];
 static int nkeys;
@@ -29,23 +29,29 @@ static void compute_default_raw(void);
 
 static int cmp_bin_off(const void *a, const void *b)
 {
-	const struct config_key *x = *(const struct config_key *const *)a;
-	const struct config_key *y = *(const struct config_key *const *)b;
-
-	return (int)x->bin_off - (int)y->bin_off;
+	return (int)((const struct config_key *)a)->bin_off - (int)((const struct config_key *)b)->bin_off;
 }
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct config_key *)a)->name, ((const struct config_key *)b)->name);
+}
+
+static const char *key_name(const void *e)
+{
+	return ((const struct config_key *)e)->name;
+}
+
+static const struct registry config_registry = {
+	.what = "config key", .limit = "MM_CONFIG_MAX in src/mm/config.h",
+	REGISTRY_BOUNDS(mmfuzz_config), .cap = MM_CONFIG_MAX,
+	.key = cmp_name, .order = cmp_bin_off, .name = key_name,
+};
 
 static void config_build(void)
 {
-	size_t n = (size_t)(__stop_mmfuzz_config - __start_mmfuzz_config), i;
+	size_t n = registry_collect(&config_registry, (const void **)keys), i;
 
-	if (n > MM_CONFIG_MAX) {
-		fprintf(stderr, "mmfuzz: %zu config keys, more than MM_CONFIG_MAX\n", n);
-		abort();
-	}
-	for (i = 0; i < n; i++)
-		keys[i] = __start_mmfuzz_config[i];
-	qsort(keys, n, sizeof(keys[0]), cmp_bin_off);
 	for (i = 0; i < n; i++) {
 		struct config_key *k = (struct config_key *)keys[i];
 
@@ -83,13 +89,8 @@ const struct config_key *config_key_by_id(int id)
 
 const struct config_key *config_key_lookup(const char *name)
 {
-	int i;
-
 	config_init();
-	for (i = 0; i < nkeys; i++)
-		if (!strcmp(keys[i]->name, name))
-			return keys[i];
-	return NULL;
+	return registry_lookup(&config_registry, (const void *const *)keys, (size_t)nkeys, name);
 }
 
 void config_default(struct mm_config *c)

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../sched/registry.h"
+
 #define MM_CONFIG_MAX		32	/* keys, all layers */
 #define CONFIG_BIN_BYTES	44	/* the binary header's config block (the
 					 * header's last 4 bytes are the program's) */
@@ -55,10 +57,9 @@ struct config_key {
 	int id;				/* index in mm_config.v (config_init) */
 };
 
-#define __CK_SECTION __attribute__((section("mmfuzz_config"), used))
 /* Register @key (a struct config_key defined in the layer's file). */
 #define CONFIG_KEY(key)								\
-	static const struct config_key *__ckp_##key __CK_SECTION = &(key)
+	REGISTER(mmfuzz_config, const struct config_key *, __ckp_##key, &(key))
 
 void config_init(void);
 int config_nkeys(void);

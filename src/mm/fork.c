@@ -265,6 +265,9 @@ static struct world_layer tlb_layer = {
 	.tune = tlb_tune,
 	.drain = tlb_drain,
 	.destroy = tlb_destroy,
+	.stat_size = sizeof(struct tlb_stat),
+	.stat_snap = tlb_stat_snap,
+	.stat_print = tlb_stat_print,
 };
 WORLD_LAYER(tlb_layer);
 

@@ -8,6 +8,34 @@
 #include "../kernel/percpu.h"
 #include "mm.h"
 
+/* The page allocator's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
+enum {
+	BUG_PCP_PICK_UNLOCKED = 0,             /* seed 000 */
+	BUG_PCP_FREE_NOLOCK = 1,               /* missing lock on a pcp path */
+	BUG_FREE_ONE_PAGE_NOLOCK = 2,          /* missing lock on a buddy path */
+	BUG_VMSTAT_LOST_UPDATE = 3,            /* lost update on a free-page counter */
+	BUG_PCP_COUNT_APART = 4,               /* counter updated apart from its list */
+	BUG_PCP_LOCK_IRQ = 5,                  /* spin_lock where IRQ reentrancy needs trylock */
+	BUG_PCP_FREE_BOOT_PAGESET = 10,        /* a check for an edge of the kernel's ranges removed */
+	BUG_REFILL_COUNTS_BATCH = 11,          /* a count of what was asked, not what was got */
+	BUG_FREE_COUNT_AFTER_UNLOCK = 12,      /* a counter moved out of its lock: transiently wrong */
+};
+
+/* The page allocator's stat snapshot (page_alloc_stat.c, layer.h). */
+struct pagealloc_stat {
+	unsigned long mm[NR_MM_STAT_ITEMS];
+	unsigned long pgalloc, pgfree;
+	unsigned long zone_acquired, zone_contended, zone_trylock_failed;
+	uint64_t zone_hold_cycles;
+	unsigned long pcp_acquired, pcp_contended, pcp_trylock_failed;
+	unsigned long pcp_pages, pcp_runs;	/* on the pcp lists now; runs of pfns */
+};
+void pagealloc_stat_snap(struct world *w, void *snap);
+void pagealloc_stat_print(FILE *out, const void *a, const void *b,
+			  const struct layer_stat_span *span);
+/* The pages on the pcp lists, and the runs of consecutive pfns of one CPU's. */
+void pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
+
 /* Free Page Internal flags */
 typedef int fpi_t;
 #define FPI_NONE	0

@@ -575,3 +575,24 @@ void kt_ipi(struct ktorture *kt, unsigned long mask, bool wait)
 			sched_violation("I-IPI", __func__,
 					"on_each_cpu_mask(wait) returned before cpu%d ran it", cpu);
 }
+
+/* ---- bug switches (bits in ktorture.h) ---- */
+
+static const struct bug_info bug_lock_inversion_rare = {
+	.bit = BUG_LOCK_INVERSION_RARE,
+	.name = "lock_inversion_rare", .layer = "ktorture", .where = "kt_slab_lock_path",
+	.caught_by = "lockdep (lock-order@slab_lock->n->list_lock), before any deadlock",
+	.desc = "a rare path (every 4th update of a slab's counters) takes "
+		"n->list_lock while holding slab_lock, the reverse of the slab lock "
+		"order (n->list_lock -> slab_lock): two CPUs on the two paths deadlock",
+};
+BUG_SWITCH(bug_lock_inversion_rare);
+
+static const struct bug_info bug_complete_early = {
+	.bit = BUG_COMPLETE_EARLY,
+	.name = "complete_early", .layer = "ktorture", .where = "kt_handoff_produce",
+	.caught_by = "I-COMP (the waiter reads unpublished work); TSan: data race",
+	.desc = "the producer calls complete() before it writes the work the "
+		"completion announces: a waiter woken in between reads the old value",
+};
+BUG_SWITCH(bug_complete_early);

@@ -33,6 +33,12 @@
 #include "../kernel/rwsem.h"
 #include "mm.h"
 
+/* ktorture's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
+enum {
+	BUG_LOCK_INVERSION_RARE = 7,           /* two locks in the wrong order on a rare path */
+	BUG_COMPLETE_EARLY = 8,                /* complete() before the work is published */
+};
+
 #define KT_NOBJ		8	/* RCU-protected objects */
 #define KT_NFL		16	/* freelist objects */
 #define KT_BATCH	4	/* the percpu_counter's batch: folds often */

@@ -452,6 +452,20 @@ static void pagealloc_drain(struct world *w)
 	t->cpu = home;
 }
 
+/*
+ * What one operation may take without progress: a drain of every pcp of
+ * every zone (high + batch pages each) and a sweep of every zone, a step
+ * a page.
+ */
+static uint64_t pagealloc_max_op_steps(const struct mm_config *c)
+{
+	uint64_t zones = (uint64_t)config_get(c, &ck_zones);
+
+	return zones * (uint64_t)config_get(c, &ck_cpus) *
+	       (uint64_t)(config_get(c, &ck_pcp_high) + config_get(c, &ck_pcp_batch)) +
+	       zones * (uint64_t)config_get(c, &ck_zone_pages);
+}
+
 static struct world_layer pagealloc_layer = {
 	.name = "pagealloc",
 	.order = 0,
@@ -461,5 +475,9 @@ static struct world_layer pagealloc_layer = {
 	.tune = pagealloc_tune,
 	.drain = pagealloc_drain,
 	.destroy = pagealloc_destroy,
+	.max_op_steps = pagealloc_max_op_steps,
+	.stat_size = sizeof(struct pagealloc_stat),
+	.stat_snap = pagealloc_stat_snap,
+	.stat_print = pagealloc_stat_print,
 };
 WORLD_LAYER(pagealloc_layer);

@@ -14,6 +14,24 @@
 #include "internal.h"
 #include "mm_types.h"
 
+/* The TLB gather layer's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
+enum {
+	BUG_TLB_PENDING_LEAK = 13,             /* seed 001: tlb_finish_mmu without dec_tlb_flush_pending */
+	BUG_TLB_NESTED_FLUSH_MISS = 14,        /* seed 001's predecessor: no full flush when nested */
+	BUG_TLB_FREE_BEFORE_FLUSH = 15,        /* gathered pages freed before the TLB flush */
+	BUG_TLB_TABLE_FREE_NO_GP = 16,         /* page tables freed without the grace period */
+	BUG_FAULT_PTE_NOLOCK = 17,             /* a PTE changed without its ptlock */
+};
+
+/* The TLB gather layer's stat snapshot (tlb_stat.c, layer.h). */
+struct tlb_stat {
+	bool used;			/* the layer has mms (mm_alloc) */
+	unsigned long tlb[NR_TLB_STAT_ITEMS];
+	long flush_pending;		/* summed over the live mms, now */
+};
+void tlb_stat_snap(struct world *w, void *snap);
+void tlb_stat_print(FILE *out, const void *a, const void *b, const struct layer_stat_span *span);
+
 /* ---- the mmu_gather ---- */
 
 /*

@@ -28,34 +28,50 @@ CONFIG_KEY(ck_cpus);
 
 /* ---- the layer registry ---- */
 
-extern const struct world_layer *__start_mmfuzz_layers[];
-extern const struct world_layer *__stop_mmfuzz_layers[];
+REGISTRY_SECTION(mmfuzz_layers);
 
 static const struct world_layer *layers[MAX_LAYERS];
 static int nlayers;
 static pthread_once_t layers_once = PTHREAD_ONCE_INIT;
 
+static int cmp_layer_name(const void *a, const void *b)
+{
+	return strcmp(((const struct world_layer *)a)->name, ((const struct world_layer *)b)->name);
+}
+
 static int cmp_layer(const void *a, const void *b)
 {
-	const struct world_layer *x = *(const struct world_layer *const *)a;
-	const struct world_layer *y = *(const struct world_layer *const *)b;
+	const struct world_layer *x = a, *y = b;
 
 	return x->order != y->order ? x->order - y->order : strcmp(x->name, y->name);
 }
 
+static const char *layer_name(const void *e)
+{
+	return ((const struct world_layer *)e)->name;
+}
+
+static const struct registry layers_registry = {
+	.what = "world layer", .limit = "MAX_MODEL_LAYERS + MAX_CHECKER_LAYERS in src/mm/layer.h",
+	REGISTRY_BOUNDS(mmfuzz_layers), .cap = MAX_LAYERS,
+	.key = cmp_layer_name, .order = cmp_layer, .name = layer_name,
+};
+
 static void layers_build(void)
 {
-	size_t n = (size_t)(__stop_mmfuzz_layers - __start_mmfuzz_layers), i;
+	size_t n = registry_collect(&layers_registry, (const void **)layers), i, model = 0;
 
-	if (n > MAX_LAYERS) {
-		fprintf(stderr, "mmfuzz: %zu world layers, more than MAX_LAYERS\n", n);
+	for (i = 0; i < n; i++) {
+		model += layers[i]->order < LAYER_ORDER_CHECKER;
+		((struct world_layer *)layers[i])->id = (int)i;
+	}
+	if (model > MAX_MODEL_LAYERS || n - model > MAX_CHECKER_LAYERS) {
+		fprintf(stderr, "mmfuzz: registry of world layers: %zu model and %zu checker-state "
+			"layers, more than the %d and %d this build holds (MAX_MODEL_LAYERS, "
+			"MAX_CHECKER_LAYERS in src/mm/layer.h)\n", model, n - model,
+			MAX_MODEL_LAYERS, MAX_CHECKER_LAYERS);
 		abort();
 	}
-	for (i = 0; i < n; i++)
-		layers[i] = __start_mmfuzz_layers[i];
-	qsort(layers, n, sizeof(layers[0]), cmp_layer);
-	for (i = 0; i < n; i++)
-		((struct world_layer *)layers[i])->id = (int)i;
 	nlayers = (int)n;
 }
 
@@ -78,13 +94,8 @@ const struct world_layer *layer_by_id(int id)
 
 const struct world_layer *layer_lookup(const char *name)
 {
-	int i;
-
 	layers_init();
-	for (i = 0; i < nlayers; i++)
-		if (!strcmp(layers[i]->name, name))
-			return layers[i];
-	return NULL;
+	return registry_lookup(&layers_registry, (const void *const *)layers, (size_t)nlayers, name);
 }
 
 /* ---- a world ---- */

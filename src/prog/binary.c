@@ -43,7 +43,7 @@
 
 _Static_assert(H_CONFIG + CONFIG_BIN_BYTES == H_MMS, "header layout");
 _Static_assert(H_MMS + PROG_MAX_TASKS / 2 == BIN_HEADER, "header layout");
-_Static_assert(NR_BUGS <= 64, "64 switches fit the header");
+_Static_assert(BUGS_MAX <= 64, "64 switches fit the header");
 
 struct reader {
 	const uint8_t *p;
@@ -118,8 +118,7 @@ size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *
 	p->bugs = 0;
 	for (i = 0; i < 8; i++)
 		p->bugs |= (uint64_t)h[H_BUGS + i] << (8 * i);
-	if (NR_BUGS < 64)
-		p->bugs &= (1ULL << NR_BUGS) - 1;
+	p->bugs &= bugs_known();
 	plen = (uint32_t)(h[H_PLEN] | h[H_PLEN + 1] << 8);
 
 	/* program */

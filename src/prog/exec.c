@@ -351,20 +351,14 @@ static void run_sequential(struct exec *e)
 
 /*
  * The livelock bound for @p: the steps without progress allowed (the
- * caller's, or the default), plus what one operation may legitimately take
- * on this machine (a drain of every pcp of every zone, a refill of a whole
- * batch, a sweep of the zone: a step a page), so that a large machine is
- * not a livelock and a small one is caught as soon as it was.
+ * caller's, or the default), plus twice what one operation may
+ * legitimately take on this machine, as each world layer says
+ * (max_op_steps), so that a large machine is not a livelock and a small
+ * one is caught as soon as it was.
  */
 static uint64_t livelock_bound(const struct prog *p, uint64_t base)
 {
-	const struct mm_config *c = &p->cfg;
-	uint64_t zones = (uint64_t)config_get(c, &ck_zones);
-
-	return (base ? base : 200000) +
-	       2 * (zones * (uint64_t)config_get(c, &ck_cpus) *
-		    (uint64_t)(config_get(c, &ck_pcp_high) + config_get(c, &ck_pcp_batch)) +
-		    zones * (uint64_t)config_get(c, &ck_zone_pages));
+	return (base ? base : 200000) + 2 * layers_max_op_steps(&p->cfg);
 }
 
 /* Which op defines the handle each argument names; each handle's N. */

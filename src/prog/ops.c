@@ -10,12 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern struct op_desc *__start_mmfuzz_ops[];
-extern struct op_desc *__stop_mmfuzz_ops[];
-extern struct op_layer *__start_mmfuzz_oplayers[];
-extern struct op_layer *__stop_mmfuzz_oplayers[];
-extern const struct fuzz_target *__start_mmfuzz_targets[];
-extern const struct fuzz_target *__stop_mmfuzz_targets[];
+REGISTRY_SECTION(mmfuzz_ops);
+REGISTRY_SECTION(mmfuzz_oplayers);
+REGISTRY_SECTION(mmfuzz_targets);
 
 const struct op_desc *op_table[OP_CODES];
 static const struct op_desc *by_index[OP_CODES];
@@ -24,7 +21,8 @@ static const struct handle_kind *hkinds[16];
 static int nhkinds;
 static struct op_layer *oplayers[MAX_OP_LAYERS];
 static int noplayers;
-static const struct fuzz_target *targets[16];
+#define MAX_TARGETS	16
+static const struct fuzz_target *targets[MAX_TARGETS];
 static int ntargets;
 static pthread_once_t ops_once = PTHREAD_ONCE_INIT;
 
@@ -61,27 +59,63 @@ static int cmp_hkind(const void *a, const void *b)
 		      (*(const struct handle_kind *const *)b)->name);
 }
 
+static int cmp_code(const void *a, const void *b)
+{
+	return (int)((const struct op_desc *)a)->code - (int)((const struct op_desc *)b)->code;
+}
+
+static const char *op_name(const void *e)
+{
+	return ((const struct op_desc *)e)->name;
+}
+
 static int cmp_oplayer(const void *a, const void *b)
 {
-	return strcmp((*(struct op_layer *const *)a)->name, (*(struct op_layer *const *)b)->name);
+	return strcmp(((const struct op_layer *)a)->name, ((const struct op_layer *)b)->name);
+}
+
+static const char *oplayer_name(const void *e)
+{
+	return ((const struct op_layer *)e)->name;
 }
 
 static int cmp_target(const void *a, const void *b)
 {
-	return strcmp((*(const struct fuzz_target *const *)a)->name,
-		      (*(const struct fuzz_target *const *)b)->name);
+	return strcmp(((const struct fuzz_target *)a)->name, ((const struct fuzz_target *)b)->name);
 }
+
+static const char *target_name(const void *e)
+{
+	return ((const struct fuzz_target *)e)->name;
+}
+
+/* A code is an operation's forever: two operations of one code are refused. */
+static const struct registry ops_registry = {
+	.what = "operation", .limit = "OP_CODES, the byte of an operation's code",
+	REGISTRY_BOUNDS(mmfuzz_ops), .cap = OP_CODES,
+	.key = cmp_code, .keyname = "code", .name = op_name,
+};
+
+static const struct registry oplayers_registry = {
+	.what = "operation layer", .limit = "MAX_OP_LAYERS in src/prog/ops.h",
+	REGISTRY_BOUNDS(mmfuzz_oplayers), .cap = MAX_OP_LAYERS,
+	.key = cmp_oplayer, .name = oplayer_name,
+};
+
+static const struct registry targets_registry = {
+	.what = "fuzz target", .limit = "MAX_TARGETS in src/prog/ops.c",
+	REGISTRY_BOUNDS(mmfuzz_targets), .cap = MAX_TARGETS,
+	.key = cmp_target, .name = target_name,
+};
 
 static void ops_build(void)
 {
-	size_t n = (size_t)(__stop_mmfuzz_ops - __start_mmfuzz_ops), i;
+	size_t n = registry_collect(&ops_registry, (const void **)by_index), i;
 	int k;
 
 	for (i = 0; i < n; i++) {
-		struct op_desc *d = __start_mmfuzz_ops[i];
+		const struct op_desc *d = by_index[i];
 
-		if (op_table[d->code])
-			ops_bad("code given twice", d->name);
 		if (d->nargs > OP_MAX_ARGS)
 			ops_bad("too many arguments", d->name);
 		op_table[d->code] = d;
@@ -94,28 +128,16 @@ static void ops_build(void)
 				add_hkind(d->args[k].hk);
 			}
 	}
-	for (i = 0; i < OP_CODES; i++)
-		if (op_table[i])
-			by_index[nops_total++] = op_table[i];
+	nops_total = (int)n;
 	qsort(hkinds, (size_t)nhkinds, sizeof(hkinds[0]), cmp_hkind);
 
-	n = (size_t)(__stop_mmfuzz_oplayers - __start_mmfuzz_oplayers);
-	if (n > MAX_OP_LAYERS)
-		ops_bad("too many operation layers", "");
-	for (i = 0; i < n; i++)
-		oplayers[i] = __start_mmfuzz_oplayers[i];
-	qsort(oplayers, n, sizeof(oplayers[0]), cmp_oplayer);
+	n = registry_collect(&oplayers_registry, (const void **)oplayers);
 	for (i = 0; i < n; i++)
 		oplayers[i]->id = (int)i;
 	noplayers = (int)n;
 
-	n = (size_t)(__stop_mmfuzz_targets - __start_mmfuzz_targets);
-	if (n > sizeof(targets) / sizeof(targets[0]))
-		ops_bad("too many fuzz targets", "");
-	for (i = 0; i < n; i++)
-		targets[i] = __start_mmfuzz_targets[i];
-	qsort(targets, n, sizeof(targets[0]), cmp_target);
-	ntargets = (int)n;
+	ntargets = (int)registry_collect(&targets_registry, (const void **)targets);
+	n = (size_t)ntargets;
 	for (i = 0; i < n; i++)
 		for (k = 0; k < targets[i]->nfold; k++)
 			if (!op_table[targets[i]->fold[k]] ||
@@ -131,13 +153,9 @@ void ops_init(void)
 
 const struct op_desc *op_lookup(const char *name)
 {
-	int i;
-
 	ops_init();
-	for (i = 0; i < nops_total; i++)
-		if (!strcmp(by_index[i]->name, name))
-			return by_index[i];
-	return NULL;
+	return registry_lookup(&ops_registry, (const void *const *)by_index, (size_t)nops_total,
+			       name);
 }
 
 int ops_count(void)
@@ -188,13 +206,9 @@ struct op_layer *op_layer_by_index(int i)
 
 const struct fuzz_target *target_lookup(const char *name)
 {
-	int i;
-
 	ops_init();
-	for (i = 0; i < ntargets; i++)
-		if (!strcmp(targets[i]->name, name))
-			return targets[i];
-	return NULL;
+	return registry_lookup(&targets_registry, (const void *const *)targets, (size_t)ntargets,
+			       name);
 }
 
 const struct fuzz_target *target_default(void)

@@ -98,7 +98,7 @@ struct op_desc {
 /* A descriptor's name and its operation-boundary yield site "op(NAME)". */
 #define OP_NAME(n)	.name = (n), .site = { "op", (n), YP_OP, 0, 0, 0 }
 
-#define __OP_SECTION __attribute__((section("mmfuzz_ops"), used))
+#define __OP_SECTION __registry(mmfuzz_ops)
 /*
  * Register @d, a `static struct op_desc` with its fields set (the name with
  * OP_NAME), and its yield site.
@@ -124,7 +124,7 @@ struct op_layer {
 };
 #define MAX_OP_LAYERS	8
 #define OP_LAYER(l)								\
-	static struct op_layer *__oplp_##l __attribute__((section("mmfuzz_oplayers"), used)) = &(l)
+	REGISTER(mmfuzz_oplayers, struct op_layer *, __oplp_##l, &(l))
 
 /*
  * A fuzz target: the operations of some layers.  Codes outside it fold
@@ -139,7 +139,7 @@ struct fuzz_target {
 	int nfold;
 };
 #define FUZZ_TARGET(t)								\
-	static const struct fuzz_target *__ftp_##t __attribute__((section("mmfuzz_targets"), used)) = &(t)
+	REGISTER(mmfuzz_targets, const struct fuzz_target *, __ftp_##t, &(t))
 
 /* ---- the registries (ops.c) ---- */
 

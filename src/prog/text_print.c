@@ -147,9 +147,9 @@ char *prog_print_text_notes(const struct prog *p, const char *const *notes)
 		sb_printf(&b, "\n");
 	if (p->bugs) {
 		sb_printf(&b, "bugs:");
-		for (i = 0; i < NR_BUGS; i++)
-			if (p->bugs & (1ULL << i))
-				sb_printf(&b, "%s %s", nb++ ? "," : "", bug_table[i].name);
+		for (i = 0; i < BUGS_MAX; i++)
+			if ((p->bugs & (1ULL << i)) && bug_name(i))
+				sb_printf(&b, "%s %s", nb++ ? "," : "", bug_name(i));
 		sb_printf(&b, "\n");
 	}
 	if (p->expect == EXPECT_CLEAN)

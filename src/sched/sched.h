@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "fiber.h"
+#include "registry.h"
 #include "ilv.h"
 #include "san.h"
 
@@ -85,7 +86,7 @@ struct yield_site {
 	const char *name;
 };
 
-#define __YS_SECTION __attribute__((section("mmfuzz_ysites"), used))
+#define __YS_SECTION __registry(mmfuzz_ysites)
 
 /* A static yield site at this place in the code. */
 #define YIELD_SITE(type, what) ({						\

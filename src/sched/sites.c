@@ -12,8 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern struct yield_site *__start_mmfuzz_ysites[];
-extern struct yield_site *__stop_mmfuzz_ysites[];
+REGISTRY_SECTION(mmfuzz_ysites);
+
+/* Equal names are one site, not duplicates: no key.  A site's id is an
+ * unsigned short (struct yield_site). */
+static const struct registry sites_registry = {
+	.what = "yield site", .limit = "the unsigned short of yield_site.id",
+	REGISTRY_BOUNDS(mmfuzz_ysites), .cap = 65536,
+};
 
 static const char *const yield_type_names[NR_YIELD_TYPES] = {
 	[YP_OP] = "op",
@@ -94,14 +100,15 @@ static int cmp_site_name(const void *a, const void *b)
 
 static void sites_build(void)
 {
-	size_t n = (size_t)(__stop_mmfuzz_ysites - __start_mmfuzz_ysites);
+	size_t n = registry_count(&sites_registry);
 	struct yield_site **all = malloc((n ? n : 1) * sizeof(*all));
 	size_t i;
 
 	if (!all)
 		abort();
+	n = registry_collect(&sites_registry, (const void **)all);
 	for (i = 0; i < n; i++) {
-		struct yield_site *s = __start_mmfuzz_ysites[i];
+		struct yield_site *s = all[i];
 		const char *what = s->what ? s->what : "";
 		char buf[256];
 
@@ -121,7 +128,6 @@ static void sites_build(void)
 		if (!s->name)
 			abort();
 		s->hash = fnv1a(s->name);
-		all[i] = s;
 	}
 	qsort(all, n, sizeof(*all), cmp_site_name);
 	site_table = malloc((n ? n : 1) * sizeof(*site_table));

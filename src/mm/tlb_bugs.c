@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The TLB gather layer's bug switches (mmu_gather.c, memory.c), their bits
+ * in tlb.h.
+ */
+#include "tlb.h"
+
+static const struct bug_info bug_tlb_pending_leak = {
+	.bit = BUG_TLB_PENDING_LEAK,
+	.name = "tlb_pending_leak", .layer = "tlb", .where = "tlb_finish_mmu",
+	.caught_by = "I-TLB-1 (tlb_flush_pending not zero at quiescence)",
+	.desc = "tlb_finish_mmu forgets dec_tlb_flush_pending(): mm->tlb_flush_pending "
+		"never returns to zero, every later gather on the mm looks nested and "
+		"ends in a full flush (seed 001: the 19% brk1 regression, fixed by "
+		"e8f682574e45)",
+};
+BUG_SWITCH(bug_tlb_pending_leak);
+
+static const struct bug_info bug_tlb_nested_flush_miss = {
+	.bit = BUG_TLB_NESTED_FLUSH_MISS,
+	.name = "tlb_nested_flush_miss", .layer = "tlb", .where = "tlb_finish_mmu",
+	.caught_by = "I-TLB-3 (a nested gather ends without a full flush); stale-tlb",
+	.desc = "tlb_finish_mmu does not force a full flush when another gather is live "
+		"on the mm (before 99baac21e458): of two MADV_DONTNEEDs of one range, the "
+		"one that finds the PTEs already clear returns before anyone flushed, and "
+		"the user reads the old page through a stale TLB entry (seed 001's "
+		"predecessor)",
+};
+BUG_SWITCH(bug_tlb_nested_flush_miss);
+
+static const struct bug_info bug_tlb_free_before_flush = {
+	.bit = BUG_TLB_FREE_BEFORE_FLUSH,
+	.name = "tlb_free_before_flush", .layer = "tlb", .where = "tlb_flush_mmu",
+	.caught_by = "I-TLB-2 (a page freed while a TLB still maps it); ASan: use-after-poison",
+	.desc = "tlb_flush_mmu frees the gathered pages before it flushes the TLBs: "
+		"another CPU still reaches a page the allocator already handed back",
+};
+BUG_SWITCH(bug_tlb_free_before_flush);
+
+static const struct bug_info bug_tlb_table_free_no_gp = {
+	.bit = BUG_TLB_TABLE_FREE_NO_GP,
+	.name = "tlb_table_free_no_gp", .layer = "tlb", .where = "tlb_remove_table",
+	.caught_by = "I-TLB-2 (a page table freed without a grace period or IPI sync); ASan",
+	.desc = "page tables removed by free_pgtables are freed right after the TLB "
+		"flush, without waiting for a grace period (or the sync IPI when no "
+		"batch page could be had): gup_fast, walking them with IRQs off, reads "
+		"freed memory",
+};
+BUG_SWITCH(bug_tlb_table_free_no_gp);
+
+static const struct bug_info bug_fault_pte_nolock = {
+	.bit = BUG_FAULT_PTE_NOLOCK,
+	.name = "fault_pte_nolock", .layer = "tlb", .where = "do_anonymous_page",
+	.caught_by = "I-CONS (a page owned by nobody), I-RSS",
+	.desc = "do_anonymous_page checks the PTE is none and sets it without the PTE's "
+		"lock: two threads faulting the same page both install one, and the "
+		"first is lost, still counted in rss",
+};
+BUG_SWITCH(bug_fault_pte_nolock);

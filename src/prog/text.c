@@ -66,11 +66,27 @@ bool prog_is_text(const uint8_t *data, size_t size)
 static int define_label(struct parser *ps, struct pstate *st, const char *label, size_t labeln,
 			const struct op_desc *d)
 {
-	int i;
+	const char *pre = d->defines->prefix;
+	size_t pn = strlen(pre), i;
+	long num = 0;
 
+	/* "h3": the kind's prefix and a number, as decode prints it */
+	if (labeln <= pn || memcmp(label, pre, pn))
+		return perr(ps, label, "a %s handle is named %sN, not '%.*s'", d->defines->name,
+			    pre, (int)labeln, label);
+	for (i = pn; i < labeln; i++) {
+		if (!isdigit((unsigned char)label[i]))
+			return perr(ps, label, "a %s handle is named %sN, not '%.*s'",
+				    d->defines->name, pre, (int)labeln, label);
+		if (num < PROG_MAX_OPS)
+			num = num * 10 + (label[i] - '0');
+	}
+	if (num >= PROG_MAX_OPS)
+		return perr(ps, label + pn, "a handle's number is from 0 to %d, not '%.*s'",
+			    PROG_MAX_OPS - 1, (int)(labeln - pn), label + pn);
 	if (labeln >= sizeof(st->labels[0].name))
 		return perr(ps, label, "handle name too long");
-	for (i = 0; i < st->nlabels; i++)
+	for (i = 0; i < (size_t)st->nlabels; i++)
 		if (tok_is(label, labeln, st->labels[i].name))
 			return perr(ps, label, "handle '%.*s' defined twice", (int)labeln, label);
 	memcpy(st->labels[st->nlabels].name, label, labeln);

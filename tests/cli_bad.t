@@ -60,6 +60,9 @@ printf 'mmfuzz 1\ntask T0 cpu=0\n  page0 = alloc_pages order=0 mt=movable\n' > h
 # an expect: signature is printable ASCII (N4)
 printf 'mmfuzz 1\nexpect: violation I-READ@drain\377zone\n%s\n' "$prog" > sig_byte.mmf
 printf 'mmfuzz 1\nexpect: violation I-READ@drain\001\n%s\n' "$prog" > sig_ctl.mmf
+# a decision's target is a task or a kernel thread the program may start (N2)
+printf 'mmfuzz 1\n%s\nschedule: fallback=none\n  at start -> T5\n' "$two" > dec_t5.mmf
+printf 'mmfuzz 1\n%s\nschedule: fallback=none\n  at T3.0 op(exit) #1 -> T0\n' "$two" > dec_from_t3.mmf
 mkdir adir
 ln -s nowhere dangling
 "$M" encode good.mmf -o good.bin
@@ -108,6 +111,9 @@ bad run "r_bare.mmf:3:3: a range handle is named rN, not 'r'" r_bare.mmf
 bad decode "h_word.mmf:3:3: a page handle is named hN, not 'page0'" h_word.mmf
 bad run 'sig_byte.mmf:2:31: a signature is printable ASCII, not the byte 0xff' sig_byte.mmf
 bad decode 'sig_ctl.mmf:2:31: a signature is printable ASCII, not the byte 0x01' sig_ctl.mmf
+bad run "dec_t5.mmf:5:15: T5 is not a task of the program (T0..T1) and none of its operations starts a kernel thread" dec_t5.mmf
+bad encode "dec_from_t3.mmf:5:6: T3 is not a task of the program (T0..T1) and none *" dec_from_t3.mmf -o x.bin
+bad encode "$C/regress/rcu_gp_early.mmf:27:26: -> T3 is a kernel thread (rcu_gp): the binary form holds decisions to the program's tasks only (T0..T2); not written" "$C/regress/rcu_gp_early.mmf" -o x.bin
 
 # decode
 bad decode 'mmfuzz decode: no FILE given (mmfuzz decode --help)'

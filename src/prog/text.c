@@ -239,6 +239,33 @@ static int parse_schedule_head(struct parser *ps, struct prog *p)
 	return 0;
 }
 
+/* May the program's operations start kernel threads (their layer's)? */
+static bool starts_kthreads(const struct prog *p)
+{
+	int i, l;
+
+	for (i = 0; i < p->nops; i++)
+		for (l = 0; l < op_layers_count(); l++)
+			if (op_layer_by_index(l)->kthreads &&
+			    !strcmp(op_layer_by_index(l)->name, op_desc_of(&p->ops[i])->layer))
+				return true;
+	return false;
+}
+
+/* "Tn" of a decision: a task of the program, or a kernel thread's id
+ * (after the tasks) when the program may start one. */
+static int parse_decision_task(struct parser *ps, const struct prog *p, const char *w, size_t wn,
+			       int *task)
+{
+	if (parse_task_ref(ps, w, wn, MAX_TASKS, task))
+		return -1;
+	if (*task >= p->ntasks && !starts_kthreads(p))
+		return perr(ps, w, "T%d is not a task of the program (T0%s%.0d) and none of its "
+			    "operations starts a kernel thread", *task, p->ntasks > 1 ? "..T" : "",
+			    p->ntasks - 1);
+	return 0;
+}
+
 static int parse_decision(struct parser *ps, struct pstate *st)
 {
 	struct prog *p = st->p;
@@ -268,7 +295,7 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 			return perr(ps, w, "expected Tn.k (task and op index)");
 		/* kernel threads take the ids after the program's tasks; their
 		 * "ops" are their work items */
-		if (parse_task_ref(ps, w, (size_t)(dot - w), MAX_TASKS, &task))
+		if (parse_decision_task(ps, p, w, (size_t)(dot - w), &task))
 			return -1;
 		if (parse_num(ps, dot + 1, wn - (size_t)(dot + 1 - w), 0,
 			      task < p->ntasks ? st->ntask_ops[task] : 65535, &k, "op index"))
@@ -295,7 +322,7 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 	{
 		int target;
 
-		if (parse_task_ref(ps, w, wn, MAX_TASKS, &target))
+		if (parse_decision_task(ps, p, w, wn, &target))
 			return -1;
 		d->target = (short)target;
 	}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * decode and encode keep what a program does (codec.h): for every corpus
+ * file and for random byte strings, the text decode prints parses, runs
+ * as the program did (the same outcome and trace hash), encodes to bytes
+ * that run the same too, and those bytes decode to the same text again.
+ * The one thing v2 cannot hold, a decision to a kernel thread, is refused
+ * by encode rather than rewritten.
+ *
+ *   MMFUZZ_CODEC_N     random byte strings (default 1000; TSan 200;
+ *                      ci/text-prop runs a million)
+ *   MMFUZZ_CODEC_SEED  their seed (default 1)
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prog/codec.h"
+#include "tap.h"
+
+static struct exec *e;
+
+struct outcome {
+	enum run_outcome outcome;
+	char sig[128];
+	uint64_t hash;
+};
+
+static void run_of(const struct prog *p, struct outcome *out)
+{
+	struct run_opts o = { 0 };
+	struct run_result r;
+
+	o.max_steps = 20000;
+	exec_run(e, p, &o, &r);
+	out->outcome = r.outcome;
+	snprintf(out->sig, sizeof(out->sig), "%s", r.outcome == RUN_CLEAN ? "" : r.v.signature);
+	out->hash = r.trace_hash;
+}
+
+static bool same(const struct outcome *a, const struct outcome *b)
+{
+	return a->outcome == b->outcome && !strcmp(a->sig, b->sig) && a->hash == b->hash;
+}
+
+enum trip { TRIP_OK, TRIP_REFUSED, TRIP_BAD };
+
+/* text = decode(p), bytes = encode(text), decode(bytes): all three run as p
+ * does, and decode(bytes) == text. */
+static enum trip trip(const struct prog *orig, const char *name)
+{
+	static struct prog p, q, b;
+	static uint8_t bin[1 << 16];
+	struct outcome o0, o1, o2;
+	struct run_result r;
+	char err[512], *d1 = NULL, *d2 = NULL;
+	enum trip rc = TRIP_BAD;
+	int bad = -1;
+	long n;
+
+	run_of(orig, &o0);
+	p = *orig;
+	if (prog_decode_canonical(e, &p, &r, NULL) || !(d1 = prog_print_text(&p)))
+		goto out;
+	if (prog_parse_text(d1, name, &q, err, sizeof(err))) {
+		diag("%s: decode printed text that does not parse: %s", name, err);
+		goto out;
+	}
+	run_of(&q, &o1);
+	if (!same(&o0, &o1)) {
+		diag("%s: its decoded text runs otherwise (%s %016llx, then %s %016llx)", name,
+		     o0.sig, (unsigned long long)o0.hash, o1.sig, (unsigned long long)o1.hash);
+		goto out;
+	}
+	n = prog_encode_canonical(e, &q, bin, sizeof(bin), &r, NULL, &bad);
+	if (n == -2) {
+		rc = q.dec[bad].target >= q.ntasks ? TRIP_REFUSED : TRIP_BAD;
+		if (rc == TRIP_BAD)
+			diag("%s: encode refused decision %d, to a task of the program", name, bad);
+		goto out;
+	}
+	if (n < 0) {
+		diag("%s: encode failed", name);
+		goto out;
+	}
+	prog_decode_binary(bin, (size_t)n, &b);
+	run_of(&b, &o2);
+	if (!same(&o0, &o2)) {
+		diag("%s: its binary form runs otherwise (%s %016llx, then %s %016llx)", name,
+		     o0.sig, (unsigned long long)o0.hash, o2.sig, (unsigned long long)o2.hash);
+		goto out;
+	}
+	if (prog_decode_canonical(e, &b, &r, NULL) || !(d2 = prog_print_text(&b)))
+		goto out;
+	if (strcmp(d1, d2)) {
+		diag("%s: decode(encode(text)) != text:\n%s\n-- and --\n%s", name, d1, d2);
+		goto out;
+	}
+	rc = TRIP_OK;
+out:
+	free(d1);
+	free(d2);
+	return rc;
+}
+
+static void corpus_dir(const char *dir, int *files, int *bad, int *refused)
+{
+	static struct prog p;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[4096], err[512];
+
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name), len;
+		char *text;
+
+		if (n < 5 || strcmp(de->d_name + n - 4, ".mmf"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		text = tap_slurp(path, &len);
+		if (!text || prog_parse_text_n(text, len, path, &p, err, sizeof(err))) {
+			diag("%s: %s", path, text ? err : "cannot read");
+			(*bad)++;
+			free(text);
+			continue;
+		}
+		free(text);
+		(*files)++;
+#if MMFUZZ_TSAN
+		/* TSan reports its race first, as the file says (regress.t) */
+		if (p.expect_tsan_race)
+			continue;
+#endif
+		switch (trip(&p, path)) {
+		case TRIP_OK:
+			break;
+		case TRIP_REFUSED:
+			(*refused)++;
+			diag("%s: a decision to a kernel thread: encode refuses it", path);
+			break;
+		case TRIP_BAD:
+			(*bad)++;
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+int main(void)
+{
+	static uint8_t bytes[600];
+	static struct prog p;
+	int files = 0, bad = 0, refused = 0, rbad = 0, rrefused = 0, i;
+	int n = getenv("MMFUZZ_CODEC_N") ? atoi(getenv("MMFUZZ_CODEC_N")) : MMFUZZ_TSAN ? 200 : 1000;
+	uint64_t seed = getenv("MMFUZZ_CODEC_SEED") ? strtoull(getenv("MMFUZZ_CODEC_SEED"), NULL, 0) : 1;
+	DIR *d;
+	struct dirent *de;
+
+	tap_plan(3);
+	ops_init();
+	e = exec_create();
+	ok(e != NULL, "executor");
+	d = opendir("corpus");
+	while (d && (de = readdir(d))) {
+		char sub[4096];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "corpus/%s", de->d_name);
+		corpus_dir(sub, &files, &bad, &refused);
+	}
+	if (d)
+		closedir(d);
+	/* corpus/regress/rcu_gp_early.mmf's last decision goes to the
+	 * grace-period kthread: the only one a shipped file has */
+	ok(files > 100 && !bad && refused <= 1,
+	   "%d corpus files: decode, encode, decode again run alike and print the same text "
+	   "(%d differ, %d refused: a kernel thread's decision)", files, bad, refused);
+	seed = rng_seed(seed);
+	for (i = 0; i < n; i++) {
+		size_t len = 1 + rng_next(&seed) % sizeof(bytes), k;
+		char name[32];
+
+		for (k = 0; k < len; k++)
+			bytes[k] = (uint8_t)rng_next(&seed);
+		prog_decode_binary(bytes, len, &p);
+#if MMFUZZ_TSAN
+		p.bugs = 0;	/* a switch's race would be TSan's report */
+#endif
+		snprintf(name, sizeof(name), "random%d", i);
+		switch (trip(&p, name)) {
+		case TRIP_OK:
+			break;
+		case TRIP_REFUSED:
+			rrefused++;
+			break;
+		case TRIP_BAD:
+			rbad++;
+			break;
+		}
+	}
+	/* a binary's decisions name tasks only: none is ever refused */
+	ok(!rbad && !rrefused, "%d random byte strings: the same (%d differ, %d refused)", n, rbad,
+	   rrefused);
+	exec_destroy(e);
+	return tap_done();
+}

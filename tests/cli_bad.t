@@ -63,6 +63,8 @@ printf 'mmfuzz 1\nexpect: violation I-READ@drain\001\n%s\n' "$prog" > sig_ctl.mm
 # a decision's target is a task or a kernel thread the program may start (N2)
 printf 'mmfuzz 1\n%s\nschedule: fallback=none\n  at start -> T5\n' "$two" > dec_t5.mmf
 printf 'mmfuzz 1\n%s\nschedule: fallback=none\n  at T3.0 op(exit) #1 -> T0\n' "$two" > dec_from_t3.mmf
+# (a kernel program: T9 may be a kernel thread, but none ran)
+printf 'mmfuzz 1\ntask T0 cpu=0\n  rcu_read\nschedule: fallback=none\n  at T0.0 op(rcu_read) #1 -> T9\n' > dec_t9.mmf
 mkdir adir
 ln -s nowhere dangling
 "$M" encode good.mmf -o good.bin
@@ -113,7 +115,8 @@ bad run 'sig_byte.mmf:2:31: a signature is printable ASCII, not the byte 0xff' s
 bad decode 'sig_ctl.mmf:2:31: a signature is printable ASCII, not the byte 0x01' sig_ctl.mmf
 bad run "dec_t5.mmf:5:15: T5 is not a task of the program (T0..T1) and none of its operations starts a kernel thread" dec_t5.mmf
 bad encode "dec_from_t3.mmf:5:6: T3 is not a task of the program (T0..T1) and none *" dec_from_t3.mmf -o x.bin
-bad encode "$C/regress/rcu_gp_early.mmf:27:26: -> T3 is a kernel thread (rcu_gp): the binary form holds decisions to the program's tasks only (T0..T2); not written" "$C/regress/rcu_gp_early.mmf" -o x.bin
+bad encode "dec_t9.mmf:5:30: -> T9: no task or kernel thread of that id ran (T0..T0 did); not written" dec_t9.mmf -o x.bin
+bad encode "$C/regress/rcu_gp_early.mmf:27:26: -> T3 is a kernel thread: the binary form holds decisions to the program's tasks only (T0..T2); not written" "$C/regress/rcu_gp_early.mmf" -o x.bin
 
 # decode
 bad decode 'mmfuzz decode: no FILE given (mmfuzz decode --help)'

@@ -4,9 +4,10 @@
 # expect_tsan: race only where TSan reported the race, never carried from
 # a crash file's flag byte or into a minimized program it was not checked
 # on; a minimized page-allocator finding names no TLB key the fuzzer
-# mutated (each key is tried at its default first).
+# mutated (each key is tried at its default first); a decision to a task
+# id nothing had in the run is a warning.
 . tests/lib/tap.sh
-plan 11
+plan 12
 R=corpus/regress
 
 # decode: a text whose expect: the run contradicts
@@ -20,6 +21,14 @@ ok $? "and says so on stderr, with the expect: line" || diag "$(cat "$TMP/d.err"
 "$MMFUZZ" decode $R/pcp_count_apart.mmf > "$TMP/d.out" 2> "$TMP/d.err"
 [ ! -s "$TMP/d.err" ] && grep -qx 'expect: violation I-READ@drain_pages_zone' "$TMP/d.out"
 ok $? "a text the run agrees with: no warning"
+
+# a decision to an id that may be a kernel thread's, where none ran: run
+# and decode say it changes nothing
+printf 'mmfuzz 1\ntask T0 cpu=0\n  rcu_read\nschedule: fallback=none\n  at T0.0 op(rcu_read) #1 -> T9\n' > "$TMP/t9.mmf"
+"$MMFUZZ" run -q "$TMP/t9.mmf" > /dev/null 2> "$TMP/t9.err"; rc=$?
+w="$TMP/t9.mmf:5: warning: -> T9: no task or kernel thread of that id ran (T0..T0 did): this decision changes nothing"
+[ $rc = 0 ] && grep -qxF "$w" "$TMP/t9.err" && "$MMFUZZ" decode "$TMP/t9.mmf" 2>&1 > /dev/null | grep -qxF "$w"
+ok $? "a decision to no task nor kernel thread that ran: run and decode warn (exit $rc)"
 
 if is_tsan; then
 	# pcp_count_apart's candidates are TSan's data races in this build

@@ -7,8 +7,8 @@
  * The one thing v2 cannot hold, a decision to a kernel thread, is refused
  * by encode rather than rewritten.
  *
- *   MMFUZZ_CODEC_N     random byte strings (default 1000; TSan 200;
- *                      ci/text-prop runs a million)
+ *   MMFUZZ_CODEC_N     random byte strings (default 1000, ASan 500, TSan
+ *                      100: a few seconds; ci/text-prop runs a million)
  *   MMFUZZ_CODEC_SEED  their seed (default 1)
  */
 #include <dirent.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "prog/codec.h"
+#include "sched/san.h"
 #include "tap.h"
 
 static struct exec *e;
@@ -152,7 +153,7 @@ int main(void)
 	static uint8_t bytes[600];
 	static struct prog p;
 	int files = 0, bad = 0, refused = 0, rbad = 0, rrefused = 0, i;
-	int n = getenv("MMFUZZ_CODEC_N") ? atoi(getenv("MMFUZZ_CODEC_N")) : MMFUZZ_TSAN ? 200 : 1000;
+	int n = getenv("MMFUZZ_CODEC_N") ? atoi(getenv("MMFUZZ_CODEC_N")) : MMFUZZ_TSAN ? 100 : MMFUZZ_ASAN ? 500 : 1000;
 	uint64_t seed = getenv("MMFUZZ_CODEC_SEED") ? strtoull(getenv("MMFUZZ_CODEC_SEED"), NULL, 0) : 1;
 	DIR *d;
 	struct dirent *de;

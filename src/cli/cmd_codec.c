@@ -138,10 +138,24 @@ static void warn_unfired(const struct input *in, const bool *fired, int ndec, co
 				in->path, lines[i]);
 }
 
+/* A text's decision that fired to an id no task or kernel thread had in
+ * the run: the scheduler picked as if it were not there. */
+static void warn_no_target(const struct input *in, const bool *fired, int ndec, const int *lines,
+			   const int *targets, int ntasks)
+{
+	int i;
+
+	for (i = 0; i < ndec; i++)
+		if (fired[i] && targets[i] >= ntasks)
+			fprintf(stderr, "%s:%d: warning: -> T%d: no task or kernel thread of that "
+				"id ran (T0..T%d did): this decision changes nothing\n", in->path,
+				lines[i], targets[i], ntasks - 1);
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static bool fired[PROG_MAX_DEC];
-	static int lines[PROG_MAX_DEC];
+	static int lines[PROG_MAX_DEC], targets[PROG_MAX_DEC];
 	enum input_form form = INPUT_AUTO;
 	const char *file = NULL, *out = NULL;
 	enum expect_kind stated;
@@ -151,7 +165,7 @@ int cmd_decode(int argc, char **argv)
 	struct exec *e;
 	bool keyed;
 	char *text;
-	int rc, ndec;
+	int rc, ndec, i;
 
 	rc = codec_args("decode", decode_usage, argc, argv, false, &file, &out, &form);
 	if (rc)
@@ -169,14 +183,18 @@ int cmd_decode(int argc, char **argv)
 	keyed = in.prog->keyed;
 	ndec = in.prog->ndec;
 	memcpy(lines, in.prog->dec_line, sizeof(lines));
+	for (i = 0; i < ndec; i++)
+		targets[i] = in.prog->dec[i].target;
 	if (prog_decode_canonical(e, in.prog, &r, fired)) {
 		fprintf(stderr, "%s: cannot build the world\n", in.path);
 		exec_destroy(e);
 		input_free(&in);
 		return EXIT_USAGE;
 	}
-	if (keyed)
+	if (keyed) {
 		warn_unfired(&in, fired, ndec, lines);
+		warn_no_target(&in, fired, ndec, lines, targets, r.ntasks);
+	}
 	/* expect: is what the run found; a text that says otherwise is told */
 	if (in.is_text && stated != EXPECT_NONE &&
 	    (stated != in.prog->expect || strcmp(stated_sig, in.prog->expect_sig)))
@@ -239,15 +257,17 @@ int cmd_encode(int argc, char **argv)
 		/* v2 names a decision's target modulo the tasks: a kernel
 		 * thread's would become a task's, and the file would run another
 		 * schedule; say so instead of writing it */
-		const struct fsched *fs = exec_sched(e);
 		int t = in.prog->dec[bad].target;
 
-		fprintf(stderr, "%s:%d:%d: -> T%d is a kernel thread%s%s%s: the binary form "
-			"holds decisions to the program's tasks only (T0..T%d); not written\n",
-			in.path, lines[bad], target_col(&in, lines[bad]), t,
-			t < MAX_TASKS && fs->task[t].name ? " (" : "",
-			t < MAX_TASKS && fs->task[t].name ? fs->task[t].name : "",
-			t < MAX_TASKS && fs->task[t].name ? ")" : "", in.prog->ntasks - 1);
+		if (t < r.ntasks)
+			fprintf(stderr, "%s:%d:%d: -> T%d is a kernel thread: the binary form "
+				"holds decisions to the program's tasks only (T0..T%d); not written\n",
+				in.path, lines[bad], target_col(&in, lines[bad]), t,
+				in.prog->ntasks - 1);
+		else
+			fprintf(stderr, "%s:%d:%d: -> T%d: no task or kernel thread of that id ran "
+				"(T0..T%d did); not written\n", in.path, lines[bad],
+				target_col(&in, lines[bad]), t, r.ntasks - 1);
 		rc = EXIT_USAGE;
 	} else if (n < 0) {
 		fprintf(stderr, "%s: cannot encode\n", file);

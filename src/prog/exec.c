@@ -442,6 +442,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 		r->steps = e->fs->step;
 		r->switches = e->fs->switches;
 		r->ndec_fired = e->fs->next_dec;
+		r->ntasks = e->fs->ntasks;
 		if (!rc)
 			rc = finish_on_scheduler(e, (int)config_get(&p->cfg, &ck_cpus), r);
 		goto out;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * decode and encode keep what a program does (codec.h): for every corpus
- * file and for random byte strings, the text decode prints parses, runs
- * as the program did (the same outcome and trace hash), encodes to bytes
- * that run the same too, and those bytes decode to the same text again.
+ * file, for random byte strings and for corpus texts edited a little (a
+ * line dropped, doubled or moved, a digit changed), the text decode prints
+ * parses, runs as the program did (the same outcome and trace hash),
+ * encodes to bytes that run the same too, and those bytes decode to the
+ * same text again.
  * The one thing v2 cannot hold, a decision to a kernel thread, is refused
  * by encode rather than rewritten.
  *
- *   MMFUZZ_CODEC_N     random byte strings (default 1000, ASan 500, TSan
- *                      100: a few seconds; ci/text-prop runs a million)
+ *   MMFUZZ_CODEC_N     random byte strings, and as many edited texts
+ *                      (default 1000, ASan 500, TSan 100: a few seconds;
+ *                      ci/text-prop runs a million)
  *   MMFUZZ_CODEC_SEED  their seed (default 1)
  */
 #include <dirent.h>
@@ -61,7 +64,7 @@ static enum trip trip(const struct prog *orig, const char *name)
 
 	run_of(orig, &o0);
 	p = *orig;
-	if (prog_decode_canonical(e, &p, &r, NULL) || !(d1 = prog_print_text(&p)))
+	if (prog_decode_canonical(e, &p, &r, NULL) < 0 || !(d1 = prog_print_text(&p)))
 		goto out;
 	if (prog_parse_text(d1, name, &q, err, sizeof(err))) {
 		diag("%s: decode printed text that does not parse: %s", name, err);
@@ -91,7 +94,7 @@ static enum trip trip(const struct prog *orig, const char *name)
 		     o0.sig, (unsigned long long)o0.hash, o2.sig, (unsigned long long)o2.hash);
 		goto out;
 	}
-	if (prog_decode_canonical(e, &b, &r, NULL) || !(d2 = prog_print_text(&b)))
+	if (prog_decode_canonical(e, &b, &r, NULL) < 0 || !(d2 = prog_print_text(&b)))
 		goto out;
 	if (strcmp(d1, d2)) {
 		diag("%s: decode(encode(text)) != text:\n%s\n-- and --\n%s", name, d1, d2);
@@ -103,6 +106,11 @@ out:
 	free(d2);
 	return rc;
 }
+
+#define MAX_TEXTS 256
+static char *texts[MAX_TEXTS];
+static size_t text_len[MAX_TEXTS];
+static int ntexts;
 
 static void corpus_dir(const char *dir, int *files, int *bad, int *refused)
 {
@@ -125,7 +133,12 @@ static void corpus_dir(const char *dir, int *files, int *bad, int *refused)
 			free(text);
 			continue;
 		}
-		free(text);
+		if (ntexts < MAX_TEXTS) {
+			texts[ntexts] = text;
+			text_len[ntexts++] = len;
+		} else {
+			free(text);
+		}
 		(*files)++;
 #if MMFUZZ_TSAN
 		/* TSan reports its race first, as the file says (regress.t) */
@@ -148,6 +161,81 @@ static void corpus_dir(const char *dir, int *files, int *bad, int *refused)
 		closedir(d);
 }
 
+/* The start of line @k of @s (from 0) and its length with its newline. */
+static size_t line_at(const char *s, size_t len, size_t k, size_t *n)
+{
+	size_t i = 0, start = 0;
+
+	for (; i < len && k; i++)
+		if (s[i] == '\n') {
+			k--;
+			start = i + 1;
+		}
+	for (i = start; i < len && s[i] != '\n'; i++)
+		;
+	*n = i - start + (i < len);
+	return start;
+}
+
+/*
+ * A corpus text with a line dropped, doubled or moved, or a digit changed:
+ * the programs a person writes by editing one (most of them parse; the
+ * decisions of the schedule are where the forms used to part).
+ */
+static size_t mutate_text(const char *in, size_t len, char *out, size_t cap, uint64_t *r)
+{
+	size_t lines = 1, i, a, an, b, bn, n = 0;
+
+	for (i = 0; i < len; i++)
+		lines += in[i] == '\n';
+	a = line_at(in, len, rng_next(r) % lines, &an);
+	b = line_at(in, len, rng_next(r) % lines, &bn);
+	if (len + an + 1 > cap)
+		return 0;
+	switch (rng_next(r) % 4) {
+	case 0:		/* line a gone */
+		memcpy(out, in, a);
+		memcpy(out + a, in + a + an, len - a - an);
+		return len - an;
+	case 1:		/* line a twice */
+		memcpy(out, in, a + an);
+		memcpy(out + a + an, in + a, len - a);
+		return len + an;
+	case 2:		/* line a before line b */
+		if (a == b)
+			break;
+		for (i = 0; i < len;) {
+			if (i == b) {
+				memcpy(out + n, in + a, an);
+				n += an;
+			}
+			if (i == a) {
+				i += an;
+				continue;
+			}
+			out[n++] = in[i++];
+		}
+		if (b >= len) {
+			memcpy(out + n, in + a, an);
+			n += an;
+		}
+		return n;
+	default:	/* a digit changed */
+		memcpy(out, in, len);
+		for (i = 0; i < 64; i++) {
+			size_t at = rng_next(r) % len;
+
+			if (out[at] >= '0' && out[at] <= '9') {
+				out[at] = (char)('0' + rng_next(r) % 10);
+				break;
+			}
+		}
+		return len;
+	}
+	memcpy(out, in, len);
+	return len;
+}
+
 int main(void)
 {
 	static uint8_t bytes[600];
@@ -158,7 +246,7 @@ int main(void)
 	DIR *d;
 	struct dirent *de;
 
-	tap_plan(3);
+	tap_plan(4);
 	ops_init();
 	e = exec_create();
 	ok(e != NULL, "executor");
@@ -204,6 +292,43 @@ int main(void)
 	/* a binary's decisions name tasks only: none is ever refused */
 	ok(!rbad && !rrefused, "%d random byte strings: the same (%d differ, %d refused)", n, rbad,
 	   rrefused);
+	{
+		static char buf[1 << 17];
+		int parsed = 0, tbad = 0, trefused = 0;
+		char err[512];
+
+		for (i = 0; i < n && ntexts; i++) {
+			int k = (int)(rng_next(&seed) % (uint64_t)ntexts);
+			size_t len = mutate_text(texts[k], text_len[k], buf, sizeof(buf) - 1, &seed);
+			char name[32];
+
+			buf[len] = 0;
+			snprintf(name, sizeof(name), "mutant%d", i);
+			if (prog_parse_text_n(buf, len, name, &p, err, sizeof(err)))
+				continue;
+			parsed++;
+#if MMFUZZ_TSAN
+			if (p.expect_tsan_race || p.bugs)
+				continue;	/* TSan's report comes first */
+#endif
+			switch (trip(&p, name)) {
+			case TRIP_OK:
+				break;
+			case TRIP_REFUSED:
+				trefused++;
+				break;
+			case TRIP_BAD:
+				if (tbad++ < 3)
+					diag("mutant %d:\n%s", i, buf);
+				break;
+			}
+		}
+		ok(!tbad, "%d corpus texts with a line dropped, doubled or moved or a digit "
+		   "changed, %d of which parse: the same (%d differ, %d refused)", n, parsed, tbad,
+		   trefused);
+	}
+	for (i = 0; i < ntexts; i++)
+		free(texts[i]);
 	exec_destroy(e);
 	return tap_done();
 }

@@ -165,7 +165,7 @@ int cmd_decode(int argc, char **argv)
 	struct exec *e;
 	bool keyed;
 	char *text;
-	int rc, ndec, i;
+	int rc, ndec, i, explicit;
 
 	rc = codec_args("decode", decode_usage, argc, argv, false, &file, &out, &form);
 	if (rc)
@@ -185,7 +185,8 @@ int cmd_decode(int argc, char **argv)
 	memcpy(lines, in.prog->dec_line, sizeof(lines));
 	for (i = 0; i < ndec; i++)
 		targets[i] = in.prog->dec[i].target;
-	if (prog_decode_canonical(e, in.prog, &r, fired)) {
+	explicit = prog_decode_canonical(e, in.prog, &r, fired);
+	if (explicit < 0) {
 		fprintf(stderr, "%s: cannot build the world\n", in.path);
 		exec_destroy(e);
 		input_free(&in);
@@ -195,6 +196,10 @@ int cmd_decode(int argc, char **argv)
 		warn_unfired(&in, fired, ndec, lines);
 		warn_no_target(&in, fired, ndec, lines, targets, r.ntasks);
 	}
+	if (explicit > 0)
+		fprintf(stderr, "%s: warning: a decision that never fired held the PCT fallback "
+			"off until it was passed: the run's schedule is printed as explicit "
+			"decisions (fallback none)\n", in.path);
 	/* expect: is what the run found; a text that says otherwise is told */
 	if (in.is_text && stated != EXPECT_NONE &&
 	    (stated != in.prog->expect || strcmp(stated_sig, in.prog->expect_sig)))
@@ -257,9 +262,13 @@ int cmd_encode(int argc, char **argv)
 		/* v2 names a decision's target modulo the tasks: a kernel
 		 * thread's would become a task's, and the file would run another
 		 * schedule; say so instead of writing it */
-		int t = in.prog->dec[bad].target;
+		int t = bad >= 0 ? in.prog->dec[bad].target : 0;
 
-		if (t < r.ntasks)
+		if (bad < 0)
+			fprintf(stderr, "%s: a decision that never fired held the PCT fallback off, "
+				"and the run's schedule as explicit decisions switches to a kernel "
+				"thread, which the binary form cannot hold; not written\n", in.path);
+		else if (t < r.ntasks)
 			fprintf(stderr, "%s:%d:%d: -> T%d is a kernel thread: the binary form "
 				"holds decisions to the program's tasks only (T0..T%d); not written\n",
 				in.path, lines[bad], target_col(&in, lines[bad]), t,

@@ -39,35 +39,65 @@ static int run_recorded(struct exec *e, const struct prog *p, struct run_result 
 	return 0;
 }
 
-/* Decisions still pending when the run ended: the fallback never began. */
-static void pending_keep_fallback_off(struct prog *p, const struct run_result *r)
+/*
+ * The schedule of a text whose decisions did not all fire, as the run had
+ * it.  One still pending at the end kept the fallback from ever starting:
+ * fallback none says the same.  One passed by (its yield point never came
+ * while it was next) held the fallback off until then: with a PCT fallback
+ * that moves PCT's start, which no decision list can say, so the run's
+ * every choice is made an explicit decision instead (fallback none), as
+ * the minimizer does.  1 when the schedule was made explicit.
+ */
+static int canonical_schedule(struct exec *e, struct prog *p, struct run_result *r,
+			      const bool *fired)
 {
+	struct run_opts o = { 0 };
+	int i;
+
+	for (i = 0; p->keyed && p->fallback_depth && i < r->ndec_fired && i < p->ndec; i++)
+		if (!fired[i])
+			break;
+	if (p->keyed && p->fallback_depth && i < r->ndec_fired && i < p->ndec) {
+		o.rec = REC_ALL;
+		if (exec_run(e, p, &o, r))
+			return -1;
+		exec_keyed_decisions(e, p, true);
+		return 1;
+	}
 	if (r->ndec_fired < p->ndec) {
 		p->fallback_depth = 0;
 		p->seed = 0;
 	}
-}
-
-int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, bool *fired)
-{
-	if (run_recorded(e, p, r, fired))
-		return -1;
-	pending_keep_fallback_off(p, r);
 	/* what fired, as recorded: keyed to the yield points they fired at */
 	if (p->ndec)
 		exec_keyed_decisions(e, p, false);
 	p->keyed = true;
+	return 0;
+}
+
+int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, bool *fired)
+{
+	static bool own[PROG_MAX_DEC];
+	int rc;
+
+	if (!fired)
+		fired = own;
+	if (run_recorded(e, p, r, fired))
+		return -1;
+	rc = canonical_schedule(e, p, r, fired);
+	if (rc < 0)
+		return -1;
 	p->expect = r->outcome == RUN_CLEAN ? EXPECT_CLEAN : EXPECT_VIOLATION;
 	snprintf(p->expect_sig, sizeof(p->expect_sig), "%s",
 		 r->outcome == RUN_CLEAN ? "" : r->v.signature);
-	return 0;
+	return rc;
 }
 
 long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t cap,
 			   struct run_result *r, bool *fired, int *bad)
 {
-	static bool own[PROG_MAX_DEC];
-	int i;
+	static bool own[PROG_MAX_DEC], all[PROG_MAX_DEC];
+	int i, rc;
 
 	if (!fired)
 		fired = own;
@@ -79,7 +109,17 @@ long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t 
 				*bad = i;
 				return -2;
 			}
-		pending_keep_fallback_off(p, r);
+		rc = canonical_schedule(e, p, r, fired);
+		if (rc < 0)
+			return -1;
+		/* the step counts, from a run of the keyed decisions */
+		if (run_recorded(e, p, r, all))
+			return -1;
+		for (i = 0; rc && i < p->ndec; i++)
+			if (p->dec[i].target >= p->ntasks) {
+				*bad = -1;
+				return -2;
+			}
 		exec_step_decisions(e, p);
 	}
 	return prog_encode_binary(p, out, cap);

@@ -18,7 +18,10 @@
  * dropped (@fired, p->ndec entries or NULL: which of the decisions as
  * given fired), the fallback none when decisions were still pending at the
  * end (they kept it from ever starting), and expect: what the run found.
- * 0, or -1 if the world cannot be built.
+ * A text whose decision was passed by while a PCT fallback waited gets its
+ * run's every choice as explicit decisions, fallback none (codec.c).  0,
+ * 1 when the schedule was made explicit, or -1 if the world cannot be
+ * built.
  */
 int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, bool *fired);
 
@@ -28,7 +31,7 @@ int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, 
  * The bytes written; -1 if it does not fit or the world cannot be built;
  * -2 with *@bad the index of a decision (as given) that fired to a task
  * the binary form cannot name (v2: a kernel thread, past the program's
- * tasks).
+ * tasks), or -1 when such a choice is one of the schedule made explicit.
  */
 long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t cap,
 			   struct run_result *r, bool *fired, int *bad);

@@ -395,8 +395,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!e)
 		LLVMFuzzerInitialize(NULL, NULL);
 	prog_decode_binary_target(data, size, &p, target);
-	/* the switches are the campaign's, never the input's */
+	/* the switches are the campaign's, never the input's; the header's
+	 * expect_tsan flag is a mutated byte too: a saved crash file says
+	 * "race" only for a race this TSan build reported (below) */
 	p.bugs = inject;
+	p.expect_tsan_race = false;
 	if (exec_run(e, &p, &opts, &r))
 		abort();
 	execs++;
@@ -415,6 +418,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			seen = tsan_reports;
 			snprintf(sig, sizeof(sig), "data-race@%s", tsan_func[0] ? tsan_func : "?");
+			p.expect_tsan_race = true;
 			if (crash_dir) {
 				save_crash(data, size, &p, sig);
 				return -1;

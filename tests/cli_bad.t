@@ -49,6 +49,22 @@ mms mms_trailing.mmf 'mms: T0 T1,'
 mms mms_nothing.mmf 'mms:'
 mms mms_not_a_task.mmf 'mms: T0 thread1'
 printf 'mmfuzz 1\nmms: T0\nmms: T1\n%s\n' "$two" > mms_key_twice.mmf
+# a handle is named by its kind's prefix and a number (N9)
+printf 'mmfuzz 1\ntask T0 cpu=0\n  h0 = mmap pages=4\n  access h0 page=0\n' > h_range.mmf
+printf 'mmfuzz 1\ntask T0 cpu=0\n  r0 = alloc_pages order=0 mt=movable\n' > r_page.mmf
+printf 'mmfuzz 1\ntask T0 cpu=0\n  r99999999999 = mmap pages=4\n' > r_huge.mmf
+printf 'mmfuzz 1\ntask T0 cpu=0\n  r256 = mmap pages=4\n' > r_256.mmf
+printf 'mmfuzz 1\ntask T0 cpu=0\n  r-1 = mmap pages=4\n' > r_neg.mmf
+printf 'mmfuzz 1\ntask T0 cpu=0\n  r = mmap pages=4\n' > r_bare.mmf
+printf 'mmfuzz 1\ntask T0 cpu=0\n  page0 = alloc_pages order=0 mt=movable\n' > h_word.mmf
+# an expect: signature is printable ASCII (N4)
+printf 'mmfuzz 1\nexpect: violation I-READ@drain\377zone\n%s\n' "$prog" > sig_byte.mmf
+printf 'mmfuzz 1\nexpect: violation I-READ@drain\001\n%s\n' "$prog" > sig_ctl.mmf
+# a decision's target is a task or a kernel thread the program may start (N2)
+printf 'mmfuzz 1\n%s\nschedule: fallback=none\n  at start -> T5\n' "$two" > dec_t5.mmf
+printf 'mmfuzz 1\n%s\nschedule: fallback=none\n  at T3.0 op(exit) #1 -> T0\n' "$two" > dec_from_t3.mmf
+# (a kernel program: T9 may be a kernel thread, but none ran)
+printf 'mmfuzz 1\ntask T0 cpu=0\n  rcu_read\nschedule: fallback=none\n  at T0.0 op(rcu_read) #1 -> T9\n' > dec_t9.mmf
 mkdir adir
 ln -s nowhere dangling
 "$M" encode good.mmf -o good.bin
@@ -88,6 +104,19 @@ bad run "mms_nothing.mmf:2:5: mms: expected the tasks of each mm, like 'mms: T0 
 bad run 'mms_not_a_task.mmf:2:9: expected a task like T0' mms_not_a_task.mmf
 bad run "mms_key_twice.mmf:3:1: 'mms' given twice" mms_key_twice.mmf
 bad encode "mms_no_such_task.mmf:2:9: mms: T2, but the program's tasks are T0..T1" mms_no_such_task.mmf -o x.bin
+bad run "h_range.mmf:3:3: a range handle is named rN, not 'h0'" h_range.mmf
+bad run "r_page.mmf:3:3: a page handle is named hN, not 'r0'" r_page.mmf
+bad run "r_huge.mmf:3:4: a handle's number is from 0 to 255, not '99999999999'" r_huge.mmf
+bad run "r_256.mmf:3:4: a handle's number is from 0 to 255, not '256'" r_256.mmf
+bad run "r_neg.mmf:3:3: a range handle is named rN, not 'r-1'" r_neg.mmf
+bad run "r_bare.mmf:3:3: a range handle is named rN, not 'r'" r_bare.mmf
+bad decode "h_word.mmf:3:3: a page handle is named hN, not 'page0'" h_word.mmf
+bad run 'sig_byte.mmf:2:31: a signature is printable ASCII, not the byte 0xff' sig_byte.mmf
+bad decode 'sig_ctl.mmf:2:31: a signature is printable ASCII, not the byte 0x01' sig_ctl.mmf
+bad run "dec_t5.mmf:5:15: T5 is not a task of the program (T0..T1) and none of its operations starts a kernel thread" dec_t5.mmf
+bad encode "dec_from_t3.mmf:5:6: T3 is not a task of the program (T0..T1) and none *" dec_from_t3.mmf -o x.bin
+bad encode "dec_t9.mmf:5:30: -> T9: no task or kernel thread of that id ran (T0..T0 did); not written" dec_t9.mmf -o x.bin
+bad encode "$C/regress/rcu_gp_early.mmf:27:26: -> T3 is a kernel thread: the binary form holds decisions to the program's tasks only (T0..T2); not written" "$C/regress/rcu_gp_early.mmf" -o x.bin
 
 # decode
 bad decode 'mmfuzz decode: no FILE given (mmfuzz decode --help)'

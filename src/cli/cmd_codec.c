@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../prog/codec.h"
 #include "cli.h"
 
 static const char decode_usage[] =
@@ -12,7 +13,9 @@ static const char decode_usage[] =
 	"\n"
 	"Print a program (binary or text) as canonical text on stdout: its schedule\n"
 	"decisions named by the yield points they fire at (the program is run once\n"
-	"to name them), and expect: saying what the run found.\n"
+	"to name them), and expect: saying what the run found (a text's expect: that\n"
+	"the run contradicts is replaced, with a warning on stderr).  A text's\n"
+	"decisions that never fire are dropped, with a warning.\n"
 	"\n"
 	"  --text, --binary   read FILE as that form, whatever it looks like\n"
 	"  --target T         a binary FILE means what it means to fuzz target T\n"
@@ -23,7 +26,8 @@ static const char encode_usage[] =
 	"\n"
 	"Write a program (text or binary) in the binary form the fuzzers mutate.\n"
 	"Schedule decisions become step counts (the program is run once to count\n"
-	"them); a decision that never fires is dropped, with a warning.\n"
+	"them); a decision that never fires is dropped, with a warning.  A decision\n"
+	"to a kernel thread has no binary form: encode refuses it (exit 2).\n"
 	"\n"
 	"  -o OUT             where to write it: a new name or a regular file is\n"
 	"                     replaced atomically, a device or FIFO written in place\n"
@@ -81,16 +85,87 @@ static int codec_args(const char *cmd, const char *usage, int argc, char **argv,
 	return 0;
 }
 
+/* The line (from 1) of a text's header key "@key:", 0 if none. */
+static int header_line(const struct input *in, const char *key)
+{
+	const char *s = (const char *)in->data, *end = s + in->size;
+	size_t kn = strlen(key);
+	int line = 1;
+
+	for (; s < end; line++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s)), *w = s;
+
+		while (w < end && (*w == ' ' || *w == '\t'))
+			w++;
+		if ((size_t)(end - w) > kn && !memcmp(w, key, kn) && w[kn] == ':')
+			return line;
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	return 0;
+}
+
+/* The column (from 1) of the target after "->" on line @line, 1 if none. */
+static int target_col(const struct input *in, int line)
+{
+	const char *s = (const char *)in->data, *end = s + in->size, *a;
+	int l;
+
+	for (l = 1; l < line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+		s = nl ? nl + 1 : end;
+	}
+	for (a = s; a + 1 < end && *a != '\n'; a++)
+		if (a[0] == '-' && a[1] == '>') {
+			for (a += 2; a < end && (*a == ' ' || *a == '\t'); a++)
+				;
+			return (int)(a - s) + 1;
+		}
+	return 1;
+}
+
+/* A text's decisions that never fired, each a warning: decode and encode
+ * drop them. */
+static void warn_unfired(const struct input *in, const bool *fired, int ndec, const int *lines)
+{
+	int i;
+
+	for (i = 0; i < ndec; i++)
+		if (!fired[i])
+			fprintf(stderr, "%s:%d: warning: this decision never fired: dropped\n",
+				in->path, lines[i]);
+}
+
+/* A text's decision that fired to an id no task or kernel thread had in
+ * the run: the scheduler picked as if it were not there. */
+static void warn_no_target(const struct input *in, const bool *fired, int ndec, const int *lines,
+			   const int *targets, int ntasks)
+{
+	int i;
+
+	for (i = 0; i < ndec; i++)
+		if (fired[i] && targets[i] >= ntasks)
+			fprintf(stderr, "%s:%d: warning: -> T%d: no task or kernel thread of that "
+				"id ran (T0..T%d did): this decision changes nothing\n", in->path,
+				lines[i], targets[i], ntasks - 1);
+}
+
 int cmd_decode(int argc, char **argv)
 {
+	static bool fired[PROG_MAX_DEC];
+	static int lines[PROG_MAX_DEC], targets[PROG_MAX_DEC];
 	enum input_form form = INPUT_AUTO;
 	const char *file = NULL, *out = NULL;
-	struct run_opts o = { 0 };
+	enum expect_kind stated;
+	char stated_sig[sizeof(((struct prog *)0)->expect_sig)];
 	struct run_result r;
 	struct input in;
 	struct exec *e;
+	bool keyed;
 	char *text;
-	int rc;
+	int rc, ndec, i, explicit;
 
 	rc = codec_args("decode", decode_usage, argc, argv, false, &file, &out, &form);
 	if (rc)
@@ -103,9 +178,37 @@ int cmd_decode(int argc, char **argv)
 		input_free(&in);
 		return EXIT_USAGE;
 	}
-	exec_run(e, in.prog, &o, &r);
-	/* a text keeps the expectation it states; a binary gets what happened */
-	text = program_text(e, &in, &o, in.is_text && in.prog->expect != EXPECT_NONE ? NULL : &r);
+	stated = in.prog->expect;
+	snprintf(stated_sig, sizeof(stated_sig), "%s", in.prog->expect_sig);
+	keyed = in.prog->keyed;
+	ndec = in.prog->ndec;
+	memcpy(lines, in.prog->dec_line, sizeof(lines));
+	for (i = 0; i < ndec; i++)
+		targets[i] = in.prog->dec[i].target;
+	explicit = prog_decode_canonical(e, in.prog, &r, fired);
+	if (explicit < 0) {
+		fprintf(stderr, "%s: cannot build the world\n", in.path);
+		exec_destroy(e);
+		input_free(&in);
+		return EXIT_USAGE;
+	}
+	if (keyed) {
+		warn_unfired(&in, fired, ndec, lines);
+		warn_no_target(&in, fired, ndec, lines, targets, r.ntasks);
+	}
+	if (explicit > 0)
+		fprintf(stderr, "%s: warning: a decision that never fired held the PCT fallback "
+			"off until it was passed: the run's schedule is printed as explicit "
+			"decisions (fallback none)\n", in.path);
+	/* expect: is what the run found; a text that says otherwise is told */
+	if (in.is_text && stated != EXPECT_NONE &&
+	    (stated != in.prog->expect || strcmp(stated_sig, in.prog->expect_sig)))
+		fprintf(stderr, "%s:%d: warning: expect: %s%s%s, but the run gives %s%s: "
+			"printed what the run found\n", in.path, header_line(&in, "expect"),
+			stated == EXPECT_CLEAN ? "clean" : "violation", stated_sig[0] ? " " : "",
+			stated_sig, r.outcome == RUN_CLEAN ? "clean" : "violation ",
+			r.outcome == RUN_CLEAN ? "" : r.v.signature);
+	text = prog_print_text(in.prog);
 	rc = EXIT_CLEAN;
 	if (!text) {
 		fprintf(stderr, "mmfuzz decode: out of memory\n");
@@ -122,15 +225,17 @@ int cmd_decode(int argc, char **argv)
 
 int cmd_encode(int argc, char **argv)
 {
+	static bool fired[PROG_MAX_DEC];
+	static int lines[PROG_MAX_DEC];
 	enum input_form form = INPUT_AUTO;
 	const char *out = NULL, *file = NULL;
-	struct run_opts o = { 0 };
 	struct run_result r;
 	struct input in;
 	struct exec *e;
 	uint8_t *buf;
+	bool keyed;
+	int rc, bad = -1, ndec;
 	long n;
-	int i, rc;
 
 	rc = codec_args("encode", encode_usage, argc, argv, true, &file, &out, &form);
 	if (rc)
@@ -147,26 +252,40 @@ int cmd_encode(int argc, char **argv)
 		input_free(&in);
 		return EXIT_USAGE;
 	}
-	if (in.prog->keyed) {
-		static bool fired[PROG_MAX_DEC];
-
-		o.rec = REC_INPUT;
-		exec_run(e, in.prog, &o, &r);
-		decisions_never_fired(e, in.prog, fired);
-		for (i = 0; i < in.prog->ndec; i++)
-			if (!fired[i])
-				fprintf(stderr, "%s:%d: warning: this decision never fired: dropped\n",
-					file, in.prog->dec_line[i]);
-		exec_step_decisions(e, in.prog);
-	}
+	keyed = in.prog->keyed;
+	ndec = in.prog->ndec;
+	memcpy(lines, in.prog->dec_line, sizeof(lines));
 	rc = EXIT_CLEAN;
 	buf = malloc(1 << 20);
-	n = buf ? prog_encode_binary(in.prog, buf, 1 << 20) : -1;
-	if (n < 0) {
+	n = buf ? prog_encode_canonical(e, in.prog, buf, 1 << 20, &r, fired, &bad) : -1;
+	if (n == -2) {
+		/* v2 names a decision's target modulo the tasks: a kernel
+		 * thread's would become a task's, and the file would run another
+		 * schedule; say so instead of writing it */
+		int t = bad >= 0 ? in.prog->dec[bad].target : 0;
+
+		if (bad < 0)
+			fprintf(stderr, "%s: a decision that never fired held the PCT fallback off, "
+				"and the run's schedule as explicit decisions switches to a kernel "
+				"thread, which the binary form cannot hold; not written\n", in.path);
+		else if (t < r.ntasks)
+			fprintf(stderr, "%s:%d:%d: -> T%d is a kernel thread: the binary form "
+				"holds decisions to the program's tasks only (T0..T%d); not written\n",
+				in.path, lines[bad], target_col(&in, lines[bad]), t,
+				in.prog->ntasks - 1);
+		else
+			fprintf(stderr, "%s:%d:%d: -> T%d: no task or kernel thread of that id ran "
+				"(T0..T%d did); not written\n", in.path, lines[bad],
+				target_col(&in, lines[bad]), t, r.ntasks - 1);
+		rc = EXIT_USAGE;
+	} else if (n < 0) {
 		fprintf(stderr, "%s: cannot encode\n", file);
 		rc = EXIT_USAGE;
-	} else if (write_output(out, buf, (size_t)n)) {
-		rc = EXIT_USAGE;
+	} else {
+		if (keyed)
+			warn_unfired(&in, fired, ndec, lines);
+		if (write_output(out, buf, (size_t)n))
+			rc = EXIT_USAGE;
 	}
 	free(buf);
 	exec_destroy(e);

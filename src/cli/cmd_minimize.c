@@ -41,7 +41,7 @@ int cmd_minimize(int argc, char **argv)
 		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' }, { 0 } };
 	enum input_form form = INPUT_AUTO;
 	struct run_opts o = { 0 };
-	bool no_bugs = false;
+	bool no_bugs = false, tsan;
 	const char *out = NULL;
 	uint64_t max_runs = 20000, seconds = 300;
 	struct min_stats st;
@@ -119,6 +119,7 @@ int cmd_minimize(int argc, char **argv)
 		input_free(&in);
 		return EXIT_USAGE;
 	}
+	tsan = in.prog->expect_tsan_race;
 	rc = prog_minimize_budget(e, in.prog, &o, (int)max_runs, (unsigned)seconds, &st);
 	if (rc && !st.signature[0]) {
 		fprintf(stderr, "%s: runs clean: nothing to minimize\n", in.path);
@@ -133,6 +134,10 @@ int cmd_minimize(int argc, char **argv)
 		input_free(&in);
 		return EXIT_USAGE;
 	}
+	if (tsan && in.is_text)
+		fprintf(stderr, "%s: warning: expect_tsan: race is not in %s: the minimized "
+			"program was not run under TSan (mmfuzz run it in the TSan build)\n",
+			in.path, out);
 	text = prog_print_text(in.prog);
 	rc = write_output(out, text, strlen(text)) ? EXIT_USAGE : EXIT_FOUND;
 	if (rc == EXIT_FOUND)

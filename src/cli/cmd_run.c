@@ -109,8 +109,11 @@ static bool expect_met(const struct prog *p, const struct run_result *r)
 	return true;
 }
 
-/* The program's own decisions that never fired, each a warning; how many. */
-static int never_fired(struct exec *e, const struct input *in, const struct run_opts *o)
+/* The program's own decisions that never fired, each a warning, and those
+ * that fired to an id no task or kernel thread of the run had; how many
+ * never fired. */
+static int never_fired(struct exec *e, const struct input *in, const struct run_opts *o,
+		       const struct run_result *r)
 {
 	const struct prog *p = in->prog;
 	static bool fired[PROG_MAX_DEC];
@@ -126,6 +129,10 @@ static int never_fired(struct exec *e, const struct input *in, const struct run_
 		if (!fired[i])
 			fprintf(stderr, "%s:%d: warning: this decision never fired\n", in->path,
 				p->dec_line[i]);
+		else if (p->dec[i].target >= r->ntasks)
+			fprintf(stderr, "%s:%d: warning: -> T%d: no task or kernel thread of that "
+				"id ran (T0..T%d did): this decision changes nothing\n", in->path,
+				p->dec_line[i], p->dec[i].target, r->ntasks - 1);
 	return n;
 }
 
@@ -240,7 +247,7 @@ int cmd_run(int argc, char **argv)
 			continue;
 		}
 		met = expect_met(in[i].prog, &r);
-		unfired = never_fired(e, &in[i], &o);
+		unfired = never_fired(e, &in[i], &o, &r);
 		if (r.outcome == RUN_VIOLATION) {
 			/* naming a binary's decisions replays it once more, exactly:
 			 * the traces the report shows are the same */

@@ -315,6 +315,11 @@ int triage_scan(struct triage *t, const char *dir)
 	return added;
 }
 
+static bool triage_tsan_race(const struct finding *f)
+{
+	return f->sanitizer_only && !strncmp(f->signature, "data-race@", 10);
+}
+
 /* Minimize in a child too: a candidate that crashes the tool loses nothing. */
 static int minimize_one(struct triage *t, struct finding *f, const char *out)
 {
@@ -334,6 +339,14 @@ static int minimize_one(struct triage *t, struct finding *f, const char *out)
 
 		close(fds[0]);
 		if (p && !load_binary(f->first_file, p, f->target)) {
+			/*
+			 * expect_tsan: race only for a data race the TSan build
+			 * reported on this file: a crash file's flag byte is
+			 * the engine's mutation like any other, and a model
+			 * violation's reproducer says nothing of TSan (its
+			 * minimized program is not run under TSan).
+			 */
+			p->expect_tsan_race = triage_tsan_race(f);
 			p->bugs = f->inject;
 			o.max_steps = 20000;
 			if (!f->sanitizer_only &&
@@ -345,11 +358,6 @@ static int minimize_one(struct triage *t, struct finding *f, const char *out)
 				/* the model runs it clean: keep it whole, with what it is */
 				struct run_result rr;
 
-				/* a data race only TSan sees: the file says so (set on
-				 * the program, not added to its text, which already says
-				 * it when the input's flag byte had it) */
-				if (f->sanitizer_only && strstr(f->signature, "data-race"))
-					p->expect_tsan_race = true;
 				exec_run(t->e, p, &o, &rr);
 				text = exec_program_text(t->e, p, &o, &rr);
 				r[0] = p->nops;

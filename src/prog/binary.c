@@ -22,7 +22,9 @@
  * target, folds onto the target's fold list (ops.h): codes are fixed
  * forever, so a new operation changes no file that did not use its code.
  * Schedule: [fallback depth mod 4][seed, 4 bytes] then decisions, each a
- * LEB128 count of steps to let pass and a target task byte.
+ * LEB128 count of steps to let pass and a target task byte (mod tasks: a
+ * decision to a kernel thread, whose ids follow the tasks', has no v2
+ * form, and encode refuses it).
  */
 #include "prog.h"
 
@@ -217,6 +219,10 @@ long prog_encode_binary(const struct prog *p, uint8_t *out, size_t cap)
 		out[n++] = (uint8_t)(p->seed >> (8 * i));
 	for (i = 0; i < p->ndec; i++) {
 		uint64_t skip = p->dec[i].step;
+
+		/* a kernel thread's id would decode as a task's (mod ntasks) */
+		if (p->dec[i].target < 0 || p->dec[i].target >= p->ntasks)
+			return -1;
 
 		do {
 			if (n + 2 > cap)

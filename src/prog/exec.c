@@ -311,7 +311,7 @@ static int finish_on_scheduler(struct exec *e, int ncpus, struct run_result *r)
 {
 	struct sched_policy pol = { .kind = POL_RR };
 	struct task_init init = { .cpu = 0, .irq = false };
-	int nrec = e->fs->nrec, rc;
+	int nrec = e->fs->nrec, next_dec = e->fs->next_dec, rc;
 	unsigned long preemptions = e->fs->preemptions;
 	enum sched_record rec = e->fs->rec;
 
@@ -320,6 +320,8 @@ static int finish_on_scheduler(struct exec *e, int ncpus, struct run_result *r)
 	r->steps += e->fs->step;
 	fsched_set_record(e->fs, rec);
 	e->fs->nrec = nrec;
+	/* the program's decisions still pending (exec_keyed_decisions) */
+	e->fs->next_dec = next_dec;
 	e->fs->preemptions = preemptions;
 	return rc;
 }
@@ -434,6 +436,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 		r->steps = e->fs->step;
 		r->switches = e->fs->switches;
 		r->ndec_fired = e->fs->next_dec;
+		r->ntasks = e->fs->ntasks;
 		if (!rc)
 			rc = finish_on_scheduler(e, (int)config_get(&p->cfg, &ck_cpus), r);
 		goto out;

@@ -41,6 +41,8 @@ struct run_result {
 	unsigned long switches;
 	int ops_run;
 	int ndec_fired;			/* input decisions that fired (REC_INPUT) */
+	int ntasks;			/* the program's tasks and the kernel
+					 * threads the run started */
 };
 
 struct exec;

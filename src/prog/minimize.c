@@ -19,6 +19,10 @@ struct minimizer {
 	int runs, max_runs;
 	struct timespec deadline;	/* tv_sec 0: none */
 	bool out_of_time;
+	/* the steps of the current program's run, and of the last candidate's */
+	uint64_t cur_steps, last_steps;
+	/* config keys the minimizer itself moved off their defaults */
+	bool shrunk[MM_CONFIG_MAX];
 };
 
 static bool past(const struct timespec *d)
@@ -44,6 +48,7 @@ static bool still_fails(struct minimizer *m, const struct prog *cand)
 	m->runs++;
 	if (exec_run(m->e, cand, &m->o, &r))
 		return false;
+	m->last_steps = r.steps;
 	return r.outcome == RUN_VIOLATION && !strcmp(r.v.signature, m->sig);
 }
 
@@ -155,6 +160,7 @@ static bool try_candidate(struct minimizer *m, struct prog *p, const struct prog
 	if (!still_fails(m, cand))
 		return false;
 	*p = *cand;
+	m->cur_steps = m->last_steps;
 	return true;
 }
 
@@ -272,35 +278,59 @@ static bool pass_args(struct minimizer *m, struct prog *p, struct prog *c)
 	return changed;
 }
 
-/* A smaller machine: each key the table marks shrinkable, toward its
- * smallest value, as long as the program still fits. */
+/*
+ * The config: each key off its default first tries its default (then the
+ * text says nothing of it: a page allocator finding keeps no TLB key the
+ * fuzzer mutated).  A key the table marks shrinkable then goes toward its
+ * smallest value, a smaller machine, but only where the run gets shorter
+ * with it: a key the program never reads stays at its default.  A key this
+ * pass shrank is not tried at its default again (that would undo it).
+ */
+static bool config_fits(struct prog *c)
+{
+	char buf[160];
+
+	return !config_check(&c->cfg, NULL, buf, sizeof(buf)) &&
+	       !prog_fits_config(c, &c->cfg, buf, sizeof(buf));
+}
+
 static bool pass_config(struct minimizer *m, struct prog *p, struct prog *c)
 {
 	bool changed = false;
-	char buf[160];
 	int i, round;
 
 	for (i = 0; i < config_nkeys(); i++) {
 		const struct config_key *k = config_key_by_id(i);
+		long v = config_get(&p->cfg, k);
 
+		if (v != k->def && !m->shrunk[i]) {
+			*c = *p;
+			config_set(&c->cfg, k, k->def);
+			if (config_fits(c) && try_candidate(m, p, c)) {
+				changed = true;
+				continue;
+			}
+		}
 		if (!k->shrink)
 			continue;
 		for (round = 0; round < 2; round++) {
-			long lo, hi, unit, v = config_get(&p->cfg, k), nv;
+			long lo, hi, unit, nv;
+			uint64_t steps = m->cur_steps;
 
+			v = config_get(&p->cfg, k);
 			config_range(&p->cfg, k, &lo, &hi, &unit);
 			nv = round == 0 ? lo : lo + (v - lo) / unit / 2 * unit;
 			if (nv >= v)
 				continue;
 			*c = *p;
 			config_set(&c->cfg, k, nv);
-			if (config_check(&c->cfg, NULL, buf, sizeof(buf)) ||
-			    prog_fits_config(c, &c->cfg, buf, sizeof(buf)))
+			if (!config_fits(c) || !still_fails(m, c) || m->last_steps >= steps)
 				continue;
-			if (try_candidate(m, p, c)) {
-				changed = true;
-				break;
-			}
+			*p = *c;
+			m->cur_steps = m->last_steps;
+			m->shrunk[i] = true;
+			changed = true;
+			break;
 		}
 	}
 	return changed;
@@ -309,7 +339,7 @@ static bool pass_config(struct minimizer *m, struct prog *p, struct prog *c)
 int prog_minimize_budget(struct exec *e, struct prog *p, const struct run_opts *o, int max_runs,
 			 unsigned seconds, struct min_stats *st)
 {
-	struct minimizer m = { e, *o, "", 0, max_runs, { 0, 0 }, false };
+	struct minimizer m = { .e = e, .o = *o, .max_runs = max_runs };
 	struct prog *c = malloc(sizeof(*c));
 	struct run_opts rec = *o;
 	struct run_result r;
@@ -339,6 +369,8 @@ int prog_minimize_budget(struct exec *e, struct prog *p, const struct run_opts *
 	m.o.sched = SCHED_FROM_INPUT;
 	m.o.rec = REC_NONE;
 	m.o.trace = NULL;
+	if (still_fails(&m, p))
+		m.cur_steps = m.last_steps;
 	do {
 		changed = pass_tasks(&m, p, c);
 		changed |= pass_ops(&m, p, c);
@@ -359,6 +391,8 @@ int prog_minimize_budget(struct exec *e, struct prog *p, const struct run_opts *
 	snprintf(st->signature, sizeof(st->signature), "%s", m.sig);
 	p->expect = EXPECT_VIOLATION;
 	snprintf(p->expect_sig, sizeof(p->expect_sig), "%s", m.sig);
+	/* what TSan reports on the smaller program, nothing here ran */
+	p->expect_tsan_race = false;
 	return r.outcome == RUN_VIOLATION && !strcmp(r.v.signature, m.sig) ? 0 : -1;
 }
 

@@ -120,6 +120,10 @@ struct op_layer {
 	size_t state_size;
 	void (*run_begin)(struct op_ctx *c);
 	void (*task_exit)(struct op_ctx *c);
+	/* its operations may start kernel threads (an IPI's handler, the
+	 * grace-period kthread): a schedule decision may name one, with the
+	 * ids after the program's tasks */
+	bool kthreads;
 	int id;
 };
 #define MAX_OP_LAYERS	8

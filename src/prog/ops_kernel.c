@@ -22,6 +22,7 @@ struct kernel_run {
 static struct op_layer kernel_ops = {
 	.name = "kernel",
 	.state_size = sizeof(struct kernel_run),
+	.kthreads = true,	/* rcu_gp, ipi/N, handoff */
 };
 OP_LAYER(kernel_ops);
 

@@ -87,6 +87,7 @@ static struct op_layer tlb_ops = {
 	.state_size = sizeof(struct tlb_run),
 	.run_begin = header_mms,
 	.task_exit = task_leave_mm,
+	.kthreads = true,	/* ipi/N (flush IPIs), rcu_gp (table freeing) */
 };
 OP_LAYER(tlb_ops);
 

@@ -66,11 +66,27 @@ bool prog_is_text(const uint8_t *data, size_t size)
 static int define_label(struct parser *ps, struct pstate *st, const char *label, size_t labeln,
 			const struct op_desc *d)
 {
-	int i;
+	const char *pre = d->defines->prefix;
+	size_t pn = strlen(pre), i;
+	long num = 0;
 
+	/* "h3": the kind's prefix and a number, as decode prints it */
+	if (labeln <= pn || memcmp(label, pre, pn))
+		return perr(ps, label, "a %s handle is named %sN, not '%.*s'", d->defines->name,
+			    pre, (int)labeln, label);
+	for (i = pn; i < labeln; i++) {
+		if (!isdigit((unsigned char)label[i]))
+			return perr(ps, label, "a %s handle is named %sN, not '%.*s'",
+				    d->defines->name, pre, (int)labeln, label);
+		if (num < PROG_MAX_OPS)
+			num = num * 10 + (label[i] - '0');
+	}
+	if (num >= PROG_MAX_OPS)
+		return perr(ps, label + pn, "a handle's number is from 0 to %d, not '%.*s'",
+			    PROG_MAX_OPS - 1, (int)(labeln - pn), label + pn);
 	if (labeln >= sizeof(st->labels[0].name))
 		return perr(ps, label, "handle name too long");
-	for (i = 0; i < st->nlabels; i++)
+	for (i = 0; i < (size_t)st->nlabels; i++)
 		if (tok_is(label, labeln, st->labels[i].name))
 			return perr(ps, label, "handle '%.*s' defined twice", (int)labeln, label);
 	memcpy(st->labels[st->nlabels].name, label, labeln);
@@ -223,6 +239,33 @@ static int parse_schedule_head(struct parser *ps, struct prog *p)
 	return 0;
 }
 
+/* May the program's operations start kernel threads (their layer's)? */
+static bool starts_kthreads(const struct prog *p)
+{
+	int i, l;
+
+	for (i = 0; i < p->nops; i++)
+		for (l = 0; l < op_layers_count(); l++)
+			if (op_layer_by_index(l)->kthreads &&
+			    !strcmp(op_layer_by_index(l)->name, op_desc_of(&p->ops[i])->layer))
+				return true;
+	return false;
+}
+
+/* "Tn" of a decision: a task of the program, or a kernel thread's id
+ * (after the tasks) when the program may start one. */
+static int parse_decision_task(struct parser *ps, const struct prog *p, const char *w, size_t wn,
+			       int *task)
+{
+	if (parse_task_ref(ps, w, wn, MAX_TASKS, task))
+		return -1;
+	if (*task >= p->ntasks && !starts_kthreads(p))
+		return perr(ps, w, "T%d is not a task of the program (T0%s%.0d) and none of its "
+			    "operations starts a kernel thread", *task, p->ntasks > 1 ? "..T" : "",
+			    p->ntasks - 1);
+	return 0;
+}
+
 static int parse_decision(struct parser *ps, struct pstate *st)
 {
 	struct prog *p = st->p;
@@ -252,7 +295,7 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 			return perr(ps, w, "expected Tn.k (task and op index)");
 		/* kernel threads take the ids after the program's tasks; their
 		 * "ops" are their work items */
-		if (parse_task_ref(ps, w, (size_t)(dot - w), MAX_TASKS, &task))
+		if (parse_decision_task(ps, p, w, (size_t)(dot - w), &task))
 			return -1;
 		if (parse_num(ps, dot + 1, wn - (size_t)(dot + 1 - w), 0,
 			      task < p->ntasks ? st->ntask_ops[task] : 65535, &k, "op index"))
@@ -279,7 +322,7 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 	{
 		int target;
 
-		if (parse_task_ref(ps, w, wn, MAX_TASKS, &target))
+		if (parse_decision_task(ps, p, w, wn, &target))
 			return -1;
 		d->target = (short)target;
 	}

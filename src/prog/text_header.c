@@ -125,8 +125,16 @@ int text_parse_header(struct parser *ps, struct pstate *st, const char *k, size_
 			const char *sig;
 			size_t sn = token(ps, &sig);
 
+			size_t i;
+
 			if (!sn || !memchr(sig, '@', sn))
 				return perr(ps, sig, "expected a signature CHECKER@SITE");
+			/* what the checkers and triage write: C names, digits
+			 * and punctuation, never a byte another tool cannot show */
+			for (i = 0; i < sn; i++)
+				if ((unsigned char)sig[i] < 0x21 || (unsigned char)sig[i] > 0x7e)
+					return perr(ps, sig + i, "a signature is printable ASCII, "
+						    "not the byte 0x%02x", (unsigned char)sig[i]);
 			if (sn >= sizeof(p->expect_sig))
 				return perr(ps, sig, "signature too long");
 			p->expect = EXPECT_VIOLATION;

@@ -124,16 +124,8 @@ void shadow_page_drop(int h);
 void shadow_page_moved(struct page *from, struct page *to);
 int shadow_live_count(void);
 
-/* ---- the page allocator's checkers' hooks (pagealloc_read.c) ---- */
+/* ---- the page allocator's read checker (pagealloc_read.c) ---- */
 
-/*
- * I-PCP-2 after zone_pcp_disable(), with 6.6's one excuse (a refill the
- * drain skips, known-6.6@drain_pages_zone): the operations say when a
- * disable begins and ends and when its enable comes.
- */
-void pcp2_disable_begin(int task, int zone);
-void pcp2_disable_done(struct world *w, int zone, int task);
-void pcp2_enable_done(struct world *w, int zone, int task);
 /* Known races (6.6's drain) are violations when this is set (--report-known);
  * either way they are counted. */
 extern bool check_report_known;

@@ -503,7 +503,7 @@ static void check_mm(struct mm_struct *mm)
 	cfail_report(&f);
 }
 
-static const struct tlb_check_ops tlb_check_ops = {
+static const struct tlb_hooks tlb_check_hooks = {
 	.gather_begin = gather_begin,
 	.gather_finish = gather_finish,
 	.gather_done = gather_done,
@@ -528,7 +528,7 @@ static const struct tlb_check_ops tlb_check_ops = {
 static void tlb_attach(struct world *w)
 {
 	(void)w;
-	tlb_world()->check = &tlb_check_ops;
+	tlb_hooks = tlb_check_hooks;
 }
 
 static void tlb_run_begin(struct world *w)

@@ -240,9 +240,6 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 
 /* ---- drains ---- */
 
-struct read_oracle ro_drain_pcp = { "drain_pages_zone", NULL };
-struct read_oracle ro_drain_all_pcp = { "__drain_all_pages", NULL };
-
 /*
  * Drain pcplists of the indicated processor and zone.  6.6 looks at the
  * count before taking the lock, and a refill that has taken its pages from
@@ -265,7 +262,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 		return;
 	}
 	count = data_race(pcp->count);
-	READ_ORACLE(&ro_drain_pcp, pcp, count, zone->idx);
+	HOOK(pagealloc, read_drain_pcp, pcp, count, zone->idx);
 	if (count) {
 		spin_lock(&pcp->lock);
 		mm_stat_inc(MM_PCP_DRAIN);
@@ -344,7 +341,7 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 			int count = data_race(pcp->count);
 
-			READ_ORACLE(&ro_drain_all_pcp, pcp, count, zone->idx);
+			HOOK(pagealloc, read_drain_all_pcp, pcp, count, zone->idx);
 			has_pcps = count != 0;
 		} else {
 			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++) {
@@ -352,7 +349,7 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 					per_cpu_ptr(mm_world->zones[z].per_cpu_pageset, cpu);
 				int count = data_race(pcp->count);
 
-				READ_ORACLE(&ro_drain_all_pcp, pcp, count, z);
+				HOOK(pagealloc, read_drain_all_pcp, pcp, count, z);
 				has_pcps = count != 0;
 			}
 		}
@@ -595,11 +592,13 @@ static void __zone_set_pageset_high_and_batch(struct zone *zone, unsigned long h
  */
 void zone_pcp_disable(struct zone *zone)
 {
+	HOOK(pagealloc, pcp_disable_begin, zone);
 	mutex_lock(&mm_world->pcp_batch_high_lock);
 	__zone_set_pageset_high_and_batch(zone, 0, 1);
 	__drain_all_pages(zone, true);
 	/* the model's bookkeeping for the checkers: not a kernel access */
 	__WRITE_ONCE(zone->pcp_disabled, true);
+	HOOK(pagealloc, pcp_disable_done, zone);
 }
 
 void zone_pcp_enable(struct zone *zone)
@@ -608,6 +607,7 @@ void zone_pcp_enable(struct zone *zone)
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
 	mutex_unlock(&mm_world->pcp_batch_high_lock);
+	HOOK(pagealloc, pcp_enable_done, zone);
 }
 
 /* Between zone_pcp_disable() and zone_pcp_enable(): the pcps stay empty. */

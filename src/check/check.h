@@ -131,6 +131,10 @@ int shadow_live_count(void);
 extern bool check_report_known;
 unsigned long check_known_count(void);
 
+/* State as coverage (state.c): attach the model's state_* hooks to the
+ * engine's feature sink (sched/ilv_state.c).  The fuzz harness calls it. */
+void check_state_attach(void);
+
 /* ---- the report (report.c) ---- */
 
 /* The report of a violation: signature, where, recent trace of each task,

@@ -527,8 +527,11 @@ static const struct tlb_hooks tlb_check_hooks = {
 
 static void tlb_attach(struct world *w)
 {
+	void (*state_gather)(const struct mmu_gather *, bool) = tlb_hooks.state_gather;
+
 	(void)w;
 	tlb_hooks = tlb_check_hooks;
+	tlb_hooks.state_gather = state_gather;	/* the fuzz harness's (state.c), if any */
 }
 
 static void tlb_run_begin(struct world *w)

@@ -55,4 +55,18 @@
 		layer##_hooks.hook(__VA_ARGS__);				\
 } while (0)
 
+/*
+ * The kernel primitives' own hooks (DEFINE_HOOKS in locking.c): state as
+ * coverage (src/check/state.c; the fuzz builds attach it).
+ * state_cpuhp: CPU hotplug runs @cpu's callback of @state (@bringup: up);
+ * state_pcpu: percpu_counter_add_batch made this CPU's count @count
+ *   against @batch (before a fold when it reached the batch).
+ */
+struct percpu_counter;
+struct kernel_hooks {
+	void (*state_cpuhp)(unsigned int cpu, int state, _Bool bringup);
+	void (*state_pcpu)(const struct percpu_counter *fbc, long long count, int batch);
+};
+DECLARE_HOOKS(kernel);
+
 #endif /* MMFUZZ_KERNEL_HOOKS_H */

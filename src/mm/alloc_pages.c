@@ -159,6 +159,7 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	 */
 	/* what the read value is decided on: more than this passes */
 	HOOK(pagealloc, read_watermark, z, read, unusable + min + z->lowmem_reserve[highest_zoneidx]);
+	HOOK(pagealloc, state_watermark, z, read, order);
 	if (free_pages <= min + z->lowmem_reserve[highest_zoneidx])
 		return false;
 
@@ -209,6 +210,7 @@ static inline bool zone_watermark_fast(struct zone *z, unsigned int order, unsig
 			HOOK(pagealloc, read_watermark, z, free_pages,
 			     min(free_pages, reserved) + (long)mark +
 			     z->lowmem_reserve[highest_zoneidx]);
+			HOOK(pagealloc, state_watermark, z, free_pages, 0);
 			return true;
 		}
 	}

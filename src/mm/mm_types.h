@@ -395,6 +395,12 @@ struct tlb_hooks {
 	void (*user_range)(struct mm_struct *mm, unsigned long start, unsigned long end, int what);
 	/* a walk changed the PTE of @addr (TLB_PTE_*); @fullmm: exit_mmap's */
 	void (*pte_changed)(struct mm_struct *mm, unsigned long addr, int what, bool fullmm);
+
+	/* state as coverage (src/check/state.c; the fuzz builds attach it,
+	 * the checker's attach keeps it): a gather of @tlb began (@finish
+	 * false, after inc_tlb_flush_pending) or tlb_finish_mmu read
+	 * mm_tlb_flush_nested (true): the live gathers on the mm */
+	void (*state_gather)(const struct mmu_gather *tlb, bool finish);
 };
 DECLARE_HOOKS(tlb);
 

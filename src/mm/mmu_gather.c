@@ -291,6 +291,7 @@ static void __tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm, bool 
 	inc_tlb_flush_pending(tlb->mm);
 	tlb->stamp = tlb_clock_tick(tw);
 	HOOK(tlb, gather_begin, tlb);
+	HOOK(tlb, state_gather, tlb, false);
 }
 
 /* A gather for a range of @mm: munmap, MADV_DONTNEED, mprotect. */
@@ -323,6 +324,7 @@ void tlb_finish_mmu(struct mmu_gather *tlb)
 	 * taken on (no yield point between): one that finished before it
 	 * flushed what it cleared itself */
 	HOOK(tlb, gather_finish, tlb);
+	HOOK(tlb, state_gather, tlb, true);
 	if (nested && !bug_on(BUG_TLB_NESTED_FLUSH_MISS)) {
 		count_tlb_event(TLB_GATHER_NESTED);
 		tlb->fullmm = 1;

@@ -8,6 +8,8 @@
 #ifndef MMFUZZ_MM_PAGE_ALLOC_HOOKS_H
 #define MMFUZZ_MM_PAGE_ALLOC_HOOKS_H
 
+#include <stdbool.h>
+
 #include "../kernel/hooks.h"
 
 struct page;
@@ -45,6 +47,22 @@ struct pagealloc_hooks {
 	 * every migration path calls this.
 	 */
 	void (*page_moved)(struct page *from, struct page *to);
+
+	/*
+	 * State as coverage (src/check/state.c buckets what these see into
+	 * features for the fuzzer; attached by the fuzz builds only).
+	 * state_watermark: a watermark check of @order read @free_pages of
+	 *   @zone (free pages against each watermark, who holds zone->lock);
+	 * state_pcp: a free to @pcp made its count what it is against @high
+	 *   (@refill: a refill from the buddy instead, against batch);
+	 * state_highatomic: @zone's nr_reserved_highatomic changed;
+	 * state_read: a racy read of @pcp (drain_pages_zone: @site 0,
+	 *   __drain_all_pages: 1; who holds pcp->lock, a refill in flight).
+	 */
+	void (*state_watermark)(const struct zone *zone, long free_pages, unsigned int order);
+	void (*state_pcp)(const struct per_cpu_pages *pcp, int high, bool refill);
+	void (*state_highatomic)(const struct zone *zone);
+	void (*state_read)(const struct per_cpu_pages *pcp, int site);
 };
 DECLARE_HOOKS(pagealloc);
 

@@ -263,6 +263,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 	}
 	count = data_race(pcp->count);
 	HOOK(pagealloc, read_drain_pcp, pcp, count, zone->idx);
+	HOOK(pagealloc, state_read, pcp, 0);
 	if (count) {
 		spin_lock(&pcp->lock);
 		mm_stat_inc(MM_PCP_DRAIN);
@@ -342,6 +343,7 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 			int count = data_race(pcp->count);
 
 			HOOK(pagealloc, read_drain_all_pcp, pcp, count, zone->idx);
+			HOOK(pagealloc, state_read, pcp, 1);
 			has_pcps = count != 0;
 		} else {
 			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++) {
@@ -350,6 +352,7 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 				int count = data_race(pcp->count);
 
 				HOOK(pagealloc, read_drain_all_pcp, pcp, count, z);
+				HOOK(pagealloc, state_read, pcp, 1);
 				has_pcps = count != 0;
 			}
 		}
@@ -390,6 +393,7 @@ static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int
 		if (batch > 1)
 			batch = max(batch >> order, 2);
 		__WRITE_ONCE(pcp->refilling, batch);
+		HOOK(pagealloc, state_pcp, pcp, batch, true);
 		alloced = rmqueue_bulk(zone, order, (unsigned long)batch, list, migratetype,
 				       alloc_flags);
 		mm_stat_inc(MM_PCP_REFILL);
@@ -477,6 +481,7 @@ static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
 	 * PCP frees heavily without allocating. */
 	free_high = pcp->free_factor && order && order <= PAGE_ALLOC_COSTLY_ORDER;
 	high = nr_pcp_high(pcp, zone, free_high);
+	HOOK(pagealloc, state_pcp, pcp, high, false);
 	if (pcp->count >= high)
 		free_pcppages_bulk(zone, nr_pcp_free(pcp, high, free_high), pcp, pindex);
 }

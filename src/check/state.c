@@ -24,13 +24,21 @@
 #include "../mm/tlb.h"
 #include "../sched/ilv.h"
 
-/* the keys: one per annotation */
-enum {
-	STATE_WMARK = 1, STATE_PCP_FREE, STATE_PCP_REFILL, STATE_HIGHATOMIC, STATE_READ,
-	STATE_GATHER, STATE_CPUHP, STATE_PCPU,
-};
-
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* how often each annotation fired (the tests ask: check_state_hits) */
+static unsigned long hits[STATE_NR_KEYS];
+
+static void feature(unsigned key, unsigned long bucket)
+{
+	__atomic_fetch_add(&hits[key], 1, __ATOMIC_RELAXED);
+	ilv_state(key, bucket);
+}
+
+unsigned long check_state_hits(unsigned key)
+{
+	return key < STATE_NR_KEYS ? LOAD(hits[key]) : 0;
+}
 
 /* Another task holds @l: an update of what it protects is in flight. */
 static unsigned held_by_other(const spinlock_t *l)
@@ -57,8 +65,8 @@ static void wmark_state(const struct zone *zone, long free, unsigned int order)
 
 	for (i = WMARK_MIN; i <= WMARK_HIGH; i++)
 		b += free > (long)LOAD(zone->_watermark[i]);
-	ilv_state(STATE_WMARK, (unsigned long)zone->idx << 5 | b << 3 | (order != 0) << 2 |
-		  held_by_other(&zone->lock) << 1 | (LOAD(zone->free_fold_inflight) != 0));
+	feature(STATE_WMARK, (unsigned long)zone->idx << 5 | b << 3 | (order != 0) << 2 |
+		held_by_other(&zone->lock) << 1 | (LOAD(zone->free_fold_inflight) != 0));
 }
 
 /*
@@ -82,11 +90,11 @@ static void pcp_state(const struct per_cpu_pages *pcp, int high, bool refill)
 	int count = LOAD(pcp->count), batch = LOAD(pcp->batch);
 
 	if (refill)	/* @high is the blocks the refill takes */
-		ilv_state(STATE_PCP_REFILL, pcp_bucket(count, LOAD(pcp->high), batch) << 3 |
-			  cap((unsigned long)(high > 0 ? high : 0), 7));
+		feature(STATE_PCP_REFILL, pcp_bucket(count, LOAD(pcp->high), batch) << 3 |
+			cap((unsigned long)(high > 0 ? high : 0), 7));
 	else
-		ilv_state(STATE_PCP_FREE, pcp_bucket(count, high, batch) << 2 | (high < batch) << 1 |
-			  (LOAD(pcp->free_factor) != 0));
+		feature(STATE_PCP_FREE, pcp_bucket(count, high, batch) << 2 | (high < batch) << 1 |
+			(LOAD(pcp->free_factor) != 0));
 }
 
 /* nr_reserved_highatomic in pageblocks, and whether it is at its limit
@@ -96,16 +104,16 @@ static void highatomic_state(const struct zone *zone)
 	unsigned long blocks = LOAD(zone->nr_reserved_highatomic) / pageblock_nr_pages;
 	unsigned long max = LOAD(zone->managed_pages.counter) / 100 + pageblock_nr_pages;
 
-	ilv_state(STATE_HIGHATOMIC, (unsigned long)zone->idx << 4 | cap(blocks, 7) << 1 |
-		  (LOAD(zone->nr_reserved_highatomic) >= max));
+	feature(STATE_HIGHATOMIC, (unsigned long)zone->idx << 4 | cap(blocks, 7) << 1 |
+		(LOAD(zone->nr_reserved_highatomic) >= max));
 }
 
 /* A drain's racy read of pcp->count: who holds pcp->lock, a refill in
  * flight, what it read */
 static void read_state(const struct per_cpu_pages *pcp, int site)
 {
-	ilv_state(STATE_READ, (unsigned long)site << 3 | held_by_other(&pcp->lock) << 2 |
-		  (LOAD(pcp->refilling) != 0) << 1 | (LOAD(pcp->count) != 0));
+	feature(STATE_READ, (unsigned long)site << 3 | held_by_other(&pcp->lock) << 2 |
+		(LOAD(pcp->refilling) != 0) << 1 | (LOAD(pcp->count) != 0));
 }
 
 /* The live gathers on the mm (tlb_flush_pending), at a gather's start or
@@ -114,16 +122,16 @@ static void gather_state(const struct mmu_gather *tlb, bool finish)
 {
 	int pending = LOAD(tlb->mm->tlb_flush_pending.counter);
 
-	ilv_state(STATE_GATHER, cap((unsigned long)(pending > 0 ? pending : 0), 7) << 2 |
-		  finish << 1 | tlb->fullmm);
+	feature(STATE_GATHER, cap((unsigned long)(pending > 0 ? pending : 0), 7) << 2 |
+		finish << 1 | tlb->fullmm);
 }
 
 /* A hotplug callback: which state, which way, how many CPUs online */
 static void cpuhp_state(unsigned int cpu, int state, bool bringup)
 {
 	(void)cpu;
-	ilv_state(STATE_CPUHP, (unsigned long)state << 5 | bringup << 4 |
-		  cap(cpumask_weight(cpu_online_mask), 15));
+	feature(STATE_CPUHP, (unsigned long)state << 5 | bringup << 4 |
+		cap(cpumask_weight(cpu_online_mask), 15));
 }
 
 /* A percpu counter's per-CPU count against its batch, in quarters, signed */
@@ -132,7 +140,7 @@ static void pcpu_state(const struct percpu_counter *fbc, long long count, int ba
 	unsigned long q = batch > 0 ? (unsigned long)((count < 0 ? -count : count) * 4 / batch) : 0;
 
 	(void)fbc;
-	ilv_state(STATE_PCPU, cap(q, 5) << 1 | (count < 0));
+	feature(STATE_PCPU, cap(q, 5) << 1 | (count < 0));
 }
 
 void check_state_attach(void)
@@ -144,4 +152,15 @@ void check_state_attach(void)
 	tlb_hooks.state_gather = gather_state;
 	kernel_hooks.state_cpuhp = cpuhp_state;
 	kernel_hooks.state_pcpu = pcpu_state;
+}
+
+void check_state_detach(void)
+{
+	pagealloc_hooks.state_watermark = NULL;
+	pagealloc_hooks.state_pcp = NULL;
+	pagealloc_hooks.state_highatomic = NULL;
+	pagealloc_hooks.state_read = NULL;
+	tlb_hooks.state_gather = NULL;
+	kernel_hooks.state_cpuhp = NULL;
+	kernel_hooks.state_pcpu = NULL;
 }

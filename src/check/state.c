@@ -16,32 +16,35 @@
  */
 #include "check.h"
 
-#include "../kernel/cpu.h"
 #include "../kernel/cpumask.h"
 #include "../kernel/hooks.h"
 #include "../kernel/percpu_counter.h"
 #include "../mm/internal.h"
 #include "../mm/tlb.h"
 #include "../sched/ilv.h"
+#include "../sched/san.h"
 
-#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* Not TSan-instrumented, as the scheduler's peeks at the model are not
+ * (sched/san.h): the fibers of a TSan build share one host thread, and a
+ * look at the model's state is no access of the model's */
+#define LOAD(x) sched_peek(x)
 
 /* how often each annotation fired (the tests ask: check_state_hits) */
 static unsigned long hits[STATE_NR_KEYS];
 
-static void feature(unsigned key, unsigned long bucket)
+static __sched_notsan void feature(unsigned key, unsigned long bucket)
 {
-	__atomic_fetch_add(&hits[key], 1, __ATOMIC_RELAXED);
+	hits[key]++;	/* the fibers of one thread */
 	ilv_state(key, bucket);
 }
 
 unsigned long check_state_hits(unsigned key)
 {
-	return key < STATE_NR_KEYS ? LOAD(hits[key]) : 0;
+	return key < STATE_NR_KEYS ? hits[key] : 0;
 }
 
 /* Another task holds @l: an update of what it protects is in flight. */
-static unsigned held_by_other(const spinlock_t *l)
+static __sched_notsan unsigned held_by_other(const spinlock_t *l)
 {
 	struct task *owner = LOAD(l->sl.owner);
 
@@ -58,7 +61,7 @@ static unsigned cap(unsigned long v, unsigned long max)
  * high), by zone and order-0 or not, with whoever holds zone->lock and a
  * vmstat fold in flight: a reader deciding while an update is under way.
  */
-static void wmark_state(const struct zone *zone, long free, unsigned int order)
+static __sched_notsan void wmark_state(const struct zone *zone, long free, unsigned int order)
 {
 	unsigned b = 0;
 	int i;
@@ -85,7 +88,7 @@ static unsigned pcp_bucket(int count, int high, int batch)
 	return count == high ? 3 : 4;
 }
 
-static void pcp_state(const struct per_cpu_pages *pcp, int high, bool refill)
+static __sched_notsan void pcp_state(const struct per_cpu_pages *pcp, int high, bool refill)
 {
 	int count = LOAD(pcp->count), batch = LOAD(pcp->batch);
 
@@ -99,7 +102,7 @@ static void pcp_state(const struct per_cpu_pages *pcp, int high, bool refill)
 
 /* nr_reserved_highatomic in pageblocks, and whether it is at its limit
  * (1% of the zone plus a block: reserve_highatomic_pageblock's) */
-static void highatomic_state(const struct zone *zone)
+static __sched_notsan void highatomic_state(const struct zone *zone)
 {
 	unsigned long blocks = LOAD(zone->nr_reserved_highatomic) / pageblock_nr_pages;
 	unsigned long max = LOAD(zone->managed_pages.counter) / 100 + pageblock_nr_pages;
@@ -110,7 +113,7 @@ static void highatomic_state(const struct zone *zone)
 
 /* A drain's racy read of pcp->count: who holds pcp->lock, a refill in
  * flight, what it read */
-static void read_state(const struct per_cpu_pages *pcp, int site)
+static __sched_notsan void read_state(const struct per_cpu_pages *pcp, int site)
 {
 	feature(STATE_READ, (unsigned long)site << 3 | held_by_other(&pcp->lock) << 2 |
 		(LOAD(pcp->refilling) != 0) << 1 | (LOAD(pcp->count) != 0));
@@ -118,7 +121,7 @@ static void read_state(const struct per_cpu_pages *pcp, int site)
 
 /* The live gathers on the mm (tlb_flush_pending), at a gather's start or
  * at the nested check, fullmm or not */
-static void gather_state(const struct mmu_gather *tlb, bool finish)
+static __sched_notsan void gather_state(const struct mmu_gather *tlb, bool finish)
 {
 	int pending = LOAD(tlb->mm->tlb_flush_pending.counter);
 
@@ -127,15 +130,15 @@ static void gather_state(const struct mmu_gather *tlb, bool finish)
 }
 
 /* A hotplug callback: which state, which way, how many CPUs online */
-static void cpuhp_state(unsigned int cpu, int state, bool bringup)
+static __sched_notsan void cpuhp_state(unsigned int cpu, int state, bool bringup)
 {
 	(void)cpu;
 	feature(STATE_CPUHP, (unsigned long)state << 5 | bringup << 4 |
-		cap(cpumask_weight(cpu_online_mask), 15));
+		cap((unsigned long)__builtin_popcountl(LOAD(__cpu_online_mask.bits)), 15));
 }
 
 /* A percpu counter's per-CPU count against its batch, in quarters, signed */
-static void pcpu_state(const struct percpu_counter *fbc, long long count, int batch)
+static __sched_notsan void pcpu_state(const struct percpu_counter *fbc, long long count, int batch)
 {
 	unsigned long q = batch > 0 ? (unsigned long)((count < 0 ? -count : count) * 4 / batch) : 0;
 

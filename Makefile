@@ -191,11 +191,11 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # comparison hooks cost a third of an execution; the harnesses' own
 # bookkeeping (stats, saved findings) would be unstable coverage for AFL++.
 # The interleavings reach the
-# engines through src/sched/ilv.c, which writes the engine's map itself (and
+# engines through src/sched/ilv.c (the states: ilv_state.c), which writes the engine's map itself (and
 # must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
 NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/deadlock.c src/sched/policy.c src/sched/fiber.c \
 	src/mm/world.c src/mm/mm_init.c src/mm/config.c \
-	src/sched/ilv.c
+	src/sched/ilv.c src/sched/ilv_state.c
 NOINST_OBJS = $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) \
 	$(BUILD)/fuzz/fuzz_text.o
 ifeq ($(ENGINE),libfuzzer)

@@ -11,7 +11,9 @@
  * Environment: MMFUZZ_INJECT=a,b (bug switches on; the input's own switch
  * bits are ignored), MMFUZZ_ILV=0 (no interleaving coverage; =edges: the
  * consecutive-site edges without the parked pairs; =counts: libFuzzer's
- * counters count an edge's hits instead of being set once),
+ * counters count an edge's hits instead of being set once), MMFUZZ_STATE=0
+ * (no state features: the model's state_* hooks stay unattached,
+ * src/check/state.c),
  * MMFUZZ_STATS=DIR (DIR/<pid>: this process's executions and interleavings
  * seen, rewritten each second, for mmfuzz fuzz's progress line), MMFUZZ_CRASHES=DIR (a model
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
@@ -167,6 +169,7 @@ static void write_stats(void)
 		return;
 	fprintf(f, "execs %lu\ninterleavings %u\nknown %lu\n", execs, ilv_seen(),
 		check_known_count());
+	fprintf(f, "states %u\n", ilv_state_seen());
 	fprintf(f, "worlds_hit %lu\nworlds_tuned %lu\nworlds_built %lu\n", exec_worlds(e)->hits,
 		exec_worlds(e)->tuned, exec_worlds(e)->misses);
 	fprintf(f, "world_calloc_cleared %lu\nworld_calloc_found_zero %lu\n", wmem_zeroed_bytes,
@@ -214,6 +217,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	ilv_enabled = !(ilv && !strcmp(ilv, "0"));
 	ilv_pairs = !(ilv && !strcmp(ilv, "edges"));
 	ilv_counts = ilv && !strcmp(ilv, "counts");
+	if (!(getenv("MMFUZZ_STATE") && !strcmp(getenv("MMFUZZ_STATE"), "0")))
+		check_state_attach();
 	stats_path = getenv("MMFUZZ_STATS");
 #if MMFUZZ_ILV_SINK == 1
 	no_edge_mutator = getenv("MMFUZZ_EDGE_MUTATOR") && !strcmp(getenv("MMFUZZ_EDGE_MUTATOR"), "0");

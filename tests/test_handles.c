@@ -37,7 +37,7 @@ static void do_test_migrate(struct op_ctx *c)
 	moved_from = page_to_pfn(page);
 	moved_to = page_to_pfn(newpage);
 	if (!forget)
-		page_moved(page, newpage);
+		HOOK(pagealloc, page_moved, page, newpage);
 	__free_pages(page, order);
 }
 

@@ -44,7 +44,7 @@ static void detach_attach(struct world *w)
 {
 	(void)w;
 	if (detach)
-		ro_watermark.check = NULL;
+		pagealloc_hooks.read_watermark = NULL;
 }
 
 static const struct checker detach_checker = {

@@ -17,7 +17,7 @@ static struct world *boot(void (*tune)(struct mm_config *))
 {
 	struct world *w = mm_test_boot(tune);
 
-	ro_watermark.check = NULL;
+	pagealloc_hooks.read_watermark = NULL;
 	return w;
 }
 

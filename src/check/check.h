@@ -124,20 +124,23 @@ void shadow_page_drop(int h);
 void shadow_page_moved(struct page *from, struct page *to);
 int shadow_live_count(void);
 
-/* ---- the page allocator's checkers' hooks (pagealloc_read.c) ---- */
+/* ---- the page allocator's read checker (pagealloc_read.c) ---- */
 
-/*
- * I-PCP-2 after zone_pcp_disable(), with 6.6's one excuse (a refill the
- * drain skips, known-6.6@drain_pages_zone): the operations say when a
- * disable begins and ends and when its enable comes.
- */
-void pcp2_disable_begin(int task, int zone);
-void pcp2_disable_done(struct world *w, int zone, int task);
-void pcp2_enable_done(struct world *w, int zone, int task);
 /* Known races (6.6's drain) are violations when this is set (--report-known);
  * either way they are counted. */
 extern bool check_report_known;
 unsigned long check_known_count(void);
+
+/* State as coverage (state.c): attach the model's state_* hooks to the
+ * engine's feature sink (sched/ilv_state.c).  The fuzz harness calls it. */
+void check_state_attach(void);
+void check_state_detach(void);
+/* the annotations, one key each; how often each fired since start */
+enum {
+	STATE_WMARK = 1, STATE_PCP_FREE, STATE_PCP_REFILL, STATE_HIGHATOMIC, STATE_READ,
+	STATE_GATHER, STATE_CPUHP, STATE_PCPU, STATE_NR_KEYS
+};
+unsigned long check_state_hits(unsigned key);
 
 /* ---- the report (report.c) ---- */
 

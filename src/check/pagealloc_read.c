@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The page allocator's racy reads, checked where the model decides on them
- * (mm/oracle.h), and I-PCP-2 with the one excuse 6.6 has.
+ * (mm/oracle.h, through the page allocator's hooks: mm/page_alloc_hooks.h),
+ * and I-PCP-2 with the one excuse 6.6 has.
  *
  * I-READ@__zone_watermark_ok  The free pages a watermark check reads
  *     (NR_FREE_PAGES, or its snapshot) are within cpus x stat_threshold of
@@ -90,8 +91,7 @@ static int pcp_cpu(const struct zone *zone, const struct per_cpu_pages *pcp)
  * watermark an order-0 check needs more than (the decision taken on it);
  * < 0: a read that decides nothing in the model (/proc/vmstat).
  */
-static void free_pages_read(const struct read_oracle *o, const struct zone *zone, long read,
-			    long needed)
+static void free_pages_read(const char *site, const struct zone *zone, long read, long needed)
 {
 	const struct world *w = mm_world;
 	struct cfail f;
@@ -119,13 +119,13 @@ static void free_pages_read(const struct read_oracle *o, const struct zone *zone
 			 "the exact one", needed, read > needed ? "passed" : "failed",
 			 exact > needed ? "passes" : "fails");
 	if (accounted != exact)
-		cfail_set(&f, "I-READ", o->name,
+		cfail_set(&f, "I-READ", site,
 			  "%s: %s read %ld free pages; NR_FREE_PAGES and the per-CPU "
 			  "differentials account for %ld, the free lists hold %ld, and nobody is "
 			  "updating them%s", zone->name, needed >= 0 ? "the watermark check" : "vmstat",
 			  read, accounted, exact, decision);
 	else if (labs(read - exact) > tol)
-		cfail_set(&f, "I-READ", o->name,
+		cfail_set(&f, "I-READ", site,
 			  "%s: %s read %ld free pages where the free lists hold %ld and nobody "
 			  "is updating them (tolerance %ld: cpus x stat_threshold)%s", zone->name,
 			  needed >= 0 ? "the watermark check" : "vmstat", read, exact, tol, decision);
@@ -133,24 +133,22 @@ out:
 	cfail_report(&f);
 }
 
-static void watermark_read(const struct read_oracle *o, const void *obj, long read, long needed)
+static void watermark_read(const struct zone *zone, long read, long needed)
 {
-	free_pages_read(o, obj, read, needed);
+	free_pages_read("__zone_watermark_ok", zone, read, needed);
 }
 
 /* /proc/vmstat's NR_FREE_PAGES (read_counters): nothing decided on it in
  * the model, but a user's tools do */
-static void vmstat_read(const struct read_oracle *o, const void *obj, long read, long aux)
+static void vmstat_read(const struct zone *zone, long read)
 {
-	(void)aux;
-	free_pages_read(o, obj, read, -1);
+	free_pages_read("vmstat_show", zone, read, -1);
 }
 
 /* A drain's racy look at pcp->count: the count its lists hold, or an
  * update in flight; in a disable's drain, 6.6's known window. */
-static void drain_read(const struct read_oracle *o, const void *obj, long read, long zidx)
+static void drain_read(const char *site, const struct per_cpu_pages *pcp, long read, int zidx)
 {
-	const struct per_cpu_pages *pcp = obj;
 	const struct zone *zone = &mm_world->zones[zidx];
 	struct task *t = current_task;
 	struct cfail f;
@@ -184,7 +182,7 @@ static void drain_read(const struct read_oracle *o, const void *obj, long read, 
 		goto out;
 	}
 	if (read != exact)
-		cfail_set(&f, "I-READ", o->name,
+		cfail_set(&f, "I-READ", site,
 			  "cpu%d %s pcp: the drain read pcp->count %ld where its lists hold %ld "
 			  "and nobody holds pcp->lock%s", pcp_cpu(zone, pcp), zone->name, read, exact,
 			  !read && exact ? ": it skips a pcp that holds pages" : "");
@@ -192,22 +190,49 @@ out:
 	cfail_report(&f);
 }
 
+static void drain_pcp_read(const struct per_cpu_pages *pcp, long read, int zidx)
+{
+	drain_read("drain_pages_zone", pcp, read, zidx);
+}
+
+static void drain_all_pcp_read(const struct per_cpu_pages *pcp, long read, int zidx)
+{
+	drain_read("__drain_all_pages", pcp, read, zidx);
+}
+
 /* ---- I-PCP-2 ---- */
 
-void pcp2_disable_begin(int task, int zone)
+/* The task running a disable or an enable: a program's (a test may call
+ * them from no task, which I-PCP-2 does not follow) */
+static int pcp2_task(void)
 {
+	struct task *t = current_task;
+
+	return t && t->id >= 0 && t->id < MAX_TASKS ? t->id : -1;
+}
+
+/* zone_pcp_disable() of the task running begins */
+static void pcp2_disable_begin(const struct zone *zone)
+{
+	int task = pcp2_task();
+
+	if (task < 0)
+		return;
 	__atomic_store_n(&pcp2.known[task], false, __ATOMIC_RELAXED);
-	__atomic_store_n(&pcp2.disabling[task], zone + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&pcp2.disabling[task], zone->idx + 1, __ATOMIC_RELAXED);
 }
 
 /* zone_pcp_disable() just returned: every pcp of the zone not locked is
  * empty, unless its drain met the known race. */
-void pcp2_disable_done(struct world *w, int z, int task)
+static void pcp2_disable_done(const struct zone *zone)
 {
-	struct zone *zone = &w->zones[z];
+	const struct world *w = mm_world;
+	int z = zone->idx, task = pcp2_task();
 	struct cfail f;
 	int cpu;
 
+	if (task < 0)
+		return;
 	cfail_init(&f);
 	__atomic_store_n(&pcp2.disabling[task], 0, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&pcp2.known[task], __ATOMIC_RELAXED)) {
@@ -231,10 +256,11 @@ void pcp2_disable_done(struct world *w, int z, int task)
  * disable that earned it, never the next disabler's (whose mutex_lock may
  * have run to the end before this returned).
  */
-void pcp2_enable_done(struct world *w, int z, int task)
+static void pcp2_enable_done(const struct zone *zone)
 {
-	(void)w;
-	if (__atomic_load_n(&pcp2.excused_by[z], __ATOMIC_RELAXED) == task + 1)
+	int z = zone->idx, task = pcp2_task();
+
+	if (task >= 0 && __atomic_load_n(&pcp2.excused_by[z], __ATOMIC_RELAXED) == task + 1)
 		__atomic_store_n(&pcp2.excused_by[z], 0, __ATOMIC_RELAXED);
 }
 
@@ -254,10 +280,13 @@ unsigned int pcp2_zones(void)
 static void read_attach(struct world *w)
 {
 	(void)w;
-	ro_watermark.check = watermark_read;
-	ro_vmstat_show.check = vmstat_read;
-	ro_drain_pcp.check = drain_read;
-	ro_drain_all_pcp.check = drain_read;
+	pagealloc_hooks.read_watermark = watermark_read;
+	pagealloc_hooks.read_vmstat = vmstat_read;
+	pagealloc_hooks.read_drain_pcp = drain_pcp_read;
+	pagealloc_hooks.read_drain_all_pcp = drain_all_pcp_read;
+	pagealloc_hooks.pcp_disable_begin = pcp2_disable_begin;
+	pagealloc_hooks.pcp_disable_done = pcp2_disable_done;
+	pagealloc_hooks.pcp_enable_done = pcp2_enable_done;
 }
 
 static void read_run_begin(struct world *w)

@@ -113,7 +113,7 @@ __sched_notsan void shadow_run_begin(struct world *w, uint64_t run_no)
 	sh.owner = ((struct shadow_world *)world_layer_state(w, &shadow_layer))->owner;
 	sh.run_no = run_no;
 	sh.nlive = 0;
-	page_moved_hook = shadow_page_moved;
+	pagealloc_hooks.page_moved = shadow_page_moved;
 }
 
 __sched_notsan void shadow_run_end(void)

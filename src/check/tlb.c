@@ -503,7 +503,7 @@ static void check_mm(struct mm_struct *mm)
 	cfail_report(&f);
 }
 
-static const struct tlb_check_ops tlb_check_ops = {
+static const struct tlb_hooks tlb_check_hooks = {
 	.gather_begin = gather_begin,
 	.gather_finish = gather_finish,
 	.gather_done = gather_done,
@@ -527,8 +527,11 @@ static const struct tlb_check_ops tlb_check_ops = {
 
 static void tlb_attach(struct world *w)
 {
+	void (*state_gather)(const struct mmu_gather *, bool) = tlb_hooks.state_gather;
+
 	(void)w;
-	tlb_world()->check = &tlb_check_ops;
+	tlb_hooks = tlb_check_hooks;
+	tlb_hooks.state_gather = state_gather;	/* the fuzz harness's (state.c), if any */
 }
 
 static void tlb_run_begin(struct world *w)

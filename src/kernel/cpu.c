@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "hooks.h"
 #include "smp.h"
 
 struct cpuhp_step {
@@ -92,6 +93,7 @@ static void invoke(int state, unsigned int cpu, bool bringup)
 	if (!fn)
 		return;
 	yield_point(YIELD_SITE(YP_CPUHP, "cpuhp_invoke_callback"));
+	HOOK(kernel, state_cpuhp, cpu, state, bringup);
 	fn(cpu);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The out-of-line parts of the model's locks. */
+#include "hooks.h"
 #include "spinlock.h"
 
 #include <sched.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 
 bool lock_validate_enabled = true;
+
+DEFINE_HOOKS(kernel);
 bool lock_stat_enabled;
 
 void kernel_no_task(const char *fn)

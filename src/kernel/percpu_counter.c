@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Fast batching percpu counters: see percpu_counter.h. */
 #include "percpu_counter.h"
+#include "hooks.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -108,6 +109,7 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 	local_irq_save(flags);
 	pc = this_cpu_ptr(fbc->counters);
 	count = READ_ONCE(pc->count) + amount;
+	HOOK(kernel, state_pcpu, fbc, count, batch);
 	if (count >= batch || count <= -batch) {
 		spin_lock(&fbc->lock);
 		fbc->count += count;

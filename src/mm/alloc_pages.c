@@ -121,8 +121,6 @@ static inline long __zone_watermark_unusable_free(struct zone *z, unsigned int o
  * least one free page of a suitable size.  Checking now avoids taking the
  * zone lock to check in the allocation paths if no pages are free.
  */
-struct read_oracle ro_watermark = { "__zone_watermark_ok", NULL };
-
 bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 			 int highest_zoneidx, unsigned int alloc_flags, long free_pages)
 {
@@ -160,7 +158,8 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	 * suitable page happened to be free.
 	 */
 	/* what the read value is decided on: more than this passes */
-	READ_ORACLE(&ro_watermark, z, read, unusable + min + z->lowmem_reserve[highest_zoneidx]);
+	HOOK(pagealloc, read_watermark, z, read, unusable + min + z->lowmem_reserve[highest_zoneidx]);
+	HOOK(pagealloc, state_watermark, z, read, order);
 	if (free_pages <= min + z->lowmem_reserve[highest_zoneidx])
 		return false;
 
@@ -208,9 +207,10 @@ static inline bool zone_watermark_fast(struct zone *z, unsigned int order, unsig
 		/* reserved may over estimate high-atomic reserves. */
 		usable_free -= min(usable_free, reserved);
 		if (usable_free > (long)mark + z->lowmem_reserve[highest_zoneidx]) {
-			READ_ORACLE(&ro_watermark, z, free_pages,
-				    min(free_pages, reserved) + (long)mark +
-				    z->lowmem_reserve[highest_zoneidx]);
+			HOOK(pagealloc, read_watermark, z, free_pages,
+			     min(free_pages, reserved) + (long)mark +
+			     z->lowmem_reserve[highest_zoneidx]);
+			HOOK(pagealloc, state_watermark, z, free_pages, 0);
 			return true;
 		}
 	}

@@ -69,6 +69,7 @@ CONFIG_KEY(ck_gather_batch_count);
 /* ---- the world layer ---- */
 
 static struct world_layer tlb_layer;
+DEFINE_HOOKS(tlb);
 
 struct tlb_world *tlb_world(void)
 {
@@ -378,7 +379,7 @@ void mmgrab(struct mm_struct *mm)
  * prints it; the pgd must be empty too (mm_free_pgd frees only its page). */
 static void check_mm(struct mm_struct *mm)
 {
-	tlb_check(mm->tw, check_mm, mm);
+	HOOK(tlb, check_mm, mm);
 }
 
 static void __mmdrop(struct mm_struct *mm)

@@ -49,7 +49,7 @@ static int gup_pte_range(pmd_t pmd, pmd_t *pmdp, unsigned long addr, unsigned lo
 			folio_put(folio);
 			goto pte_unmap;
 		}
-		tlb_check(tlb_world(), gup_page, page, ptep, addr);
+		HOOK(tlb, gup_page, page, ptep, addr);
 		pages[(*nr)++] = page;
 	} while (ptep++, addr += PAGE_SIZE, addr != end);
 	ret = 1;
@@ -91,7 +91,7 @@ void put_user_page(struct mm_struct *mm, struct page *page)
 	struct folio *folio = page_folio(page);
 
 	if (folio_put_testzero(folio)) {
-		tlb_check(mm->tw, page_release, mm, page, "put_user_page");
+		HOOK(tlb, page_release, mm, page, "put_user_page");
 		__folio_put(folio);
 	}
 }

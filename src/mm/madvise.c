@@ -48,7 +48,7 @@ static void madvise_free_pte_range(struct mmu_gather *tlb, struct vm_area_struct
 			tlb_remove_tlb_entry(tlb, pte, addr);
 		}
 		folio_clear_flag(folio, PG_swapbacked);		/* folio_mark_lazyfree() */
-		tlb_check(mm->tw, pte_changed, mm, addr, TLB_PTE_LAZYFREE, false);
+		HOOK(tlb, pte_changed, mm, addr, TLB_PTE_LAZYFREE, false);
 	}
 	tlb_visit(tlb, start, end);
 	pte_unmap_unlock(start_pte, ptl);
@@ -144,10 +144,10 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len_in, int beh
 	if (end == start)
 		return 0;
 	down_read(&mm->mmap_lock);
-	tlb_check(mm->tw, user_range, mm, start, end,
-		  behavior == MADV_DONTNEED ? TLB_RANGE_DONTNEED : TLB_RANGE_FREE);
+	HOOK(tlb, user_range, mm, start, end,
+	     behavior == MADV_DONTNEED ? TLB_RANGE_DONTNEED : TLB_RANGE_FREE);
 	error = madvise_walk_vmas(mm, start, end, behavior);
-	tlb_check(mm->tw, user_range, mm, 0, 0, TLB_RANGE_NONE);
+	HOOK(tlb, user_range, mm, 0, 0, TLB_RANGE_NONE);
 	up_read(&mm->mmap_lock);
 	return error;
 }

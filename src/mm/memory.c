@@ -66,7 +66,7 @@ static void pte_free(struct mm_struct *mm, struct page *table)
 /* The table's page back to the allocator: the end of tlb_remove_table. */
 void __tlb_remove_table(struct page *table)
 {
-	tlb_check(tlb_world(), table_free, table);
+	HOOK(tlb, table_free, table);
 	put_page(table);
 }
 
@@ -198,7 +198,7 @@ static unsigned long zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct
 					pte_val(ptent), addr);
 		page = pfn_to_page(pte_pfn(ptent));
 		ptent = ptep_get_and_clear(mm, addr, pte);
-		tlb_check(mm->tw, pte_changed, mm, addr, TLB_PTE_ZAP, tlb->fullmm);
+		HOOK(tlb, pte_changed, mm, addr, TLB_PTE_ZAP, tlb->fullmm);
 		tlb_remove_tlb_entry(tlb, pte, addr);
 		rss--;
 		page_remove_rmap(page, vma);
@@ -273,8 +273,8 @@ void zap_page_range_single(struct vm_area_struct *vma, unsigned long address,
 	tlb_gather_mmu(&tlb, vma->vm_mm);
 	unmap_single_vma(&tlb, vma, address, address + size);
 	tlb_finish_mmu(&tlb);
-	tlb_check(vma->vm_mm->tw, dontneed_done, vma->vm_mm, max(address, vma->vm_start),
-		  min(address + size, vma->vm_end), tlb.stamp);
+	HOOK(tlb, dontneed_done, vma->vm_mm, max(address, vma->vm_start),
+	     min(address + size, vma->vm_end), tlb.stamp);
 }
 
 /* ---- freeing page tables ---- */
@@ -284,7 +284,7 @@ static void free_pte_range(struct mmu_gather *tlb, pmd_t *pmd, unsigned long add
 	struct page *token = pfn_to_page(pmd_pfn(pmdp_get_lockless(pmd)));
 
 	__atomic_store_n(&pmd->pmd, 0UL, __ATOMIC_RELEASE);	/* pmd_clear() */
-	tlb_check(tlb->mm->tw, table_removed, tlb->mm, token);
+	HOOK(tlb, table_removed, tlb->mm, token);
 	/* pte_free_tlb(): the flush must cover the range, and tables */
 	__tlb_adjust_range(tlb, addr, PAGE_SIZE);
 	tlb->cleared_pmds = 1;
@@ -403,7 +403,7 @@ static unsigned int do_anonymous_page(struct vm_fault *vmf)
 		inc_mm_counter(mm, MM_ANONPAGES);
 		folio_add_new_anon_rmap(folio, vma, vmf->address);
 		set_pte_at(mm, vmf->address, vmf->pte, entry);
-		tlb_check(mm->tw, pte_faulted, mm, vmf->address);
+		HOOK(tlb, pte_faulted, mm, vmf->address);
 		pte_unmap(vmf->pte);
 		return 0;
 release_nolock:
@@ -424,7 +424,7 @@ release_nolock:
 	inc_mm_counter(mm, MM_ANONPAGES);
 	folio_add_new_anon_rmap(folio, vma, vmf->address);
 	set_pte_at(mm, vmf->address, vmf->pte, entry);
-	tlb_check(mm->tw, pte_faulted, mm, vmf->address);
+	HOOK(tlb, pte_faulted, mm, vmf->address);
 	/* No need to invalidate - it was non-present before */
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;

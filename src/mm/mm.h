@@ -10,6 +10,7 @@
 #include "gfp.h"
 #include "mmzone.h"
 #include "page-flags.h"
+#include "page_alloc_hooks.h"
 #include "page_ref.h"
 
 /* ---- folios (include/linux/mm.h) ---- */
@@ -150,18 +151,6 @@ void zone_pcp_set_high_batch(struct zone *zone, int high, int batch);
 bool zone_pcp_disabled(const struct zone *zone);
 /* CPU hotplug (6.6 zone_pcp_update): re-apply high and batch */
 void zone_pcp_update(struct zone *zone, int cpu_online);
-
-/*
- * A block a user holds has moved: migration copied it to @to and will free
- * @from.  Whoever tracks the users' blocks follows it (check/shadow.c sets
- * the hook for the program's handles); every migration path calls this.
- */
-extern void (*page_moved_hook)(struct page *from, struct page *to);
-static inline void page_moved(struct page *from, struct page *to)
-{
-	if (page_moved_hook)
-		page_moved_hook(from, to);
-}
 
 /* ---- watermarks (alloc_pages.c) ---- */
 

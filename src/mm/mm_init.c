@@ -126,7 +126,7 @@ int pcp_bulk_variant_lookup(const char *name)
 	return (int)config_enum_lookup(&ck_variant, name);
 }
 
-void (*page_moved_hook)(struct page *from, struct page *to);
+DEFINE_HOOKS(pagealloc);
 
 /* ---- dirty blocks ---- */
 

@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "../kernel/cpumask.h"
+#include "../kernel/hooks.h"
 #include "../kernel/percpu_counter.h"
 #include "../kernel/rcupdate.h"
 #include "../kernel/rwsem.h"
@@ -348,10 +349,10 @@ struct tlb_state {
 	unsigned long stat[NR_TLB_STAT_ITEMS];	/* relaxed atomics */
 } ____percpu_aligned;
 
-/* ---- what the checkers hook (src/check/tlb.c sets them; NULL: none) ---- */
+/* ---- the layer's hooks (kernel/hooks.h; src/check/tlb.c attaches them all) ---- */
 
 struct mmu_gather;
-struct tlb_check_ops {
+struct tlb_hooks {
 	/* a gather began (after inc_tlb_flush_pending) */
 	void (*gather_begin)(struct mmu_gather *tlb);
 	/* tlb_finish_mmu has just read mm_tlb_flush_nested (nothing between) */
@@ -394,7 +395,14 @@ struct tlb_check_ops {
 	void (*user_range)(struct mm_struct *mm, unsigned long start, unsigned long end, int what);
 	/* a walk changed the PTE of @addr (TLB_PTE_*); @fullmm: exit_mmap's */
 	void (*pte_changed)(struct mm_struct *mm, unsigned long addr, int what, bool fullmm);
+
+	/* state as coverage (src/check/state.c; the fuzz builds attach it,
+	 * the checker's attach keeps it): a gather of @tlb began (@finish
+	 * false, after inc_tlb_flush_pending) or tlb_finish_mmu read
+	 * mm_tlb_flush_nested (true): the live gathers on the mm */
+	void (*state_gather)(const struct mmu_gather *tlb, bool finish);
 };
+DECLARE_HOOKS(tlb);
 
 enum { TLB_RANGE_NONE, TLB_RANGE_UNMAP, TLB_RANGE_DONTNEED, TLB_RANGE_FREE, TLB_RANGE_PROT };
 enum { TLB_PTE_ZAP, TLB_PTE_LAZYFREE, TLB_PTE_PROT };
@@ -417,7 +425,6 @@ struct tlb_world {
 	struct mm_struct *mms;		/* [TLB_MAX_MMS] */
 	struct tlb_state *cpu;		/* [ncpus] */
 	spinlock_t *ptl;		/* [nr_pages]: the split PTE locks (ptlock_ptr) */
-	const struct tlb_check_ops *check;
 
 	/* written: on lines of their own (mm_alloc, the checkers' clock) */
 	spinlock_t mm_lock ____cacheline_aligned;
@@ -447,7 +454,7 @@ extern struct config_key ck_mm_pages, ck_tlb_entries, ck_tlb_ceiling, ck_tlb_asi
  */
 static inline u64 tlb_clock_tick(struct tlb_world *tw)
 {
-	if (!tw->check)
+	if (!HOOK_ATTACHED(tlb, access))
 		return 0;
 	return __atomic_add_fetch(&tw->clock, 1, __ATOMIC_RELAXED);
 }

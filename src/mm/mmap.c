@@ -210,7 +210,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	down_write(&mm->mmap_lock);
 	/* MAP_FIXED replaces what was there: nothing else may go */
 	if (flags & MAP_FIXED)
-		tlb_check(mm->tw, user_range, mm, addr, addr + len, TLB_RANGE_UNMAP);
+		HOOK(tlb, user_range, mm, addr, addr + len, TLB_RANGE_UNMAP);
 	addr = get_unmapped_area(mm, addr, len, flags);
 	if (IS_ERR_VALUE(addr))
 		goto out;
@@ -230,7 +230,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	vma->vm_page_prot = vm_page_prot_of(vm_flags);
 	vma_tree_insert(mm, vma);
 out:
-	tlb_check(mm->tw, user_range, mm, 0, 0, TLB_RANGE_NONE);
+	HOOK(tlb, user_range, mm, 0, 0, TLB_RANGE_NONE);
 	up_write(&mm->mmap_lock);
 	return addr;
 }
@@ -318,9 +318,9 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, size_t len)
 	if (len == 0)
 		return -EINVAL;
 	down_write(&mm->mmap_lock);
-	tlb_check(mm->tw, user_range, mm, start, end, TLB_RANGE_UNMAP);
+	HOOK(tlb, user_range, mm, start, end, TLB_RANGE_UNMAP);
 	ret = do_vmi_align_munmap(mm, start, end, true);
-	tlb_check(mm->tw, user_range, mm, 0, 0, TLB_RANGE_NONE);	/* (mmap_lock gone) */
+	HOOK(tlb, user_range, mm, 0, 0, TLB_RANGE_NONE);	/* (mmap_lock gone) */
 	return ret;
 }
 
@@ -376,9 +376,9 @@ unsigned long sys_brk(struct mm_struct *mm, unsigned long brk)
 		/* mm->brk must be protected by write mmap_lock: the munmap
 		 * drops it, so update it before */
 		mm->brk = brk;
-		tlb_check(mm->tw, user_range, mm, newbrk, oldbrk, TLB_RANGE_UNMAP);
+		HOOK(tlb, user_range, mm, newbrk, oldbrk, TLB_RANGE_UNMAP);
 		do_vmi_align_munmap(mm, newbrk, oldbrk, true);
-		tlb_check(mm->tw, user_range, mm, 0, 0, TLB_RANGE_NONE);
+		HOOK(tlb, user_range, mm, 0, 0, TLB_RANGE_NONE);
 		return brk;
 	}
 	/* the next VMA must leave a page between (vm_start_gap) */

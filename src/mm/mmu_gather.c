@@ -84,7 +84,7 @@ static void free_pages_and_swap_cache(struct mmu_gather *tlb, struct page **page
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		tlb_check(tlb->mm->tw, page_release, tlb->mm, pages[i], "tlb_batch_pages_flush");
+		HOOK(tlb, page_release, tlb->mm, pages[i], "tlb_batch_pages_flush");
 		put_page(pages[i]);
 	}
 }
@@ -120,7 +120,7 @@ static void __tlb_remove_table_free(struct mmu_table_batch *batch)
 
 	for (i = 0; i < batch->nr; i++)
 		__tlb_remove_table(pfn_to_page(batch->tables[i]));
-	tlb_check(tlb_world(), table_batch, page, false);
+	HOOK(tlb, table_batch, page, false);
 	__free_pages(page, 0);
 }
 
@@ -132,7 +132,7 @@ static void tlb_remove_table_rcu(struct rcu_head *head)
 static void tlb_remove_table_free(struct mmu_table_batch *batch)
 {
 	count_tlb_event(TLB_TABLE_RCU);
-	tlb_check(tlb_world(), table_batch, virt_to_page(batch), true);
+	HOOK(tlb, table_batch, virt_to_page(batch), true);
 	if (bug_on(BUG_TLB_TABLE_FREE_NO_GP)) {
 		__tlb_remove_table_free(batch);	/* no grace period */
 		return;
@@ -290,7 +290,8 @@ static void __tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm, bool 
 	count_tlb_event(TLB_GATHER);
 	inc_tlb_flush_pending(tlb->mm);
 	tlb->stamp = tlb_clock_tick(tw);
-	tlb_check(tw, gather_begin, tlb);
+	HOOK(tlb, gather_begin, tlb);
+	HOOK(tlb, state_gather, tlb, false);
 }
 
 /* A gather for a range of @mm: munmap, MADV_DONTNEED, mprotect. */
@@ -307,7 +308,6 @@ void tlb_gather_mmu_fullmm(struct mmu_gather *tlb, struct mm_struct *mm)
 
 void tlb_finish_mmu(struct mmu_gather *tlb)
 {
-	struct tlb_world *tw = tlb->mm->tw;
 	bool nested;
 
 	tlb->flushed_all = false;
@@ -323,7 +323,8 @@ void tlb_finish_mmu(struct mmu_gather *tlb)
 	/* the checker counts the gathers live at the read the decision is
 	 * taken on (no yield point between): one that finished before it
 	 * flushed what it cleared itself */
-	tlb_check(tw, gather_finish, tlb);
+	HOOK(tlb, gather_finish, tlb);
+	HOOK(tlb, state_gather, tlb, true);
 	if (nested && !bug_on(BUG_TLB_NESTED_FLUSH_MISS)) {
 		count_tlb_event(TLB_GATHER_NESTED);
 		tlb->fullmm = 1;
@@ -332,7 +333,7 @@ void tlb_finish_mmu(struct mmu_gather *tlb)
 	}
 	tlb_flush_mmu(tlb);
 	tlb_batch_list_free(tlb);
-	tlb_check(tw, gather_done, tlb);
+	HOOK(tlb, gather_done, tlb);
 	if (!bug_on(BUG_TLB_PENDING_LEAK))
 		dec_tlb_flush_pending(tlb->mm);
 }

@@ -64,7 +64,7 @@ static long change_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 		    can_change_pte_writable(vma, ptent))
 			ptent = pte_mkwrite(ptent);
 		set_pte_at(vma->vm_mm, addr, pte, ptent);	/* ptep_modify_prot_commit() */
-		tlb_check(vma->vm_mm->tw, pte_changed, vma->vm_mm, addr, TLB_PTE_PROT, false);
+		HOOK(tlb, pte_changed, vma->vm_mm, addr, TLB_PTE_PROT, false);
 		if (pte_needs_flush(oldpte, ptent))
 			tlb_flush_pte_range(tlb, addr, PAGE_SIZE);
 		pages++;
@@ -141,7 +141,7 @@ int do_mprotect_pkey(struct mm_struct *mm, unsigned long start, size_t len, unsi
 		return -ENOMEM;
 	newflags = (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_READ | VM_WRITE : 0);
 	down_write(&mm->mmap_lock);
-	tlb_check(mm->tw, user_range, mm, start, end, TLB_RANGE_PROT);
+	HOOK(tlb, user_range, mm, start, end, TLB_RANGE_PROT);
 	vma = find_vma(mm, start);
 	error = -ENOMEM;
 	if (!vma || vma->vm_start > start)
@@ -165,11 +165,11 @@ int do_mprotect_pkey(struct mm_struct *mm, unsigned long start, size_t len, unsi
 			break;
 	}
 	tlb_finish_mmu(&tlb);
-	tlb_check(mm->tw, mprotect_done, mm, start, nstart, newflags);
+	HOOK(tlb, mprotect_done, mm, start, nstart, newflags);
 	if (!error && nstart < end)
 		error = -ENOMEM;
 out:
-	tlb_check(mm->tw, user_range, mm, 0, 0, TLB_RANGE_NONE);
+	HOOK(tlb, user_range, mm, 0, 0, TLB_RANGE_NONE);
 	up_write(&mm->mmap_lock);
 	return error;
 }

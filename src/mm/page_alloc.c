@@ -503,6 +503,7 @@ void reserve_highatomic_pageblock(struct page *page, struct zone *zone)
 	if (migratetype_is_mergeable(mt)) {
 		__WRITE_ONCE(zone->nr_reserved_highatomic,
 			     zone->nr_reserved_highatomic + pageblock_nr_pages);
+		HOOK(pagealloc, state_highatomic, zone);
 		set_pageblock_migratetype(page, MIGRATE_HIGHATOMIC);
 		move_freepages_block(zone, page, MIGRATE_HIGHATOMIC, NULL);
 		mm_stat_inc(MM_HIGHATOMIC_RESERVE);
@@ -548,6 +549,7 @@ bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force)
 				__WRITE_ONCE(zone->nr_reserved_highatomic,
 					     zone->nr_reserved_highatomic -
 					     min(pageblock_nr_pages, zone->nr_reserved_highatomic));
+				HOOK(pagealloc, state_highatomic, zone);
 			}
 			/*
 			 * Convert to ac->migratetype and avoid the normal

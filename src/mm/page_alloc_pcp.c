@@ -240,9 +240,6 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 
 /* ---- drains ---- */
 
-struct read_oracle ro_drain_pcp = { "drain_pages_zone", NULL };
-struct read_oracle ro_drain_all_pcp = { "__drain_all_pages", NULL };
-
 /*
  * Drain pcplists of the indicated processor and zone.  6.6 looks at the
  * count before taking the lock, and a refill that has taken its pages from
@@ -265,7 +262,8 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 		return;
 	}
 	count = data_race(pcp->count);
-	READ_ORACLE(&ro_drain_pcp, pcp, count, zone->idx);
+	HOOK(pagealloc, read_drain_pcp, pcp, count, zone->idx);
+	HOOK(pagealloc, state_read, pcp, 0);
 	if (count) {
 		spin_lock(&pcp->lock);
 		mm_stat_inc(MM_PCP_DRAIN);
@@ -344,7 +342,8 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 			int count = data_race(pcp->count);
 
-			READ_ORACLE(&ro_drain_all_pcp, pcp, count, zone->idx);
+			HOOK(pagealloc, read_drain_all_pcp, pcp, count, zone->idx);
+			HOOK(pagealloc, state_read, pcp, 1);
 			has_pcps = count != 0;
 		} else {
 			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++) {
@@ -352,7 +351,8 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 					per_cpu_ptr(mm_world->zones[z].per_cpu_pageset, cpu);
 				int count = data_race(pcp->count);
 
-				READ_ORACLE(&ro_drain_all_pcp, pcp, count, z);
+				HOOK(pagealloc, read_drain_all_pcp, pcp, count, z);
+				HOOK(pagealloc, state_read, pcp, 1);
 				has_pcps = count != 0;
 			}
 		}
@@ -393,6 +393,7 @@ static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int
 		if (batch > 1)
 			batch = max(batch >> order, 2);
 		__WRITE_ONCE(pcp->refilling, batch);
+		HOOK(pagealloc, state_pcp, pcp, batch, true);
 		alloced = rmqueue_bulk(zone, order, (unsigned long)batch, list, migratetype,
 				       alloc_flags);
 		mm_stat_inc(MM_PCP_REFILL);
@@ -480,6 +481,7 @@ static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
 	 * PCP frees heavily without allocating. */
 	free_high = pcp->free_factor && order && order <= PAGE_ALLOC_COSTLY_ORDER;
 	high = nr_pcp_high(pcp, zone, free_high);
+	HOOK(pagealloc, state_pcp, pcp, high, false);
 	if (pcp->count >= high)
 		free_pcppages_bulk(zone, nr_pcp_free(pcp, high, free_high), pcp, pindex);
 }
@@ -595,11 +597,13 @@ static void __zone_set_pageset_high_and_batch(struct zone *zone, unsigned long h
  */
 void zone_pcp_disable(struct zone *zone)
 {
+	HOOK(pagealloc, pcp_disable_begin, zone);
 	mutex_lock(&mm_world->pcp_batch_high_lock);
 	__zone_set_pageset_high_and_batch(zone, 0, 1);
 	__drain_all_pages(zone, true);
 	/* the model's bookkeeping for the checkers: not a kernel access */
 	__WRITE_ONCE(zone->pcp_disabled, true);
+	HOOK(pagealloc, pcp_disable_done, zone);
 }
 
 void zone_pcp_enable(struct zone *zone)
@@ -608,6 +612,7 @@ void zone_pcp_enable(struct zone *zone)
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
 	mutex_unlock(&mm_world->pcp_batch_high_lock);
+	HOOK(pagealloc, pcp_enable_done, zone);
 }
 
 /* Between zone_pcp_disable() and zone_pcp_enable(): the pcps stay empty. */

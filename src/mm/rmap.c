@@ -111,7 +111,7 @@ static void set_tlb_ubc_flush_pending(struct tlbflush_unmap_batch *tlb_ubc,
 		return;
 	arch_tlbbatch_add_pending(&tlb_ubc->arch, mm, uaddr);
 	tlb_ubc->flush_required = true;
-	tlb_check(mm->tw, ubc_deferred, mm, uaddr);
+	HOOK(tlb, ubc_deferred, mm, uaddr);
 	batch = atomic_read(&mm->tlb_flush_batched);
 	for (;;) {
 		if ((batch & TLB_FLUSH_BATCH_PENDING_MASK) > TLB_FLUSH_BATCH_PENDING_LARGE) {
@@ -349,7 +349,7 @@ unlock:
 	/* the flush before any of the folios goes (free_it -> the end) */
 	try_to_unmap_flush(&tlb_ubc);
 	if (freed) {
-		tlb_check(mm->tw, page_release, mm, &folio->page, "shrink_folio_list");
+		HOOK(tlb, page_release, mm, &folio->page, "shrink_folio_list");
 		free_unref_page(&folio->page, 0);
 		ret = 0;
 	} else {

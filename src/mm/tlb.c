@@ -488,7 +488,7 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long
 	}
 	preempt_enable();
 	if (freed_tables)
-		tlb_check(tw, tables_flushed, mm, stamp);
+		HOOK(tlb, tables_flushed, mm, stamp);
 }
 
 /* ---- reclaim's batched flush ---- */
@@ -598,7 +598,7 @@ static int access_once(struct tlb_world *tw, struct mm_struct *mm, unsigned long
 	/* one instruction's load and store: no yield point inside (a flush
 	 * IPI waits for it) */
 	val = __READ_ONCE(word[0]);
-	tlb_check(tw, access, mm, addr, write, e, val);
+	HOOK(tlb, access, mm, addr, write, e, val);
 	if (write)
 		__WRITE_ONCE(word[1], __READ_ONCE(word[1]) + 1);
 	local_irq_restore(flags);

@@ -380,11 +380,4 @@ static inline void mm_dec_nr_ptes(struct mm_struct *mm)
 	atomic_long_sub(MODEL_PAGE_SIZE, &mm->pgtables_bytes);
 }
 
-/* the checkers' hooks, when set */
-#define tlb_check(tw, hook, ...) do {						\
-	const struct tlb_check_ops *__ops = (tw)->check;			\
-	if (__ops && __ops->hook)						\
-		__ops->hook(__VA_ARGS__);					\
-} while (0)
-
 #endif /* MMFUZZ_MM_TLB_H */

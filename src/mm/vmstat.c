@@ -237,10 +237,6 @@ unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
 	return x < 0 ? 0 : (unsigned long)x;
 }
 
-/* NR_FREE_PAGES as /proc/vmstat's vmstat_show reads it: a racy read whose
- * tolerance check/pagealloc_read.c knows */
-struct read_oracle ro_vmstat_show = { "vmstat_show", NULL };
-
 unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item item)
 {
 	long x = atomic_long_read(&zone->vm_stat[item]);

@@ -56,7 +56,6 @@ static void pcp_enable(struct op_ctx *c, int z)
 {
 	zone_pcp_enable(&c->w->zones[z]);
 	run_state(c)->pcp_disabled_zone[c->t->id] = 0;
-	pcp2_enable_done(c->w, z, c->t->id);
 }
 
 /* A task that ends with the pcps disabled gives them back. */
@@ -191,10 +190,8 @@ static void do_zone_pcp_disable(struct op_ctx *c)
 	/* one disable at a time per task: a second would self-deadlock */
 	if (r->pcp_disabled_zone[c->t->id])
 		return;
-	pcp2_disable_begin(c->t->id, z);
 	zone_pcp_disable(&c->w->zones[z]);
 	r->pcp_disabled_zone[c->t->id] = z + 1;
-	pcp2_disable_done(c->w, z, c->t->id);
 }
 
 static struct op_desc op_zone_pcp_disable = {
@@ -262,7 +259,7 @@ static void do_read_counters(struct op_ctx *c)
 	unsigned long v[4];
 
 	v[0] = zone_page_state(zone, NR_FREE_PAGES);
-	READ_ORACLE(&ro_vmstat_show, zone, v[0], 0);
+	HOOK(pagealloc, read_vmstat, zone, (long)v[0]);
 	v[1] = zone_page_state_snapshot(zone, NR_FREE_PAGES);
 	v[2] = sum_vm_event(PGALLOC);
 	v[3] = sum_vm_event(PGFREE);

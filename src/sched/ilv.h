@@ -33,4 +33,17 @@ uint64_t ilv_run_hash(void);
 void ilv_edge(unsigned prev_site, unsigned site, bool switched);
 void ilv_pair(unsigned site, unsigned parked_site);
 
+/*
+ * State coverage (the IJON idea): a value of the model's state at a named
+ * point, (key, bucket), is a feature of a region of its own beside the
+ * edges (ilv_state.c says how each engine gets it).  The model's hooks
+ * reach it (src/check/state.c buckets what they see); the fuzz builds
+ * attach them unless MMFUZZ_STATE=0.  It is in no hash and no trace: a run
+ * takes the same steps with it or without.
+ */
+#define STATE_FEATURES 4096
+void ilv_state(unsigned key, unsigned long bucket);
+/* How many distinct state features this process has hit. */
+unsigned ilv_state_seen(void);
+
 #endif /* MMFUZZ_SCHED_ILV_H */

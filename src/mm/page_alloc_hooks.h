@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page allocator's hooks (kernel/hooks.h says the form): where the
+ * model lets the harness look.  mm.h includes this; the checkers fill the
+ * members at attach (src/check/pagealloc_read.c: the racy reads and
+ * I-PCP-2; src/check/shadow.c: page_moved).
+ */
+#ifndef MMFUZZ_MM_PAGE_ALLOC_HOOKS_H
+#define MMFUZZ_MM_PAGE_ALLOC_HOOKS_H
+
+#include <stdbool.h>
+
+#include "../kernel/hooks.h"
+
+struct page;
+struct zone;
+struct per_cpu_pages;
+
+struct pagealloc_hooks {
+	/*
+	 * Racy reads the kernel decides on (oracle.h says the rule: the hook
+	 * follows the read with no yield point between).
+	 * read_watermark: __zone_watermark_ok's free pages @read of @zone;
+	 *   the order-0 check passes on more than @needed;
+	 * read_vmstat: NR_FREE_PAGES as /proc/vmstat shows it;
+	 * read_drain_pcp: drain_pages_zone's pcp->count before the lock;
+	 * read_drain_all_pcp: __drain_all_pages' pcp->count emptiness check
+	 *   (@zidx the zone's index for both).
+	 */
+	void (*read_watermark)(const struct zone *zone, long read, long needed);
+	void (*read_vmstat)(const struct zone *zone, long read);
+	void (*read_drain_pcp)(const struct per_cpu_pages *pcp, long read, int zidx);
+	void (*read_drain_all_pcp)(const struct per_cpu_pages *pcp, long read, int zidx);
+
+	/*
+	 * zone_pcp_disable() of the task running begins (before it takes
+	 * pcp_batch_high_lock) and returns (everything drained, the lock
+	 * held); zone_pcp_enable() returned (the lock given back).
+	 */
+	void (*pcp_disable_begin)(const struct zone *zone);
+	void (*pcp_disable_done)(const struct zone *zone);
+	void (*pcp_enable_done)(const struct zone *zone);
+
+	/*
+	 * A block a user holds has moved: migration copied it to @to and
+	 * will free @from.  Whoever tracks the users' blocks follows it;
+	 * every migration path calls this.
+	 */
+	void (*page_moved)(struct page *from, struct page *to);
+
+	/*
+	 * State as coverage (src/check/state.c buckets what these see into
+	 * features for the fuzzer; attached by the fuzz builds only).
+	 * state_watermark: a watermark check of @order read @free_pages of
+	 *   @zone (free pages against each watermark, who holds zone->lock);
+	 * state_pcp: a free to @pcp made its count what it is against @high
+	 *   (@refill: a refill from the buddy instead, against batch);
+	 * state_highatomic: @zone's nr_reserved_highatomic changed;
+	 * state_read: a racy read of @pcp (drain_pages_zone: @site 0,
+	 *   __drain_all_pages: 1; who holds pcp->lock, a refill in flight).
+	 */
+	void (*state_watermark)(const struct zone *zone, long free_pages, unsigned int order);
+	void (*state_pcp)(const struct per_cpu_pages *pcp, int high, bool refill);
+	void (*state_highatomic)(const struct zone *zone);
+	void (*state_read)(const struct per_cpu_pages *pcp, int site);
+};
+DECLARE_HOOKS(pagealloc);
+
+#endif /* MMFUZZ_MM_PAGE_ALLOC_HOOKS_H */

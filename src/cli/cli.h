@@ -95,5 +95,9 @@ int cmd_bugs(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
+int cmd_targets(int argc, char **argv);
+/* The fuzz targets --target takes, "mm (default), pagealloc, ..., text"
+ * (cmd_targets.c: the registry's, and the text parser). */
+void fuzz_target_names(char *out, size_t n);
 
 #endif /* MMFUZZ_CLI_CLI_H */

@@ -31,6 +31,7 @@
 
 extern char **environ;
 
+/* The usage, in two parts around the targets' line (from the registry). */
 static const char fuzz_usage[] =
 	"usage: mmfuzz fuzz [options]\n"
 	"\n"
@@ -43,7 +44,8 @@ static const char fuzz_usage[] =
 	"\n"
 	"  --engine E        libfuzzer (default), afl, or random (the seeded random\n"
 	"                    scheduler on the seeds: no coverage guidance, the baseline)\n"
-	"  --target T        mm (default), pagealloc, kernel, tlb, text\n"
+	"  --target T        %s\n"
+	"                    (mmfuzz targets lists them with their layers)\n"
 	"  --sanitizer S     address (default: ASan+UBSan), thread, none (afl, random)\n"
 	"  --time SECONDS    how long (default 60, at most 31536000)\n"
 	"  --jobs N          parallel engine processes (default 1, at most 64)\n"
@@ -319,8 +321,13 @@ int cmd_fuzz(int argc, char **argv)
 			c.inject = ro.inject;
 			break;
 		case 'h':
-			fputs(fuzz_usage, stdout);
+		{
+			char names[512];
+
+			fuzz_target_names(names, sizeof(names));
+			printf(fuzz_usage, names);
 			return EXIT_CLEAN;
+		}
 		default:
 			opt_error("fuzz", opt, argv);
 			return EXIT_USAGE;
@@ -337,8 +344,11 @@ int cmd_fuzz(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!target_lookup(c.target) && strcmp(c.target, "text")) {
-		fprintf(stderr, "mmfuzz fuzz: --target is mm, pagealloc, kernel, tlb or text, not '%s'\n",
-			c.target);
+		char names[512];
+
+		fuzz_target_names(names, sizeof(names));
+		fprintf(stderr, "mmfuzz fuzz: --target is one of %s (mmfuzz targets), not '%s'\n",
+			names, c.target);
 		return EXIT_USAGE;
 	}
 	if (!c.sanitizer)

@@ -17,7 +17,10 @@
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
  * aborting: the world is rebuilt for every execution, so nothing carries
  * over; at most a few files per signature), MMFUZZ_CRASH_PREFIX=rN- (the
- * campaign's tag on their names).  A saved file is the input with the
+ * campaign's tag on their names), MMFUZZ_TEST_ABORT_AT=N (abort at this
+ * process's N-th execution, whatever the input: for tests, a crash file that
+ * does not reproduce alone, as a state carried between executions would
+ * give).  A saved file is the input with the
  * campaign's switches written into it (prog_encode_binary of the program
  * as it ran), so that it replays, decodes and minimizes alone.  Sanitizer
  * reports always abort.
@@ -89,11 +92,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct exec *e;
+#if MMFUZZ_TSAN
+static pid_t e_pid;		/* the process that made e */
+#endif
 static const struct fuzz_target *target;
 static struct run_opts opts;
 static uint64_t inject;
 static const char *stats_path;
 static unsigned long execs;
+static unsigned long abort_at;	/* MMFUZZ_TEST_ABORT_AT */
 static time_t stats_time;
 static const char *crash_dir, *crash_prefix = "";
 
@@ -188,6 +195,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	e = exec_create();
 	if (!e)
 		abort();
+#if MMFUZZ_TSAN
+	e_pid = getpid();
+#endif
 	target = target_lookup(MMFUZZ_TARGET_NAME);
 	if (!target) {
 		fprintf(stderr, "fuzz target '%s' has no descriptors\n", MMFUZZ_TARGET_NAME);
@@ -221,6 +231,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		crash_dir = NULL;
 	if (getenv("MMFUZZ_CRASH_PREFIX"))
 		crash_prefix = getenv("MMFUZZ_CRASH_PREFIX");
+	if (getenv("MMFUZZ_TEST_ABORT_AT"))
+		abort_at = strtoul(getenv("MMFUZZ_TEST_ABORT_AT"), NULL, 10);
 	/* a smaller livelock bound than the CLI's: executions stay short */
 	opts.max_steps = 20000;
 	return 0;
@@ -388,12 +400,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!e)
 		LLVMFuzzerInitialize(NULL, NULL);
+#if MMFUZZ_TSAN
+	/*
+	 * A process forked after LLVMFuzzerInitialize (AFL++'s fork server
+	 * forks there, libAFLDriver's deferred init) keeps the fibers the
+	 * parent made, but TSan's child forgets what ordered them: every
+	 * execution "races" on the executor's own fields (exec_create's writes
+	 * in the parent against task_cleanup on a fiber in the child), none of
+	 * which reproduce.  The child makes its own executor and fibers (the
+	 * parent's stay unused).
+	 */
+	if (e_pid != getpid()) {
+		if (e_pid) {
+			e = exec_create();
+			if (!e)
+				abort();
+		}
+		e_pid = getpid();
+	}
+#endif
 	prog_decode_binary_target(data, size, &p, target);
 	/* the switches are the campaign's, never the input's */
 	p.bugs = inject;
 	if (exec_run(e, &p, &opts, &r))
 		abort();
 	execs++;
+	if (abort_at && execs == abort_at)
+		abort();	/* a crash that depends on the executions before it */
 	if (stats_path && (execs & 255) == 0 && time(NULL) != stats_time) {
 		stats_time = time(NULL);
 		write_stats();

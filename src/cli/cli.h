@@ -14,6 +14,8 @@
 #define EXIT_CLEAN	0
 #define EXIT_FOUND	1
 #define EXIT_USAGE	2
+/* fuzz, triage: crash files were saved and none of them reproduces alone */
+#define EXIT_UNREPRODUCED 3
 
 struct input {
 	const char *path;

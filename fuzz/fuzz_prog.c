@@ -17,7 +17,9 @@
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
  * aborting: the world is rebuilt for every execution, so nothing carries
  * over; at most a few files per signature), MMFUZZ_CRASH_PREFIX=rN- (the
- * campaign's tag on their names), MMFUZZ_TEST_ABORT_AT=N (abort at this
+ * campaign's tag on their names), MMFUZZ_FLOOR=1 (decode each input and
+ * run nothing: the engine's floor, which make bench-exec measures beside the
+ * target), MMFUZZ_TEST_ABORT_AT=N (abort at this
  * process's N-th execution, whatever the input: for tests, a crash file that
  * does not reproduce alone, as a state carried between executions would
  * give).  A saved file is the input with the
@@ -101,6 +103,7 @@ static uint64_t inject;
 static const char *stats_path;
 static unsigned long execs;
 static unsigned long abort_at;	/* MMFUZZ_TEST_ABORT_AT */
+static bool floor_only;		/* MMFUZZ_FLOOR=1 */
 static time_t stats_time;
 static const char *crash_dir, *crash_prefix = "";
 
@@ -231,6 +234,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		crash_dir = NULL;
 	if (getenv("MMFUZZ_CRASH_PREFIX"))
 		crash_prefix = getenv("MMFUZZ_CRASH_PREFIX");
+	floor_only = getenv("MMFUZZ_FLOOR") && !strcmp(getenv("MMFUZZ_FLOOR"), "1");
 	if (getenv("MMFUZZ_TEST_ABORT_AT"))
 		abort_at = strtoul(getenv("MMFUZZ_TEST_ABORT_AT"), NULL, 10);
 	/* a smaller livelock bound than the CLI's: executions stay short */
@@ -420,6 +424,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 #endif
 	prog_decode_binary_target(data, size, &p, target);
+	if (floor_only) {
+		/* the engine's floor (make bench-exec): the same binary, engine,
+		 * options and maps, the input decoded and nothing run */
+		execs++;
+		return 0;
+	}
 	/* the switches are the campaign's, never the input's */
 	p.bugs = inject;
 	if (exec_run(e, &p, &opts, &r))

@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 40
+plan 42
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -78,6 +78,28 @@ sed 's/kt_fl_alloc:cmpxchg_double(kt->cpu_fl->freelist) #1/kt_fl_alloc:racy_read
 rc=$?
 [ $rc != 0 ] && grep -q "^MMFUZZ-SIGNATURE: I-FREELIST@" "$TMP/out"
 ok $? "a seed one yield point off SLUB's ABA: the nudge finds it (exit $rc, $(grep -oE '^#[0-9]+' "$TMP/out" | tail -1) runs)"
+
+# The engine's floor (make bench-exec): MMFUZZ_FLOOR=1 decodes each input
+# and runs nothing, so the same binary on a reproducer finds nothing.
+mkdir -p "$TMP/floor"
+"$MMFUZZ" encode corpus/regress/pcp_count_apart.mmf -o "$TMP/floor/in" 2> /dev/null
+b=build-fuzz-libfuzzer-address-undefined/fuzz/fuzz_mm
+MMFUZZ_INJECT=pcp_count_apart "$b" "$TMP/floor/in" > "$TMP/out" 2>&1; rc1=$?
+MMFUZZ_FLOOR=1 MMFUZZ_INJECT=pcp_count_apart "$b" "$TMP/floor/in" > "$TMP/out2" 2>&1; rc2=$?
+[ $rc1 != 0 ] && grep -q '^MMFUZZ-SIGNATURE: ' "$TMP/out" && [ $rc2 = 0 ] && ! grep -q 'MMFUZZ-SIGNATURE' "$TMP/out2"
+ok $? "MMFUZZ_FLOOR=1: the target decodes and runs nothing (the reproducer fails without it: $rc1, not with it: $rc2)"
+
+# make bench-bugs writes its page: the command, commit, date, machine, load,
+# the medians and the slowest switch (a 2-second run of the random engine)
+MMFUZZ=$MMFUZZ bench/bench_bugs.sh -r 1 -c 10 -e random -b pcp_count_apart -o "$TMP/bb.csv" \
+	-m "$TMP/bb.md" > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^- command: `bench/bench_bugs.sh -r 1 ' "$TMP/bb.md" &&
+	grep -q '^- commit: ' "$TMP/bb.md" && grep -q '^- date: 20' "$TMP/bb.md" &&
+	grep -q '^- machine: [0-9]* CPUs' "$TMP/bb.md" && grep -q '^- load average' "$TMP/bb.md" &&
+	grep -Eq '^pcp_count_apart +[0-9.]+' "$TMP/bb.md" &&
+	grep -q '^slowest with random: pcp_count_apart, median ' "$TMP/bb.md" && ! ls -a "$TMP" | grep -q '^\.bench-bugs'
+ok $? "bench-bugs: its page has the command, commit, date, machine, load, medians and the slowest switch" ||
+	diag "exit $rc: $(cat "$TMP/out")"
 
 # The TSan build on the fibers (clang 19): the clean model yields no report
 # (a false race is as bad as a missed one), the missing lock is a data race.

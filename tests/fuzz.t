@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 42
+plan 43
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -78,6 +78,11 @@ sed 's/kt_fl_alloc:cmpxchg_double(kt->cpu_fl->freelist) #1/kt_fl_alloc:racy_read
 rc=$?
 [ $rc != 0 ] && grep -q "^MMFUZZ-SIGNATURE: I-FREELIST@" "$TMP/out"
 ok $? "a seed one yield point off SLUB's ABA: the nudge finds it (exit $rc, $(grep -oE '^#[0-9]+' "$TMP/out" | tail -1) runs)"
+
+# fuzz/campaign takes any registered target: a bad -T names them all
+fuzz/campaign afl -T nope -t 1 -o "$TMP/camp" > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "bad -T 'nope': one of .*kernel.* tlb text (mmfuzz targets)" "$TMP/err" && [ ! -e "$TMP/camp" ]
+ok $? "fuzz/campaign -T: the registry's targets (kernel and tlb among them), a bad one refused" || diag "exit $rc: $(cat "$TMP/err")"
 
 # The engine's floor (make bench-exec): MMFUZZ_FLOOR=1 decodes each input
 # and runs nothing, so the same binary on a reproducer finds nothing.

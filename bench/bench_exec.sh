@@ -145,7 +145,10 @@ run() {	# run ROOT TARGET ENGINE FLOOR(0|1) ROUND CORPUS SECONDS [PERF.data]: ex
 		AFL_SKIP_CRASHES=1 AFL_IGNORE_SEED_PROBLEMS=1 \
 			"${pre[@]}" afl-fuzz -i "$dir/in" -o "$dir/out" -s "$rd" -V "$s" -m none -t 10000 \
 			-x "$r/fuzz/mm.dict" -- "$b" > "$dir/log" 2>&1 || true
-		sed -n 's/^execs_per_sec *: *//p' "$dir/out/default/fuzzer_stats" 2> /dev/null | cut -d. -f1
+		# the average over the run, as libFuzzer's figure (AFL++'s
+		# execs_per_sec is of its last minutes)
+		awk '$1 == "execs_done" { n = $3 } $1 == "run_time" { t = $3 }
+		     END { printf "%d\n", t > 0 ? n / t : 0 }' "$dir/out/default/fuzzer_stats" 2> /dev/null || echo 0
 	fi
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
@@ -173,7 +176,7 @@ shares() {	# shares BINARY PERF.data: model fibers checkers harness engine sanit
 		pct = $1; sub(/%/, "", pct); dso = $2
 		s = $0; sub(/^[^\]]*\] /, "", s)	# the symbol, after "[.] "
 		f = file[s]; c = "other"
-		if (dso ~ /kernel/) c = "kernel"
+		if (dso ~ /^\[kernel/) c = "kernel"
 		else if (dso ~ /^lib(c|m|pthread)[.-]|^ld-linux/) c = "libc"
 		else if (dso ~ /afl-fuzz/) c = "engine"
 		else if (f ~ /\/src\/(mm|kernel|bugs)\//) c = "model"
@@ -256,7 +259,7 @@ tmp=$(mktemp "$(dirname "$page")/.bench-exec.XXXXXX")
 	     "$([ -z "$old" ] || echo "; against $old on its own seeds")"
 	echo
 	echo "exec/s: the median of the rounds (libFuzzer's average_exec_per_sec, AFL++'s"
-	echo "execs_per_sec).  The floor is the same binary, engine, options and maps with"
+	echo "execs_done / run_time: both the average over the whole run, start-up included).  The floor is the same binary, engine, options and maps with"
 	echo "MMFUZZ_FLOOR=1: each input decoded, nothing run; target/floor is the share of"
 	echo "the engine's own limit a target reaches, the figure to improve.  The shares"
 	echo "are of the perf samples of a target run, by the source file of the sampled"

@@ -148,7 +148,7 @@ run() {	# run ROOT TARGET ENGINE FLOOR(0|1) ROUND CORPUS SECONDS [PERF.data]: ex
 		# the average over the run, as libFuzzer's figure (AFL++'s
 		# execs_per_sec is of its last minutes)
 		awk '$1 == "execs_done" { n = $3 } $1 == "run_time" { t = $3 }
-		     END { printf "%d\n", t > 0 ? n / t : 0 }' "$dir/out/default/fuzzer_stats" 2> /dev/null || echo 0
+		     END { printf("%d\n", (t > 0 ? n / t : 0)) }' "$dir/out/default/fuzzer_stats" 2> /dev/null || echo 0
 	fi
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }

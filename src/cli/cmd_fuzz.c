@@ -267,7 +267,9 @@ static int campaign_run(struct campaign *c)
 		free(t);
 		return EXIT_USAGE;
 	}
-	if (!c->execs && !t->n && !campaign_signal()) {
+	/* (crash files are executions too: a target that dies before its
+	 * first stats file still ran) */
+	if (!c->execs && !t->n && !t->files_seen && !campaign_signal()) {
 		fprintf(stderr, "mmfuzz fuzz: the engine ran nothing; see %s\n", c->engine_log);
 		exec_destroy(t->e);
 		free(t);

@@ -343,7 +343,8 @@ fuzz: $(MMFUZZ)
 
 # make bench-bugs [BENCH_RUNS=3] [BENCH_CAP=300] [BENCH_ENGINES="..."]
 # [BENCH_BUGS="..."] [BENCH_TARGET=T]: time to first detection of each bug switch, per engine;
-# writes $(BUILD)/bench-bugs.csv and prints the table (bench/bench_bugs.sh).
+# writes $(BUILD)/bench-bugs.csv, prints the medians and the slowest switch, and
+# writes docs/measurements/bench-bugs.md (bench/bench_bugs.sh).
 .PHONY: bench-bugs
 bench-bugs: $(MMFUZZ)
 	@MMFUZZ=$(abspath $(MMFUZZ)) bench/bench_bugs.sh -r $(or $(BENCH_RUNS),3) \
@@ -351,14 +352,18 @@ bench-bugs: $(MMFUZZ)
 		$(if $(BENCH_ENGINES),-e "$(BENCH_ENGINES)") $(if $(BENCH_BUGS),-b "$(BENCH_BUGS)") \
 		$(if $(BENCH_TARGET),-t "$(BENCH_TARGET)")
 
-# make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]:
-# executions per second of the mm target against commit 80487fb on the same
-# grown corpus, and of the tlb target beside it on its own grown seeds
-# (bench/bench_exec.sh)
+# make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]
+# [EXEC_TARGETS="..."] [EXEC_GROW=RUNS] [EXEC_REV=COMMIT]: executions per second
+# of every program target beside its engine's floor (the same binary with
+# MMFUZZ_FLOOR=1: decode, run nothing) in the same run, target/floor, and the
+# share of an execution in the model, fibers, checkers, harness and engine
+# (perf); EXEC_REV adds that commit's targets.  Writes
+# docs/measurements/bench-exec.md (bench/bench_exec.sh).
 .PHONY: bench-exec
 bench-exec: deps
 	@bench/bench_exec.sh -t $(or $(EXEC_SECS),30) -r $(or $(EXEC_ROUNDS),3) \
-		$(if $(EXEC_ENGINES),-e "$(EXEC_ENGINES)")
+		$(if $(EXEC_ENGINES),-e "$(EXEC_ENGINES)") $(if $(EXEC_TARGETS),-g "$(EXEC_TARGETS)") \
+		$(if $(EXEC_GROW),-n $(EXEC_GROW)) $(if $(EXEC_REV),-o $(EXEC_REV))
 
 # ---- stress ----
 # The will-it-scale style runner and its workloads (stress/), linked into

@@ -4,7 +4,7 @@
 # shipped seed corpus, one engine process (one core) per run.
 #
 #   bench/bench_bugs.sh [-r RUNS] [-c CAP] [-e "ENGINES"] [-b "SWITCHES"] [-t TARGET]
-#                       [-a "ENGINE ARGS"] [-o CSV]
+#                       [-a "ENGINE ARGS"] [-o CSV] [-m PAGE]
 #
 # TARGET: the fuzz target of every run; by default each switch's own: the
 # target named after the switch's layer (mmfuzz bugs -v) when there is one
@@ -27,7 +27,10 @@
 # positive of the clean model, reported loudly and counted as not found.
 #
 # Output: CSV lines "switch,engine,run,seed,seconds,found" in the CSV file,
-# then a table of medians with the ratio random/engine for each switch.
+# then a table of medians with the ratio random/engine for each switch, and
+# for each engine the slowest switch (the largest median).  The same, with
+# the command, commit, date, machine and load, is written atomically to PAGE
+# (default docs/measurements/bench-bugs.md).
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,8 +42,10 @@ switches=""
 target=""
 csv=$here/build/bench-bugs.csv
 eargs=""
+page=$here/docs/measurements/bench-bugs.md
+cmdline="bench/bench_bugs.sh $*"
 
-while getopts r:c:e:b:t:a:o: opt; do
+while getopts r:c:e:b:t:a:o:m: opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
 	c) cap=$OPTARG ;;
@@ -49,7 +54,8 @@ while getopts r:c:e:b:t:a:o: opt; do
 	t) target=$OPTARG ;;
 	a) for w in $OPTARG; do eargs="$eargs --engine-arg=$w"; done ;;
 	o) csv=$OPTARG ;;
-	*) echo "usage: $0 [-r RUNS] [-c CAP] [-e ENGINES] [-b SWITCHES] [-t TARGET] [-a ARGS] [-o CSV]" >&2; exit 2 ;;
+	m) page=$OPTARG ;;
+	*) echo "usage: $0 [-r RUNS] [-c CAP] [-e ENGINES] [-b SWITCHES] [-t TARGET] [-a ARGS] [-o CSV] [-m PAGE]" >&2; exit 2 ;;
 	esac
 done
 [ -n "$switches" ] || switches=$("$mmfuzz" bugs | awk '{ print $1 }')
@@ -70,6 +76,7 @@ switch_target() {
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-bugs.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 total=0
 for b in $switches; do for e in $engines; do total=$((total + runs)); done; done
 echo "== make bench-bugs: $runs run(s) per switch and engine, capped at ${cap}s; $total runs =="
@@ -134,6 +141,7 @@ for b in $switches; do
 done
 
 echo "CSV: $csv"
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
 awk -F, -v cap="$cap" -v engines="$engines" '
 function median(key,    i, j, k, t, a) {
 	k = cnt[key]
@@ -170,4 +178,43 @@ END {
 		printf "\n"
 	}
 	printf "(a median at the cap is printed >%d; a ratio against a capped baseline is a lower bound, >=)\n", cap
-}' "$csv"
+	for (i = 1; i <= ne; i++) {
+		worst = -1
+		for (s = 1; s <= ns; s++) {
+			m = median(order[s] SUBSEP eng[i])
+			if (m > worst) { worst = m; wb = order[s] }
+		}
+		if (worst >= 0)
+			printf "slowest with %s: %s, median %s s\n", eng[i], wb, show(wb SUBSEP eng[i], worst)
+	}
+}' "$csv" > "$work/table"
+cat "$work/table"
+
+mkdir -p "$(dirname "$page")"
+tmp=$(mktemp "$(dirname "$page")/.bench-bugs.XXXXXX")
+{
+	echo "# make bench-bugs"
+	echo
+	echo "Written by \`bench/bench_bugs.sh\` (\`make bench-bugs\`); do not edit by hand."
+	echo
+	echo "- command: \`$cmdline\`"
+	echo "- commit: $(git -C "$here" describe --always --dirty --abbrev=12 2> /dev/null || echo unknown)"
+	echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[ \t]*: //p' /proc/cpuinfo | head -1)"
+	echo "- load average (1, 5, 15 min): $load0 at the start, $load1 at the end"
+	echo "- parameters: $runs run(s) per switch and engine (seeds 1 to $runs), capped at ${cap}s;" \
+	     "engines: $engines; switches: $(echo $switches | wc -w)${target:+; target $target}${eargs:+; engine args$eargs}"
+	echo
+	echo "Seconds from the campaign's start to its first finding, the median of the"
+	echo "runs; a run that finds nothing counts as the cap (printed >CAP), and a"
+	echo "detection whose reproducer fails without the switch counts as none.  The"
+	echo "ratio random/ENGINE is how many times faster than the unguided baseline an"
+	echo "engine finds the switch.  Other processes shared the CPUs when the load"
+	echo "average is above $(nproc)."
+	echo
+	echo '```'
+	cat "$work/table"
+	echo '```'
+} > "$tmp"
+mv -f "$tmp" "$page"
+echo "page: $page"

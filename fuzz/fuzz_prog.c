@@ -19,7 +19,9 @@
  * violation is saved as DIR/crash-<hash> and the campaign goes on instead of
  * aborting: the world is rebuilt for every execution, so nothing carries
  * over; at most a few files per signature), MMFUZZ_CRASH_PREFIX=rN- (the
- * campaign's tag on their names), MMFUZZ_TEST_ABORT_AT=N (abort at this
+ * campaign's tag on their names), MMFUZZ_FLOOR=1 (decode each input and
+ * run nothing: the engine's floor, which make bench-exec measures beside the
+ * target), MMFUZZ_TEST_ABORT_AT=N (abort at this
  * process's N-th execution, whatever the input: for tests, a crash file that
  * does not reproduce alone, as a state carried between executions would
  * give).  A saved file is the input with the
@@ -94,12 +96,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct exec *e;
+#if MMFUZZ_TSAN
+static pid_t e_pid;		/* the process that made e */
+#endif
 static const struct fuzz_target *target;
 static struct run_opts opts;
 static uint64_t inject;
 static const char *stats_path;
 static unsigned long execs;
 static unsigned long abort_at;	/* MMFUZZ_TEST_ABORT_AT */
+static bool floor_only;		/* MMFUZZ_FLOOR=1 */
 static time_t stats_time;
 static const char *crash_dir, *crash_prefix = "";
 
@@ -195,6 +201,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	e = exec_create();
 	if (!e)
 		abort();
+#if MMFUZZ_TSAN
+	e_pid = getpid();
+#endif
 	target = target_lookup(MMFUZZ_TARGET_NAME);
 	if (!target) {
 		fprintf(stderr, "fuzz target '%s' has no descriptors\n", MMFUZZ_TARGET_NAME);
@@ -230,6 +239,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		crash_dir = NULL;
 	if (getenv("MMFUZZ_CRASH_PREFIX"))
 		crash_prefix = getenv("MMFUZZ_CRASH_PREFIX");
+	floor_only = getenv("MMFUZZ_FLOOR") && !strcmp(getenv("MMFUZZ_FLOOR"), "1");
 	if (getenv("MMFUZZ_TEST_ABORT_AT"))
 		abort_at = strtoul(getenv("MMFUZZ_TEST_ABORT_AT"), NULL, 10);
 	/* a smaller livelock bound than the CLI's: executions stay short */
@@ -399,7 +409,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!e)
 		LLVMFuzzerInitialize(NULL, NULL);
+#if MMFUZZ_TSAN
+	/*
+	 * A process forked after LLVMFuzzerInitialize (AFL++'s fork server
+	 * forks there, libAFLDriver's deferred init) keeps the fibers the
+	 * parent made, but TSan's child forgets what ordered them: every
+	 * execution "races" on the executor's own fields (exec_create's writes
+	 * in the parent against task_cleanup on a fiber in the child), none of
+	 * which reproduce.  The child makes its own executor and fibers (the
+	 * parent's stay unused).
+	 */
+	if (e_pid != getpid()) {
+		if (e_pid) {
+			e = exec_create();
+			if (!e)
+				abort();
+		}
+		e_pid = getpid();
+	}
+#endif
 	prog_decode_binary_target(data, size, &p, target);
+	if (floor_only) {
+		/* the engine's floor (make bench-exec): the same binary, engine,
+		 * options and maps, the input decoded and nothing run */
+		execs++;
+		return 0;
+	}
 	/* the switches are the campaign's, never the input's; the header's
 	 * expect_tsan flag is a mutated byte too: a saved crash file says
 	 * "race" only for a race this TSan build reported (below) */

@@ -2,12 +2,33 @@
 # The command line: help, bad input (FILE:LINE:COL, exit 2, nothing runs),
 # any bytes as a program, decode/encode, minimize, the reports.
 . tests/lib/tap.sh
-plan 34
+plan 39
 
 for c in run decode encode minimize bugs; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
 	ok $? "mmfuzz $c --help"
 done
+# mmfuzz targets: the registry's list, which the Makefile's build list,
+# fuzz --help and the CI scripts must all say (a new target is registered once)
+"$MMFUZZ" targets --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz targets" "$TMP/h"
+ok $? "mmfuzz targets --help"
+mk=$(sed -n 's/^FUZZ_TARGETS := //p' Makefile | tr ' ' '\n' | grep . | sort)
+reg=$("$MMFUZZ" targets --programs | sort)
+[ -n "$reg" ] && [ "$mk" = "$reg" ]
+ok $? "the Makefile's FUZZ_TARGETS is mmfuzz targets --programs" || diag "Makefile: $mk; registry: $reg"
+"$MMFUZZ" targets > "$TMP/t" && "$MMFUZZ" fuzz --help > "$TMP/h" &&
+	line=$(grep -- '--target T' "$TMP/h") && n=0 &&
+	for t in $(awk '{ print $1 }' "$TMP/t"); do
+		case "$line" in *" $t,"* | *" $t "* | *" $t") n=$((n + 1)) ;; *) n=-99 ;; esac
+	done && [ "$n" = "$(wc -l < "$TMP/t")" ] && [ "$n" -ge 5 ] && tail -1 "$TMP/t" | grep -q '^text '
+ok $? "fuzz --help offers every target mmfuzz targets lists (text among them)" || diag "$line"
+"$MMFUZZ" targets -v > "$TMP/tv" &&
+	grep -q '^mm ' "$TMP/tv" &&
+	nmm=$(awk '/^[a-z]/ { cur = $1; next } cur == "mm" { n++ } END { print n + 0 }' "$TMP/tv") &&
+	[ "$nmm" = "$(awk '$1 == "mm" { for (i = 1; i <= NF; i++) if ($(i + 1) == "operations") print $i }' "$TMP/t")" ] &&
+	awk '/^[a-z]/ { cur = $1; next } cur == "pagealloc" && $3 != "pagealloc" { bad = 1 } END { exit bad }' "$TMP/tv"
+ok $? "targets -v: every operation of a target under it, the count as said, pagealloc's all of its layer"
+"$MMFUZZ" targets --nope > /dev/null 2>&1; [ $? = 2 ]; ok $? "targets with a bad option: exit 2"
 "$MMFUZZ" --version > "$TMP/v"; rc=$?
 # the commit the build was made from, as the Makefile recorded it
 c=$(cat "$BUILD/.git-commit" 2> /dev/null || git describe --always --dirty --abbrev=12 2> /dev/null || echo unknown)

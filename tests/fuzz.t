@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 38
+plan 44
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -91,6 +91,33 @@ saved=$(ls "$TMP/flag-crashes"/crash-* 2> /dev/null | head -1)
 	[ $(( $(od -An -tu1 -j7 -N1 "$saved") & 1 )) = 0 ]
 ok $? "a crash file the harness saves has no expect_tsan flag, though its input had it"
 
+# fuzz/campaign takes any registered target: a bad -T names them all
+fuzz/campaign afl -T nope -t 1 -o "$TMP/camp" > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "bad -T 'nope': one of .*kernel.* tlb text (mmfuzz targets)" "$TMP/err" && [ ! -e "$TMP/camp" ]
+ok $? "fuzz/campaign -T: the registry's targets (kernel and tlb among them), a bad one refused" || diag "exit $rc: $(cat "$TMP/err")"
+
+# The engine's floor (make bench-exec): MMFUZZ_FLOOR=1 decodes each input
+# and runs nothing, so the same binary on a reproducer finds nothing.
+mkdir -p "$TMP/floor"
+"$MMFUZZ" encode corpus/regress/pcp_count_apart.mmf -o "$TMP/floor/in" 2> /dev/null
+b=build-fuzz-libfuzzer-address-undefined/fuzz/fuzz_mm
+MMFUZZ_INJECT=pcp_count_apart "$b" "$TMP/floor/in" > "$TMP/out" 2>&1; rc1=$?
+MMFUZZ_FLOOR=1 MMFUZZ_INJECT=pcp_count_apart "$b" "$TMP/floor/in" > "$TMP/out2" 2>&1; rc2=$?
+[ $rc1 != 0 ] && grep -q '^MMFUZZ-SIGNATURE: ' "$TMP/out" && [ $rc2 = 0 ] && ! grep -q 'MMFUZZ-SIGNATURE' "$TMP/out2"
+ok $? "MMFUZZ_FLOOR=1: the target decodes and runs nothing (the reproducer fails without it: $rc1, not with it: $rc2)"
+
+# make bench-bugs writes its page: the command, commit, date, machine, load,
+# the medians and the slowest switch (a 2-second run of the random engine)
+MMFUZZ=$MMFUZZ bench/bench_bugs.sh -r 1 -c 10 -e random -b pcp_count_apart -o "$TMP/bb.csv" \
+	-m "$TMP/bb.md" > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^- command: `bench/bench_bugs.sh -r 1 ' "$TMP/bb.md" &&
+	grep -q '^- commit: ' "$TMP/bb.md" && grep -q '^- date: 20' "$TMP/bb.md" &&
+	grep -q '^- machine: [0-9]* CPUs' "$TMP/bb.md" && grep -q '^- load average' "$TMP/bb.md" &&
+	grep -Eq '^pcp_count_apart +[0-9.]+' "$TMP/bb.md" &&
+	grep -q '^slowest with random: pcp_count_apart, median ' "$TMP/bb.md" && ! ls -a "$TMP" | grep -q '^\.bench-bugs'
+ok $? "bench-bugs: its page has the command, commit, date, machine, load, medians and the slowest switch" ||
+	diag "exit $rc: $(cat "$TMP/out")"
+
 # The TSan build on the fibers (clang 19): the clean model yields no report
 # (a false race is as bad as a missed one), the missing lock is a data race.
 "$MMFUZZ" fuzz --sanitizer thread --time 15 --seed 1 --out "$TMP/tsan" > "$TMP/out" 2>&1; rc=$?
@@ -102,11 +129,41 @@ ok $? "libFuzzer+TSan, clean model, 15 s: no report" || tail -5 "$TMP/out" | dia
 [ $rc = 1 ] && grep -q "^data-race@" "$TMP/out"
 ok $? "libFuzzer+TSan, pcp_free_nolock: reported as a data race" || diag "$(grep -v '^\[' "$TMP/out")"
 
+# AFL++ with TSan: its fork server forks after LLVMFuzzerInitialize, and
+# TSan in the child lost what ordered the fibers made before the fork (every
+# execution "raced" on the executor's fields, crash files that reproduced
+# nowhere); the harness makes them again in the child.  (The AFL++ TSan
+# build: about a minute here.)
+"$MMFUZZ" fuzz --engine afl --sanitizer thread --time 6 --seed 1 --out "$TMP/afltsan" -q \
+	> "$TMP/out" 2>&1; rc=$?
+j=$TMP/afltsan/logs/r1-summary.json
+[ $rc = 0 ] && grep -q '"crash_files":0,"signatures":0,"not_reproduced":0,' "$j" &&
+	! grep -q '"execs":0,' "$j"
+ok $? "AFL++ with TSan, clean model, 6 s: no crash file, exit 0 (exit $rc)" ||
+	diag "$(grep -v '^\[' "$TMP/out"; cat "$j")"
+
 # AFL++ (persistent mode, shared-memory test cases) finds a switch too.
 "$MMFUZZ" fuzz --engine afl --inject pcp_count_apart --until-found --time 120 --seed 1 \
 	--out "$TMP/afl" > "$TMP/out" 2>&1; rc=$?
 [ $rc = 1 ] && ls "$TMP/afl"/I-*@*.mmf > /dev/null 2>&1
 ok $? "AFL++, pcp_count_apart: found ($(sed -n 's/first_finding_seconds: //p' "$TMP/out") s)"
+
+# Crash files that reproduce nowhere (the harness aborts at its 200th
+# execution, whatever the input: a state carried between executions) are
+# an outcome of their own, never a clean exit 0: a line said even with -q,
+# exit 3, and the count in DIR/logs/rN-summary.json.
+MMFUZZ_TEST_ABORT_AT=200 "$MMFUZZ" fuzz --time 4 --seed 1 --out "$TMP/unrepro" -q \
+	> "$TMP/out" 2>&1; rc=$?
+j=$TMP/unrepro/logs/r1-summary.json
+[ $rc = 3 ] && grep -Eq "^mmfuzz fuzz: [1-9][0-9]* crash file\(s\) did not reproduce alone" "$TMP/out" &&
+	grep -Eq '"signatures":0,"not_reproduced":[1-9][0-9]*,"interrupted":false,"exit":3}' "$j"
+ok $? "crash files that do not reproduce: said, exit 3, counted in the summary JSON (exit $rc)" ||
+	diag "$(grep -v '^\[' "$TMP/out"; cat "$j")"
+"$MMFUZZ" fuzz --engine random --time 1 --seed 1 --out "$TMP/sumclean" -q > /dev/null 2>&1; rc=$?
+[ $rc = 0 ] && grep -Eq '^\{"run":1,"engine":"random","target":"mm","sanitizer":"none","inject":"none","seconds":[0-9.]+,"execs":[1-9][0-9]*,"crash_files":0,"signatures":0,"not_reproduced":0,"interrupted":false,"exit":0\}$' \
+	"$TMP/sumclean/logs/r1-summary.json"
+ok $? "a clean campaign's summary JSON: its run, engine, executions, zero counts, exit 0" ||
+	diag "$(cat "$TMP/sumclean/logs/r1-summary.json")"
 
 # The text target: any input parsed or rejected, never a crash.
 "$MMFUZZ" fuzz --target text --time 5 --seed 1 --out "$TMP/text" > "$TMP/out" 2>&1; rc=$?
@@ -222,8 +279,9 @@ ok $? "triage names each signature"
 ok $? "every triaged reproducer meets its expect: line"
 mkdir -p "$TMP/t2" && cp "$TMP/t/crash-clean" "$TMP/t2/"
 "$MMFUZZ" triage "$TMP/t2" > "$TMP/out" 2>&1; rc=$?
-[ $rc = 0 ] && grep -q "0 signature(s)" "$TMP/out" && ! ls "$TMP/t2"/*.mmf > /dev/null 2>&1
-ok $? "triage of a clean input: exit 0, nothing written"
+[ $rc = 3 ] && grep -q "^1 crash file(s), 0 signature(s), 1 did not reproduce alone" "$TMP/out" &&
+	! ls "$TMP/t2"/*.mmf > /dev/null 2>&1
+ok $? "triage of a crash file that runs clean: said, exit 3, nothing written" || diag "exit $rc: $(cat "$TMP/out")"
 
 # Killed at any moment, a campaign loses nothing: its crash files stay
 # and triage turns them into the same reproducers afterwards.

@@ -14,6 +14,8 @@
 #define EXIT_CLEAN	0
 #define EXIT_FOUND	1
 #define EXIT_USAGE	2
+/* fuzz, triage: crash files were saved and none of them reproduces alone */
+#define EXIT_UNREPRODUCED 3
 
 struct input {
 	const char *path;
@@ -95,5 +97,9 @@ int cmd_bugs(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
+int cmd_targets(int argc, char **argv);
+/* The fuzz targets --target takes, "mm (default), pagealloc, ..., text"
+ * (cmd_targets.c: the registry's, and the text parser). */
+void fuzz_target_names(char *out, size_t n);
 
 #endif /* MMFUZZ_CLI_CLI_H */

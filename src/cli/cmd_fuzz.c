@@ -31,19 +31,23 @@
 
 extern char **environ;
 
+/* The usage, in two parts around the targets' line (from the registry). */
 static const char fuzz_usage[] =
 	"usage: mmfuzz fuzz [options]\n"
 	"\n"
 	"Run a fuzzing campaign on the model, from the shipped seed corpus, and\n"
 	"write one minimized readable reproducer (.mmf) per finding under DIR.\n"
 	"Exit 0 when nothing was found, 1 when something was, 2 on bad usage or\n"
-	"when the engine cannot run, 130 on Ctrl-C (after writing the reproducers\n"
-	"of what was found so far).  DIR/campaign lists every campaign that wrote\n"
-	"to DIR; campaign N's files are named rN-..., its logs DIR/logs/rN-*.log.\n"
+	"when the engine cannot run, 3 when the engine saved crash files of which\n"
+	"none reproduces alone (kept in DIR/crashes), 130 on Ctrl-C (after writing\n"
+	"the reproducers of what was found so far).  DIR/campaign lists every\n"
+	"campaign that wrote to DIR; campaign N's files are named rN-..., its logs\n"
+	"DIR/logs/rN-*.log, its outcome DIR/logs/rN-summary.json.\n"
 	"\n"
 	"  --engine E        libfuzzer (default), afl, or random (the seeded random\n"
 	"                    scheduler on the seeds: no coverage guidance, the baseline)\n"
-	"  --target T        mm (default), pagealloc, kernel, tlb, text\n"
+	"  --target T        %s\n"
+	"                    (mmfuzz targets lists them with their layers)\n"
 	"  --sanitizer S     address (default: ASan+UBSan), thread, none (afl, random)\n"
 	"  --time SECONDS    how long (default 60, at most 31536000)\n"
 	"  --jobs N          parallel engine processes (default 1, at most 64)\n"
@@ -183,6 +187,27 @@ static int make_dirs(struct campaign *c)
 	return 0;
 }
 
+/*
+ * DIR/logs/rN-summary.json, written atomically at the end of a campaign run:
+ * what it ran and what came of it, for CI (docs/ci.md has the fields).
+ */
+static void write_summary(const struct campaign *c, const struct triage *t, int rc, double secs)
+{
+	char path[4300], buf[2048], inj[512];
+	int n;
+
+	cdir_inject_names(c->inject, inj, sizeof(inj));
+	snprintf(path, sizeof(path), "%s/logs/%s-summary.json", c->out, c->tag);
+	n = snprintf(buf, sizeof(buf),
+		     "{\"run\":%d,\"engine\":\"%s\",\"target\":\"%s\",\"sanitizer\":\"%s\","
+		     "\"inject\":\"%s\",\"seconds\":%.1f,\"execs\":%lu,\"crash_files\":%d,"
+		     "\"signatures\":%d,\"not_reproduced\":%d,\"interrupted\":%s,\"exit\":%d}\n",
+		     c->run, c->engine, c->target, c->sanitizer, inj, secs, c->execs, t->files_seen,
+		     t->n, t->not_reproduced, campaign_signal() ? "true" : "false", rc);
+	if (n > 0 && n < (int)sizeof(buf))
+		(void)write_output(path, buf, (size_t)n);
+}
+
 /* The campaign run, DIR locked: build, run, report.  An exit status. */
 static int campaign_run(struct campaign *c)
 {
@@ -242,7 +267,9 @@ static int campaign_run(struct campaign *c)
 		free(t);
 		return EXIT_USAGE;
 	}
-	if (!c->execs && !t->n && !campaign_signal()) {
+	/* (crash files are executions too: a target that dies before its
+	 * first stats file still ran) */
+	if (!c->execs && !t->n && !t->files_seen && !campaign_signal()) {
 		fprintf(stderr, "mmfuzz fuzz: the engine ran nothing; see %s\n", c->engine_log);
 		exec_destroy(t->e);
 		free(t);
@@ -251,12 +278,20 @@ static int campaign_run(struct campaign *c)
 	if (c->until_found)
 		printf("first_finding_seconds: %.2f\n", first < 0 ? -1.0 : first);
 	if (!c->quiet)
-		fprintf(stderr, "mmfuzz fuzz: %s%d crash file(s), %d signature(s)%s%s\n",
+		fprintf(stderr, "mmfuzz fuzz: %s%d crash file(s), %d signature(s)%s\n",
 			campaign_signal() ? "interrupted: " : "", t->files_seen, t->n,
-			t->not_reproduced ? " (the others did not reproduce alone)" : "",
 			t->n ? "; minimizing one of each" : "");
+	/* a crash file nothing reproduces is a flaw of the tool or of the
+	 * harness (state carried from one execution to the next), never
+	 * "nothing found": said even with -q, and its own exit status */
+	if (t->not_reproduced)
+		fprintf(stderr, "mmfuzz fuzz: %d crash file(s) did not reproduce alone, neither in "
+			"the model nor in %s: kept in %s (mmfuzz triage %s runs them again)\n",
+			t->not_reproduced, c->bin[0] ? c->bin : "a sanitizer build", c->crashes, c->out);
 	triage_write(t, c->out, false);
-	rc = campaign_signal() ? 128 + campaign_signal() : t->n ? EXIT_FOUND : EXIT_CLEAN;
+	rc = campaign_signal() ? 128 + campaign_signal() : t->n ? EXIT_FOUND :
+	     t->not_reproduced ? EXIT_UNREPRODUCED : EXIT_CLEAN;
+	write_summary(c, t, rc, campaign_now() - t0);
 	exec_destroy(t->e);
 	free(t);
 	return rc;
@@ -319,8 +354,13 @@ int cmd_fuzz(int argc, char **argv)
 			c.inject = ro.inject;
 			break;
 		case 'h':
-			fputs(fuzz_usage, stdout);
+		{
+			char names[512];
+
+			fuzz_target_names(names, sizeof(names));
+			printf(fuzz_usage, names);
 			return EXIT_CLEAN;
+		}
 		default:
 			opt_error("fuzz", opt, argv);
 			return EXIT_USAGE;
@@ -337,8 +377,11 @@ int cmd_fuzz(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!target_lookup(c.target) && strcmp(c.target, "text")) {
-		fprintf(stderr, "mmfuzz fuzz: --target is mm, pagealloc, kernel, tlb or text, not '%s'\n",
-			c.target);
+		char names[512];
+
+		fuzz_target_names(names, sizeof(names));
+		fprintf(stderr, "mmfuzz fuzz: --target is one of %s (mmfuzz targets), not '%s'\n",
+			names, c.target);
 		return EXIT_USAGE;
 	}
 	if (!c.sanitizer)

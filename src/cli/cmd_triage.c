@@ -20,7 +20,8 @@ static const char triage_usage[] =
 	"Each file runs with the bug switches of the campaign that found it\n"
 	"(DIR/campaign remembers every campaign that wrote to DIR); a file no\n"
 	"campaign of DIR wrote runs with its own.  Exit 0 when there was nothing,\n"
-	"1 when reproducers were written, 2 on bad usage.\n"
+	"1 when reproducers were written, 2 on bad usage, 3 when there were crash\n"
+	"files and none of them reproduces alone.\n"
 	"\n"
 	"  --out DIR2        where the reproducers go (default DIR; made if missing)\n"
 	"  --inject NAME     run every file with this switch instead (repeatable)\n"
@@ -39,7 +40,7 @@ int cmd_triage(int argc, char **argv)
 	struct triage *t;
 	struct stat st;
 	char sub[4200];
-	int opt, n;
+	int opt, n, t_unrepro;
 
 	optind = 1;
 	opterr = 0;
@@ -114,7 +115,8 @@ int cmd_triage(int argc, char **argv)
 		printf("%d crash file(s) no campaign of %s wrote ran with their own bug switches "
 		       "(--inject sets them)\n", t->own_switches, dir);
 	n = triage_write(t, out ? out : dir, false);
+	t_unrepro = t->not_reproduced;
 	exec_destroy(t->e);
 	free(t);
-	return n ? EXIT_FOUND : EXIT_CLEAN;
+	return n ? EXIT_FOUND : t_unrepro ? EXIT_UNREPRODUCED : EXIT_CLEAN;
 }

@@ -28,6 +28,7 @@ static const char usage[] =
 	"  encode FILE -o OUT   write a program in the binary form\n"
 	"  minimize FILE -o OUT shrink a failing program, keeping its signature\n"
 	"  bugs                 list the bug switches\n"
+	"  targets              list the fuzz targets, their layers and operations\n"
 	"  fuzz                 a fuzzing campaign (libFuzzer, AFL++, or the random baseline)\n"
 	"  triage DIR           crash files grouped by signature, one reproducer each\n"
 	"  stress WORKLOAD      will-it-scale style workloads on real threads\n"
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "run", cmd_run }, { "decode", cmd_decode }, { "encode", cmd_encode },
 		{ "minimize", cmd_minimize }, { "bugs", cmd_bugs }, { "fuzz", cmd_fuzz }, { "triage", cmd_triage }, { "stress", cmd_stress },
+		{ "targets", cmd_targets },
 	};
 	size_t i;
 

@@ -312,6 +312,9 @@ void switch_to_user_mm(struct mm_struct *mm)
 	struct tlb_state *ts = this_tlb_state(tw);
 	struct mm_struct *old = ts->active_mm;
 
+	/* the CPU's tlb_state changes with IRQs off (the header's rule; 6.6's
+	 * switch_mm() disables them around switch_mm_irqs_off) */
+	lockdep_assert_irqs_disabled();
 	if (old != mm) {
 		mmgrab(mm);
 		ts->active_mm = mm;
@@ -326,6 +329,8 @@ void enter_lazy_tlb(struct mm_struct *mm)
 {
 	struct tlb_state *ts = this_tlb_state(mm->tw);
 
+	/* context_switch()'s enter_lazy_tlb, with IRQs off (the header's rule) */
+	lockdep_assert_irqs_disabled();
 	if (!ts->loaded_mm)
 		return;
 	set_lazy(ts, true);

@@ -21,16 +21,35 @@ busy_start() { ( while :; do :; done ) & busy=$!; }
 busy_stop() { [ -n "$busy" ] && kill "$busy" 2> /dev/null; wait "$busy" 2> /dev/null; busy=; }
 trap 'busy_stop; rm -rf "$TMP"' EXIT
 
-# run NAME ARGS...: one stress run, clean or not
+# run NAME ARGS...: one stress run, three at a time (a sanitizer build's run
+# mostly waits: liburcu's grace periods, the threads' exit); check collects
+# them in order
+N=0
+pids=()
+names=()
 run() {
-	local name=$1 o="$TMP/out" e="$TMP/err" rc
+	N=$((N + 1))
+	names[$N]=$1
 	shift
-	"$MMFUZZ" stress "$@" > "$o" 2> "$e"; rc=$?
-	[ $rc = 0 ] && [ "$(stat "$o" invariant_violations)" = 0 ] &&
-		grep -q '^average:' "$o" &&
-		! grep -q "Assertion\|ThreadSanitizer\|AddressSanitizer\|runtime error" "$e"
-	ok $? "$name"
-	[ $rc = 0 ] || { diag "exit $rc: $*"; grep -v '^warning:' "$e" | head -5 | diag "$(cat)"; }
+	echo "$*" > "$TMP/$N.args"
+	( "$MMFUZZ" stress "$@" > "$TMP/$N.out" 2> "$TMP/$N.err"; echo $? > "$TMP/$N.rc" ) &
+	pids+=($!)
+	[ ${#pids[@]} -lt 3 ] || runs_wait
+}
+runs_wait() {
+	[ ${#pids[@]} = 0 ] || wait "${pids[@]}"
+	pids=()
+}
+check() {
+	local i o e rc
+	for ((i = 1; i <= N; i++)); do
+		o="$TMP/$i.out" e="$TMP/$i.err" rc=$(cat "$TMP/$i.rc")
+		[ "$rc" = 0 ] && [ "$(stat "$o" invariant_violations)" = 0 ] &&
+			grep -q '^average:' "$o" &&
+			! grep -q "Assertion\|ThreadSanitizer\|AddressSanitizer\|runtime error" "$e"
+		ok $? "${names[$i]}"
+		[ "$rc" = 0 ] || { diag "exit $rc: $(cat "$TMP/$i.args")"; grep -v '^warning:' "$e" | head -5 | diag "$(cat)"; }
+	done
 }
 
 [ "$nwl" -ge 9 ]
@@ -53,8 +72,11 @@ done
 run "page_fault1 -t 2 --mode process --zone-pages 18432 beside a busy loop" \
 	page_fault1 -t 2 --mode process --zone-pages 18432 -s 2 --warmup 0 --sample-ms 250 \
 	--stall-ms 20000
+runs_wait
 busy_stop
 run "page_fault1 -t 2 --mode process --zone-pages 18432" \
 	page_fault1 -t 2 --mode process --zone-pages 18432 -s 2 --warmup 0 --sample-ms 250 \
 	--stall-ms 20000
+runs_wait
+check
 finish

@@ -35,7 +35,10 @@
  * pages while munmap zaps it (MAX_GATHER_BATCH = 6 pointers a 64-byte
  * page: a sixth), and the tables and table-batch pages of the two last
  * munmaps still waiting for their grace period (liburcu's call_rcu is
- * behind the task by a few milliseconds).  13/8 of the region covers it.
+ * behind the task by a few milliseconds).  13/8 of the region covers it
+ * on an idle machine; when the callback thread falls further behind (it
+ * shares a core with a task), a fault that finds the zone short waits for
+ * the grace period in direct reclaim instead of failing (docs/reclaim.md).
  */
 static unsigned long pages_per_task(unsigned long region)
 {

@@ -160,6 +160,38 @@ static inline bool preemptible_task(const struct task *t)
 	return t->preempt_count == 0 && t->irq_depth == 0 && !t->irq_active;
 }
 
+/* IRQs off on the task's CPU: local_irq_save, or in an interrupt (an IPI's
+ * function runs with irq_active, whatever irq_depth says). */
+static inline bool irqs_disabled_task(const struct task *t)
+{
+	return t->irq_depth > 0 || t->irq_active;
+}
+
+#define irqs_disabled()	irqs_disabled_task(current)
+
+/*
+ * include/linux/lockdep.h's context assertions (6.6 checks them with
+ * CONFIG_PROVE_LOCKING; the model always): a "lockdep" violation naming
+ * the function that asserted.
+ */
+#define lockdep_assert_irqs_disabled() do {					\
+	if (unlikely(!irqs_disabled()))						\
+		sched_violation("lockdep", __func__,				\
+				"IRQs enabled (lockdep_assert_irqs_disabled)");	\
+} while (0)
+
+#define lockdep_assert_irqs_enabled() do {					\
+	if (unlikely(irqs_disabled()))						\
+		sched_violation("lockdep", __func__,				\
+				"IRQs disabled (lockdep_assert_irqs_enabled)");	\
+} while (0)
+
+#define lockdep_assert_preemption_disabled() do {				\
+	if (unlikely(preemptible_task(current)))				\
+		sched_violation("lockdep", __func__,				\
+				"preemptible (lockdep_assert_preemption_disabled)"); \
+} while (0)
+
 /* An explicit preemption point: other CPUs (and, when preemptible, other
  * tasks on this CPU) may run here. */
 #define sched_point(label)	yield_point(YIELD_SITE(YP_POINT, label))

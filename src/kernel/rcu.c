@@ -33,6 +33,8 @@ static uint64_t rcu_clock_v;
 static const struct rcu_real_ops *rcu_real;
 /* real mode without liburcu: one thread, callbacks wait for its section */
 static struct rcu_head *real_deferred;
+/* real mode: callbacks handed to the backend and not yet invoked */
+static unsigned long real_pending;
 
 #if MMFUZZ_TSAN
 #define tsan_release(p)	__tsan_release(p)
@@ -78,6 +80,7 @@ static void real_invoke(void *head)
 	tsan_acquire(h);
 	tsan_acquire(&rcu_gp_sync);
 	h->func(h);
+	__atomic_fetch_sub(&real_pending, 1, __ATOMIC_RELEASE);
 }
 
 uint64_t rcu_clock(void)
@@ -316,6 +319,11 @@ static __sched_notsan unsigned long sync_request(void)
 	return snap;
 }
 
+static __sched_notsan unsigned long cbs_queued(void)
+{
+	return rcu_state.n_queued - rcu_state.n_invoked;
+}
+
 static __sched_notsan unsigned long barrier_target(void)
 {
 	return rcu_state.n_queued;
@@ -368,6 +376,7 @@ void __call_rcu(struct rcu_head *head, rcu_callback_t func, const struct yield_s
 		gp_kthread_ensure(t);
 		fsched_wake(t);
 	} else if (rcu_real) {
+		__atomic_fetch_add(&real_pending, 1, __ATOMIC_RELAXED);
 		rcu_real->call(head, real_invoke);
 	} else if (t->rcu_nesting) {
 		head->next = real_deferred;
@@ -375,6 +384,21 @@ void __call_rcu(struct rcu_head *head, rcu_callback_t func, const struct yield_s
 	} else {
 		func(head);
 	}
+}
+
+/*
+ * The callbacks queued and not yet invoked, the sum of 6.6's per-CPU
+ * rcu_segcblist_n_cbs(): fiber mode's queue, or what the real-mode
+ * backend holds (0 without one: the deferred callbacks of a lone thread
+ * run at the end of its section).
+ */
+unsigned long rcu_cbs_pending(void)
+{
+	struct task *t = current_task;
+
+	if (t && t->fs)
+		return cbs_queued();
+	return __atomic_load_n(&real_pending, __ATOMIC_ACQUIRE);
 }
 
 void __rcu_barrier(const struct yield_site *s, const char *fn)

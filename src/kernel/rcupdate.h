@@ -87,6 +87,10 @@ void __synchronize_rcu(const struct yield_site *s, const char *fn);
 void __call_rcu(struct rcu_head *head, rcu_callback_t func, const struct yield_site *s);
 void __rcu_barrier(const struct yield_site *s, const char *fn);
 
+/* Callbacks queued by call_rcu() whose grace period or invocation is
+ * still to come (the reclaim path waits for them: alloc_pages.c). */
+unsigned long rcu_cbs_pending(void);
+
 #define synchronize_rcu()	__synchronize_rcu(YIELD_SITE(YP_SYNCHRONIZE_RCU, ""), __func__)
 #define call_rcu(head, func)	__call_rcu((head), (func), YIELD_SITE(YP_CALL_RCU, #func))
 #define rcu_barrier()		__rcu_barrier(YIELD_SITE(YP_CALL_RCU, "rcu_barrier"), __func__)

@@ -72,6 +72,21 @@ void __downgrade_write(struct rw_semaphore *sem, const struct yield_site *s, con
 /* The running task holds @sem for writing / for reading or writing. */
 bool rwsem_is_write_locked_by(struct rw_semaphore *sem, const struct task *t);
 bool rwsem_is_locked_by(struct rw_semaphore *sem, const struct task *t);
+/* lockdep_assert_held_write() / lockdep_assert_held_read() of an rwsem:
+ * the running task holds it for writing / for reading */
+#define lockdep_assert_held_write(sem) do {					\
+	if (unlikely(!rwsem_is_write_locked_by((sem), current)))		\
+		sched_violation("lockdep", __func__, "%s not held for writing "	\
+				"(lockdep_assert_held_write)", (sem)->sl.name);	\
+} while (0)
+
+#define lockdep_assert_held_read(sem) do {					\
+	if (unlikely(!rwsem_is_locked_by((sem), current) ||			\
+		     rwsem_is_write_locked_by((sem), current)))			\
+		sched_violation("lockdep", __func__, "%s not held for reading "	\
+				"(lockdep_assert_held_read)", (sem)->sl.name);	\
+} while (0)
+
 #define mmap_assert_write_locked(sem) do {					\
 	if (unlikely(!rwsem_is_write_locked_by((sem), current)))		\
 		sched_violation("lockdep", __func__, "%s not write-locked",	\

@@ -6,10 +6,13 @@
  * gives (gfp_to_alloc_flags, __gfp_pfmemalloc_flags), and the slow path as
  * far as the model has it.
  *
- * Where the slow path stops.  There is no reclaim, no compaction (yet) and
+ * Where the slow path stops.  There is no LRU, no compaction (yet) and
  * no OOM killer in the model, so:
- *  - direct reclaim reclaims nothing (MM_DIRECT_RECLAIM): no progress, and
- *    so, as in 6.6, no drain and no highatomic unreserve after it;
+ *  - direct reclaim gets back only frees already in flight: it waits for
+ *    the RCU callbacks queued (reclaim_throttle below, MM_RECLAIM_RCU_WAIT)
+ *    and then, having made progress, drains the pcp lists and retries as
+ *    6.6 does; with none queued it reclaims nothing (MM_DIRECT_RECLAIM): no
+ *    progress, and so, as in 6.6, no drain and no highatomic unreserve;
  *  - direct compaction would run where the comments say; it is skipped;
  *  - should_reclaim_retry() retries while a zone would pass its min
  *    watermark with what it has (nothing is reclaimable), at most
@@ -30,6 +33,8 @@
  */
 #include "internal.h"
 #include "oracle.h"
+
+#include "../kernel/rcupdate.h"
 
 #define MAX_RECLAIM_RETRIES	16
 
@@ -448,22 +453,60 @@ static struct page *__alloc_pages_may_oom(gfp_t gfp_mask, unsigned int order,
 	return page;
 }
 
-/* Direct reclaim: the model has no LRU, nothing is reclaimable. */
+/*
+ * reclaim_throttle(pgdat, VMSCAN_THROTTLE_NOPROGRESS) (6.6 mm/vmscan.c,
+ * from consider_reclaim_throttle when shrink_zones freed nothing): the
+ * kernel sleeps a jiffy, and what runs meanwhile gives memory back; the
+ * frees behind a grace period among it: rcu_do_batch invokes the callbacks
+ * (and a CPU with qhimark of them forces quiescent states).  On a machine
+ * of gigabytes what waits for a grace period is a rounding error beside
+ * the free memory; in the model's small zones it is not (stress
+ * page_fault1 with two processes: some 10000 of 18432 pages in page tables
+ * and table batches behind liburcu's callback thread, which shares a core
+ * with a task).  So the model's throttle waits for exactly the frees a
+ * sleep lets through, and no longer: the callbacks queued when it began
+ * (rcu_barrier).  It returns how many ran: the kernel's nr_reclaimed
+ * counts pages, the model counts callbacks (each of the TLB layer's frees
+ * at least its batch page), which only says progress or none.  Direct
+ * reclaim may sleep (__GFP_DIRECT_RECLAIM; 6.6's might_alloc), so the
+ * wait's own might_sleep check holds the caller to it.
+ */
+static unsigned long reclaim_throttle(void)
+{
+	unsigned long pending = rcu_cbs_pending();
+
+	if (!pending)
+		return 0;
+	mm_stat_inc(MM_RECLAIM_RCU_WAIT);
+	rcu_barrier();
+	return pending;
+}
+
+/*
+ * Direct reclaim (try_to_free_pages): the model has no LRU and no
+ * shrinkers; what it can get back is memory on its way to the allocator
+ * already (reclaim_throttle).
+ */
 static unsigned long __perform_reclaim(gfp_t gfp_mask, unsigned int order,
 				       const struct alloc_context *ac)
 {
+	unsigned long progress;
+
 	(void)gfp_mask;
 	(void)order;
 	(void)ac;
-	mm_stat_inc(MM_DIRECT_RECLAIM);
 	sched_point("cond_resched");
-	return 0;
+	progress = reclaim_throttle();
+	if (!progress)
+		mm_stat_inc(MM_DIRECT_RECLAIM);
+	return progress;
 }
 
 /*
  * The really slow allocator path where we enter direct reclaim.  Only a
  * reclaim that made progress drains the pcp lists and unreserves a
- * highatomic pageblock; in the model it never does.
+ * highatomic pageblock: in the model, one that waited for RCU callbacks
+ * (which freed onto the pcp list of the CPU they ran on).
  */
 static struct page *__alloc_pages_direct_reclaim(gfp_t gfp_mask, unsigned int order,
 						 unsigned int alloc_flags,

@@ -270,6 +270,8 @@ void zap_page_range_single(struct vm_area_struct *vma, unsigned long address,
 {
 	struct mmu_gather tlb;
 
+	/* do_madvise: MADV_DONTNEED under mmap_lock for reading */
+	mmap_assert_locked(&vma->vm_mm->mmap_lock);
 	tlb_gather_mmu(&tlb, vma->vm_mm);
 	unmap_single_vma(&tlb, vma, address, address + size);
 	tlb_finish_mmu(&tlb);
@@ -377,6 +379,8 @@ static unsigned int do_anonymous_page(struct vm_fault *vmf)
 	unsigned long *word;
 	pte_t entry;
 
+	/* a fault allocates its page and its PTE table under mmap_lock */
+	mmap_assert_locked(&mm->mmap_lock);
 	if (pmd_none(pmdp_get_lockless(vmf->pmd)) && __pte_alloc(mm, vmf->pmd))
 		return VM_FAULT_OOM;
 	/* No zero page in the model: a read fault gets a page of its own. */
@@ -443,6 +447,7 @@ static unsigned int do_wp_page(struct vm_fault *vmf)
 {
 	pte_t entry = pte_mkwrite(pte_mkdirty(pte_mkyoung(vmf->orig_pte)));
 
+	lockdep_assert_held(vmf->ptl);
 	set_pte_at(vmf->vma->vm_mm, vmf->address, vmf->pte, entry);
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;

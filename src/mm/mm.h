@@ -210,13 +210,14 @@ enum mm_stat_item {
 	MM_NOFRAGMENT_RETRY,	/* get_page_from_freelist passes again without ALLOC_NOFRAGMENT */
 	MM_SLOWPATH,		/* __alloc_pages_slowpath calls */
 	MM_KSWAPD_WAKE,		/* wake_all_kswapds calls (no kswapd runs) */
-	MM_DIRECT_RECLAIM,	/* direct reclaim attempts: nothing to reclaim, no progress */
+	MM_DIRECT_RECLAIM,	/* direct reclaims with nothing to reclaim: no progress */
 	MM_RECLAIM_RETRY,	/* should_reclaim_retry said try again */
 	MM_OOM,			/* slow paths that got where the OOM killer would run (none) */
 	MM_NOFAIL_STOP,		/* __GFP_NOFAIL failures: the kernel would retry for ever */
 	MM_WARN_ALLOC,		/* failures warn_alloc would report (no __GFP_NOWARN) */
 	MM_HIGHATOMIC_RESERVE,	/* pageblocks reserve_highatomic_pageblock made HIGHATOMIC */
 	MM_HIGHATOMIC_UNRESERVE,	/* free blocks unreserve_highatomic_pageblock moved back */
+	MM_RECLAIM_RCU_WAIT,	/* direct reclaims that waited for queued RCU callbacks */
 	NR_MM_STAT_ITEMS
 };
 extern const char *const mm_stat_names[NR_MM_STAT_ITEMS];

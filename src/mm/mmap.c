@@ -126,6 +126,8 @@ int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long 
 	struct vm_area_struct *new;
 	struct anon_vma *av = __READ_ONCE(vma->anon_vma);	/* mmap_lock for writing */
 
+	if (current_task)
+		mmap_assert_write_locked(&mm->mmap_lock);
 	if (mm->map_count >= MM_MAX_VMAS)
 		return -ENOMEM;
 	new = vm_area_alloc(mm);

@@ -20,12 +20,23 @@
 
 /* ---- the anon_vma ---- */
 
+/*
+ * The caller holds @av's rwsem for writing (the list changes under it),
+ * and either page_table_lock (anon_vma_prepare: @vma is in the tree, a
+ * racing fault reads vma->anon_vma) or mmap_lock for writing (__split_vma:
+ * @vma is not in the tree yet).
+ */
 void anon_vma_link(struct anon_vma *av, struct vm_area_struct *vma)
 {
+	lockdep_assert_held_write(&av->rwsem);
+	if (vma->in_tree)
+		lockdep_assert_held(&vma->vm_mm->page_table_lock);
+	else
+		mmap_assert_write_locked(&vma->vm_mm->mmap_lock);
 	if (av->nr >= MM_VMA_SLOTS)
 		sched_violation("BUG_ON", __func__, "anon_vma has %d VMAs already", av->nr);
 	av->vmas[av->nr++] = vma;
-	__WRITE_ONCE(vma->anon_vma, av);	/* under page_table_lock: the racy read is the reader's */
+	__WRITE_ONCE(vma->anon_vma, av);	/* the racy read is the reader's */
 }
 
 /* __anon_vma_prepare(): the first fault in @vma links it. */
@@ -179,7 +190,8 @@ static bool should_defer_flush(struct mm_struct *mm, unsigned int flags)
 /*
  * @vma's mapping of @folio at @address, under the PTE lock
  * (page_vma_mapped_walk): unmap it, discarding the folio when it is a
- * clean lazyfree one that nobody else holds.  false: keep the folio.
+ * clean lazyfree one that nobody else holds.  false: keep the folio.  The
+ * caller is the rmap walk, holding the anon_vma's rwsem for reading.
  */
 static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, unsigned int flags,
@@ -191,6 +203,7 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	pte_t *pte, pteval;
 	bool ret = true;
 
+	lockdep_assert_held_read(&mm->anon_vma.rwsem);
 	if (pmd_none(pmdp_get_lockless(pmd)))
 		return true;
 	pte = pte_offset_map_lock(mm, pmd, address, &ptl);

@@ -184,9 +184,11 @@ static void tlb_hw_flush_asid(struct tlb_world *tw, struct tlb_state *ts, unsign
 			ts->entries[i].asid = 0;
 }
 
-/* flush_tlb_local(): the loaded ASID's entries. */
+/* flush_tlb_local(): the loaded ASID's entries.  native_flush_tlb_local's
+ * WARN_ON_ONCE(preemptible()): the CPU's state, read and written at once. */
 static void flush_tlb_local(struct tlb_world *tw, struct tlb_state *ts)
 {
+	lockdep_assert_preemption_disabled();
 	tlb_hw_flush_asid(tw, ts, ts->loaded_mm_asid);
 }
 
@@ -253,6 +255,9 @@ static void switch_mm_irqs_off(struct tlb_world *tw, struct mm_struct *next)
 	int cpu = smp_processor_id();
 	u64 next_tlb_gen = 0;
 
+	/* We don't want flush_tlb_func() to run concurrently with us: 6.6's
+	 * WARN_ON_ONCE(!irqs_disabled()) under CONFIG_PROVE_LOCKING */
+	lockdep_assert_irqs_disabled();
 	/* IRQs off to the return: no user code, no flush IPI taken, so no
 	 * TLB entry used until the switch is done, and then only what the
 	 * tlb_gen checks below kept.  For the checkers (tlb_entry_usable): a
@@ -307,6 +312,9 @@ void switch_to_user_mm(struct mm_struct *mm)
 	struct tlb_state *ts = this_tlb_state(tw);
 	struct mm_struct *old = ts->active_mm;
 
+	/* the CPU's tlb_state changes with IRQs off (the header's rule; 6.6's
+	 * switch_mm() disables them around switch_mm_irqs_off) */
+	lockdep_assert_irqs_disabled();
 	if (old != mm) {
 		mmgrab(mm);
 		ts->active_mm = mm;
@@ -321,6 +329,8 @@ void enter_lazy_tlb(struct mm_struct *mm)
 {
 	struct tlb_state *ts = this_tlb_state(mm->tw);
 
+	/* context_switch()'s enter_lazy_tlb, with IRQs off (the header's rule) */
+	lockdep_assert_irqs_disabled();
 	if (!ts->loaded_mm)
 		return;
 	set_lazy(ts, true);
@@ -374,6 +384,9 @@ static void flush_tlb_func(void *info)
 	u64 local_tlb_gen = ts->ctxs[asid].tlb_gen, mm_tlb_gen;
 	bool local = (unsigned int)smp_processor_id() == f->initiating_cpu;
 
+	/* This code cannot presently handle being reentered (6.6's
+	 * VM_WARN_ON(!irqs_disabled())). */
+	lockdep_assert_irqs_disabled();
 	if (!local) {
 		count_tlb_events(ts, TLB_REMOTE_FLUSH_RECEIVED, 1);
 		/* Can only happen on remote CPUs */
@@ -482,6 +495,7 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long
 	if (cpumask_any_other(mm_cpumask(mm), cpu)) {
 		native_flush_tlb_multi(mm_cpumask(mm), &info);
 	} else if (mm == tw->cpu[cpu].loaded_mm) {
+		lockdep_assert_irqs_enabled();
 		local_irq_save(flags);
 		flush_tlb_func(&info);
 		local_irq_restore(flags);
@@ -531,6 +545,7 @@ void arch_tlbbatch_flush(struct arch_tlbflush_unmap_batch *batch)
 	if (cpumask_any_other(&batch->cpumask, cpu)) {
 		native_flush_tlb_multi(&batch->cpumask, &info);
 	} else if (cpumask_test_cpu(cpu, &batch->cpumask)) {
+		lockdep_assert_irqs_enabled();
 		local_irq_save(flags);
 		flush_tlb_func(&info);
 		local_irq_restore(flags);

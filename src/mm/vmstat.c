@@ -49,6 +49,7 @@ const char *const mm_stat_names[NR_MM_STAT_ITEMS] = {
 	[MM_WARN_ALLOC] = "warn_alloc",
 	[MM_HIGHATOMIC_RESERVE] = "highatomic_reserve",
 	[MM_HIGHATOMIC_UNRESERVE] = "highatomic_unreserve",
+	[MM_RECLAIM_RCU_WAIT] = "reclaim_rcu_wait",
 };
 
 struct mm_stat_cpu *mm_stat_percpu;

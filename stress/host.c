@@ -242,6 +242,59 @@ static int host_stop(struct stress_run *r)
 	return rc;
 }
 
+/*
+ * The machine's TLB shootdown and function-call IPIs (the TLB: and CAL:
+ * lines of /proc/interrupts, summed over the CPUs): what a flush costs the
+ * kernel, beside the model's model.tlb_ipi_sent.  Machine-wide: other
+ * processes' flushes count too.  -1 if the kernel has no such lines.
+ */
+static void host_irqs(long long *tlb, long long *cal)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[4096];
+
+	*tlb = *cal = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		long long sum = 0, *dst;
+
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "TLB:", 4))
+			dst = tlb;
+		else if (!strncmp(p, "CAL:", 4))
+			dst = cal;
+		else
+			continue;
+		for (p += 4;; p = end) {
+			long long v = strtoll(p, &end, 10);
+
+			if (end == p)
+				break;
+			sum += v;
+		}
+		*dst = sum;
+	}
+	fclose(f);
+}
+
+static void host_print_irqs(FILE *out, const long long a[2], const long long b[2],
+			    unsigned long long ops)
+{
+	static const char *const key[2] = { "host.tlb_shootdowns", "host.function_call_ipis" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (a[i] < 0 || b[i] < 0)
+			continue;
+		fprintf(out, "%s: %lld\n", key[i], b[i] - a[i]);
+		fprintf(out, "%s_per_op: %.4f\n", key[i],
+			ops ? (double)(b[i] - a[i]) / (double)ops : 0.0);
+	}
+}
+
 static void host_print_config(struct stress_run *r, FILE *out)
 {
 	const struct stress_opts *o = r->o;
@@ -303,6 +356,7 @@ static void host_say_failure(const struct stress_run *r)
 int stress_host_run(const struct stress_opts *o, FILE *out)
 {
 	struct sample_state s = { 0 };
+	long long irq_a[2], irq_b[2];
 	struct stress_run *r;
 	int cpus[1024], ncpus, gate[2], rc;
 	size_t len;
@@ -368,12 +422,14 @@ int stress_host_run(const struct stress_opts *o, FILE *out)
 		rc = 2;
 		goto out;
 	}
+	host_irqs(&irq_a[0], &irq_a[1]);
 	if (write(r->gate_wfd, "", 1) != 1) {
 		host_stop(r);
 		rc = 2;
 		goto out;
 	}
 	rc = stress_measure(r, &s, out);
+	host_irqs(&irq_b[0], &irq_b[1]);
 	if (host_stop(r) && rc != 1) {
 		rc = 2;
 		goto out;
@@ -384,6 +440,8 @@ int stress_host_run(const struct stress_opts *o, FILE *out)
 		goto out;
 	}
 	stress_print_average(r, &s, out, rc);
+	/* over the whole run, warmup too: the samples were not parked */
+	host_print_irqs(out, irq_a, irq_b, s.total_all);
 	host_print_config(r, out);
 	fflush(out);
 out:

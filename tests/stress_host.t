@@ -4,7 +4,7 @@
 # with the reason where the kernel or machine cannot run it; --scaling
 # --host writes the model's and the kernel's columns in one CSV.
 . tests/lib/tap.sh
-plan 14
+plan 15
 
 FAST="--warmup 1 --sample-ms 250"
 stat() { grep "^$2: " "$1" | head -1 | cut -d' ' -f2-; }
@@ -24,6 +24,15 @@ for w in page_fault1 brk1 mmap1 tlb_flush2; do
 		[ $rc = 0 ] || { diag "exit $rc"; head -5 "$o.err" | diag "$(cat)"; }
 	done
 done
+
+# what a flush costs the kernel, beside model.tlb_ipi_sent (x86's TLB: line)
+if grep -q '^ *TLB:' /proc/interrupts; then
+	grep -q '^host\.tlb_shootdowns: [0-9]*$' "$TMP/tlb_flush2.thread" &&
+		grep -q '^host\.tlb_shootdowns_per_op: [0-9.]*$' "$TMP/tlb_flush2.thread"
+	ok $? "tlb_flush2 --host: the kernel's TLB shootdown IPIs over the run, and per op"
+else
+	ok 0 "# SKIP no TLB: line in /proc/interrupts"
+fi
 
 "$MMFUZZ" stress pcp_alloc1 --host -t 1 -s 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc = 2 ] && [ ! -s "$TMP/o" ] && grep -q 'pcp_alloc1 has no will-it-scale counterpart' "$TMP/e"

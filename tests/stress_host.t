@@ -8,6 +8,7 @@ plan 15
 
 FAST="--warmup 1 --sample-ms 250"
 stat() { grep "^$2: " "$1" | head -1 | cut -d' ' -f2-; }
+san() { grep -q 'ThreadSanitizer\|AddressSanitizer\|runtime error' "$1"; }
 
 for w in page_fault1 brk1 mmap1 tlb_flush2; do
 	for m in process thread; do
@@ -19,7 +20,7 @@ for w in page_fault1 brk1 mmap1 tlb_flush2; do
 			[ "$(grep ^average: "$o" | cut -d: -f2)" -gt 0 ] &&
 			[ "$(stat "$o" config.target)" = host ] && [ "$(stat "$o" config.mode)" = $m ] &&
 			[ "$(stat "$o" config.host_testcase)" = "will-it-scale tests/$w.c" ] &&
-			! grep -q '^invariant_violations\|^model\.' "$o"
+			! grep -q '^invariant_violations\|^model\.' "$o" && ! san "$o.err"
 		ok $? "$w --host --mode $m: the kernel's figures in will-it-scale's form"
 		[ $rc = 0 ] || { diag "exit $rc"; head -5 "$o.err" | diag "$(cat)"; }
 	done
@@ -63,7 +64,7 @@ cd "$TMP" || exit 1
 head -1 both.csv | grep -qx 'tasks,processes,processes_idle,threads,threads_idle,linear,host_processes,host_processes_idle,host_threads,host_threads_idle,host_linear' &&
 	[ "$(sed -n 2p both.csv)" = "0,0,100,0,100,0,0,100,0,100,0" ] &&
 	awk -F, 'NR > 2 { if ($4 <= 0 || $9 <= 0 || NF != 11) bad = 1; n++ } END { exit bad || n != 2 }' both.csv &&
-	cmp -s both.csv out.csv && [ $rc = 0 ]
+	cmp -s both.csv out.csv && [ $rc = 0 ] && ! san err
 ok $? "--scaling --host: one CSV with the model's and the kernel's columns, rows 1 and 2"
 [ $rc = 0 ] || head -5 err | diag "$(cat)"
 grep -q '^  threads   2 tasks: model [0-9.]*  host [0-9.]*  model/host [0-9.]*$' err &&

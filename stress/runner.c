@@ -221,11 +221,6 @@ static void *stress_task_main(void *arg)
 	return NULL;
 }
 
-bool stress_was_interrupted(void)
-{
-	return stress_interrupted;
-}
-
 void stress_wake_runner(void)
 {
 	char c = 1;
@@ -370,7 +365,7 @@ static int stress_setup(struct stress_run *r, const struct stress_opts *o)
 }
 
 /* Wait until @deadline (CLOCK_MONOTONIC ns), Ctrl-C or a failed task. */
-void stress_sleep_until(struct stress_run *r, uint64_t deadline)
+static void stress_sleep_until(struct stress_run *r, uint64_t deadline)
 {
 	for (;;) {
 		uint64_t now = stress_now_ns();
@@ -391,8 +386,7 @@ void stress_sleep_until(struct stress_run *r, uint64_t deadline)
 }
 
 /* One line of main.c: per-task deltas since the last sample. */
-void stress_sample(struct stress_run *r, struct sample_state *s, FILE *out,
-			  uint64_t interval_ns)
+void stress_sample(struct stress_run *r, struct sample_state *s, FILE *out, uint64_t interval_ns)
 {
 	unsigned long long sum = 0, mn = -1ULL, mx = 0;
 	unsigned long i;
@@ -556,8 +550,7 @@ static void print_average(const struct stress_run *r, FILE *out, unsigned long l
 		total * 1000 / ((unsigned long long)samples * r->o->sample_ms));
 }
 
-void stress_print_average(struct stress_run *r, const struct sample_state *s, FILE *out,
-				 int rc)
+void stress_print_average(struct stress_run *r, const struct sample_state *s, FILE *out, int rc)
 {
 	if (rc == 0) {
 		print_average(r, out, s->total, r->o->seconds);

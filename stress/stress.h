@@ -212,9 +212,6 @@ struct sample_state {
 /* The wake pipe and the Ctrl-C handlers of a run: 0, or -1. */
 int stress_signals_begin(void);
 void stress_signals_end(void);
-bool stress_was_interrupted(void);
-/* Wait until @deadline (CLOCK_MONOTONIC ns), Ctrl-C or r->failed. */
-void stress_sleep_until(struct stress_run *r, uint64_t deadline);
 /* One min:max:total line, with main.c's warmup arithmetic. */
 void stress_sample(struct stress_run *r, struct sample_state *s, FILE *out, uint64_t interval_ns);
 /* main.c's loop: 0 after the last sample, 130 on Ctrl-C, 1 on a failed task. */

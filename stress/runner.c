@@ -385,18 +385,8 @@ static void stress_sleep_until(struct stress_run *r, uint64_t deadline)
 	}
 }
 
-struct sample_state {
-	unsigned long long *prev;
-	unsigned long idx;		/* main.c's "iterations" */
-	unsigned long measured;		/* samples summed into total */
-	unsigned long long total;
-	unsigned long long total_all;	/* every sample, for an early Ctrl-C */
-	uint64_t run_ns;		/* time the tasks ran while measured */
-};
-
 /* One line of main.c: per-task deltas since the last sample. */
-static void stress_sample(struct stress_run *r, struct sample_state *s, FILE *out,
-			  uint64_t interval_ns)
+void stress_sample(struct stress_run *r, struct sample_state *s, FILE *out, uint64_t interval_ns)
 {
 	unsigned long long sum = 0, mn = -1ULL, mx = 0;
 	unsigned long i;
@@ -501,9 +491,11 @@ static int stress_fail(struct stress_run *r, FILE *out)
  * where a check is due, where the measurement starts and at the end, so
  * those samples count exactly the iterations of their interval.  Returns 0
  * after the last sample (tasks parked), 130 on Ctrl-C (tasks parked), or 1
- * after a violation (reported).
+ * after a violation (reported).  The host kernel's tasks (r->host, host.c)
+ * run will-it-scale's loops, which never park: their samples are read on
+ * the fly, as main.c reads them, and a failed task is host.c's to report.
  */
-static int stress_measure(struct stress_run *r, struct sample_state *s, FILE *out)
+int stress_measure(struct stress_run *r, struct sample_state *s, FILE *out)
 {
 	const struct stress_opts *o = r->o;
 	uint64_t t_mark = stress_now_ns(), t_read;
@@ -513,20 +505,21 @@ static int stress_measure(struct stress_run *r, struct sample_state *s, FILE *ou
 
 		stress_sleep_until(r, t_mark + o->sample_ms * 1000000u);
 		if (__atomic_load_n(&r->failed, __ATOMIC_ACQUIRE)) {
-			stress_report_violation(r);
+			if (!r->host)
+				stress_report_violation(r);
 			return 1;
 		}
 		if (stress_interrupted) {
 			/* the partial sample is not printed: it never completed */
-			if (stress_barrier_stop(r))
+			if (!r->host && stress_barrier_stop(r))
 				return 1;
 			if (s->idx >= o->warmup)
 				s->run_ns += stress_now_ns() - t_mark;
 			return 130;
 		}
 		last = o->seconds && s->idx + 1 >= o->warmup + o->seconds;
-		check = o->check_every && (s->idx + 1) % o->check_every == 0;
-		park = check || last || s->idx + 1 == o->warmup;
+		check = !r->host && o->check_every && (s->idx + 1) % o->check_every == 0;
+		park = !r->host && (check || last || s->idx + 1 == o->warmup);
 		if (park && stress_barrier_stop(r))
 			return 1;
 		t_read = stress_now_ns();
@@ -557,8 +550,7 @@ static void print_average(const struct stress_run *r, FILE *out, unsigned long l
 		total * 1000 / ((unsigned long long)samples * r->o->sample_ms));
 }
 
-static void stress_print_average(struct stress_run *r, const struct sample_state *s, FILE *out,
-				 int rc)
+void stress_print_average(struct stress_run *r, const struct sample_state *s, FILE *out, int rc)
 {
 	if (rc == 0) {
 		print_average(r, out, s->total, r->o->seconds);
@@ -577,14 +569,39 @@ static void stress_print_average(struct stress_run *r, const struct sample_state
  * violation leaves its tasks where they stopped, and they may still use it. */
 static struct stress_run *stress_current;
 
+static struct sigaction old_int, old_term;
+
+int stress_signals_begin(void)
+{
+	struct sigaction sa;
+
+	if (pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC))
+		return -1;
+	stress_interrupted = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stress_sigint;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	return 0;
+}
+
+void stress_signals_end(void)
+{
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+}
+
 int stress_run(const struct stress_opts *o, FILE *out)
 {
-	struct sigaction sa, old_int, old_term;
 	struct sample_state s = { 0 };
 	struct stress_snap snap_b;
 	struct stress_run *r;
 	int rc;
 
+	if (o->host)
+		return stress_host_run(o, out);
 	if (MMFUZZ_TSAN || MMFUZZ_ASAN)
 		fprintf(stderr, "warning: mmfuzz stress in a %s build: the model is checked, "
 			"but these figures are not a benchmark\n", stress_build_kind());
@@ -592,13 +609,8 @@ int stress_run(const struct stress_opts *o, FILE *out)
 	if (!r || stress_setup(r, o))
 		return 2;
 	s.prev = r->prev = calloc(r->ntasks, sizeof(*s.prev));
-	if (!s.prev || pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC))
+	if (!s.prev || stress_signals_begin())
 		return 2;
-	stress_interrupted = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = stress_sigint;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 
 	/* before the threads exist: pthread_create orders it before their writes */
 	stress_snap_take(r, &r->snap_start);
@@ -650,10 +662,7 @@ out_abort:
 		fprintf(stderr, "mmfuzz stress: cannot open the start gate\n");
 	stress_teardown(r);
 out_free:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	close(wake_pipe[0]);
-	close(wake_pipe[1]);
+	stress_signals_end();
 	close(r->gate_fd);
 	close(r->gate_wfd);
 	world_destroy(r->w);

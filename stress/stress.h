@@ -116,6 +116,7 @@ struct stress_opts {
 	enum stress_affinity affinity;
 	bool verbose;
 	bool process_mode;		/* will-it-scale's _processes binary (see docs) */
+	bool host;			/* the machine's kernel, not the model (host.c) */
 	int variant;			/* enum pcp_bulk_variant */
 	uint64_t inject;		/* bug switches */
 	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */
@@ -173,6 +174,7 @@ struct stress_run {
 	struct task runner;		/* the runner's own task, for the checks */
 	jmp_buf runner_jb;
 	unsigned long checks, violations;
+	bool host;			/* the host kernel's tasks (host.c): no world, no park */
 
 	/* the runner's own (runner.c) */
 	unsigned long long *prev;	/* each task's count at the last sample */
@@ -195,6 +197,69 @@ int stress_slot_cpu(const struct stress_run *r, unsigned long slot);
 
 /* A task failed or Ctrl-C came: the runner stops sleeping. */
 void stress_wake_runner(void);
+
+/* ---- the sampling loop, shared with the host kernel's runs (host.c) ---- */
+
+struct sample_state {
+	unsigned long long *prev;
+	unsigned long idx;		/* main.c's "iterations" */
+	unsigned long measured;		/* samples summed into total */
+	unsigned long long total;
+	unsigned long long total_all;	/* every sample, for an early Ctrl-C */
+	uint64_t run_ns;		/* time the tasks ran while measured */
+};
+
+/* The wake pipe and the Ctrl-C handlers of a run: 0, or -1. */
+int stress_signals_begin(void);
+void stress_signals_end(void);
+/* One min:max:total line, with main.c's warmup arithmetic. */
+void stress_sample(struct stress_run *r, struct sample_state *s, FILE *out, uint64_t interval_ns);
+/* main.c's loop: 0 after the last sample, 130 on Ctrl-C, 1 on a failed task. */
+int stress_measure(struct stress_run *r, struct sample_state *s, FILE *out);
+/* average: (and what an interrupted run measured); @rc is stress_measure's */
+void stress_print_average(struct stress_run *r, const struct sample_state *s, FILE *out, int rc);
+
+/* ---- the host kernel beside the model (host.c, host_tests.c) ---- */
+
+/*
+ * will-it-scale's own testcase of a model workload, run on the machine's
+ * kernel: registered by the model workload's name with STRESS_HOST() in
+ * host_tests.c, run by stress_host_run() on real processes (fork: an mm
+ * each) or threads (one mm), pinned, released and sampled as the model's
+ * tasks are.  The loop is will-it-scale's with while (1) read as
+ * while (stress_host_continue()).
+ */
+struct stress_host {
+	const char *name;		/* the model workload it stands beside */
+	const char *description;	/* will-it-scale's testcase_description */
+	/* can this kernel and machine run @tasks of it?  0, or -1 with why
+	 * not in @msg (the run exits 2) */
+	int (*probe)(unsigned long tasks, char *msg, size_t n);
+	void (*testcase)(unsigned long long *iterations, unsigned long nr);
+};
+
+#define STRESS_HOST(h)								\
+	REGISTER(mmfuzz_stress_host, const struct stress_host *, __shp_##h, &(h))
+#define STRESS_MAX_HOSTS	16
+const struct stress_host *stress_host_lookup(const char *name);
+int stress_hosts_count(void);
+const struct stress_host *stress_host_by_index(int i);
+
+/* The testcase's while (1): false when the runner ends the run. */
+bool stress_host_continue(void);
+/* (*iterations) += n, as stress_count */
+static inline void stress_host_count(unsigned long long *it, unsigned long long n)
+{
+	__atomic_store_n(it, __atomic_load_n(it, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+/* A system call of task @nr failed with @err (errno): the machine cannot
+ * run the testcase; the run says so and exits 2.  @err 0: will-it-scale's
+ * assert() failed (exit 1).  The task stops here. */
+__attribute__((noreturn))
+void stress_host_fail(unsigned long nr, const char *what, int err);
+/* Run @o->wl's host testcase and print will-it-scale's output: 0, 1 (an
+ * assert in the loop), 2 (the machine cannot run it: said why), 130. */
+int stress_host_run(const struct stress_opts *o, FILE *out);
 
 /* Park here when the runner asks; false when the run is over. */
 bool __stress_park(struct stress_task *t);
@@ -340,6 +405,9 @@ extern volatile int stress_parent_interrupted;
 
 struct scaling_opts {
 	const char *workload;
+	bool host;			/* the host kernel's curves beside the model's */
+	char **host_args;		/* passed to every host run */
+	int nhost_args;
 	unsigned long max_tasks;	/* 0: nproc */
 	const char *csv_path;		/* NULL: WORKLOAD.csv */
 	bool want_processes, want_threads;

@@ -17,6 +17,8 @@ static const char stress_usage[] =
 	"       mmfuzz stress --scaling WORKLOAD [-s SECONDS] [-o FILE.csv] [options]\n"
 	"       mmfuzz stress --compare (--variant NAME | --inject NAME)... WORKLOAD\n"
 	"                     [-t TASKS] [-s SECONDS] [-r RUNS] [options]\n"
+	"       mmfuzz stress WORKLOAD --host [-t TASKS] [-s SECONDS] [--mode MODE]\n"
+	"       mmfuzz stress --scaling --host WORKLOAD [-s SECONDS] [-o FILE.csv]\n"
 	"       mmfuzz stress --list\n"
 	"\n"
 	"Run a workload on the page allocator model with one pthread per task and\n"
@@ -57,6 +59,11 @@ static const char stress_usage[] =
 	"  --compare          LKP's %stddev %change table: each --variant or --inject is a\n"
 	"                     column, the first the base; with one, the base is none\n"
 	"  -r RUNS            runs per configuration for --compare (default 3, at least 3)\n"
+	"  --host             will-it-scale's own testcase of WORKLOAD on this machine's\n"
+	"                     kernel (page_fault1, brk1, mmap1, tlb_flush2), with the same\n"
+	"                     tasks, mode, affinity and sampling; with --scaling, the\n"
+	"                     model's and the kernel's curves side by side (CSV columns\n"
+	"                     host_*, one PNG, the fidelity figure on stderr)\n"
 	"  --list             the workloads\n"
 	"\n"
 	"Exit status: 0 clean, 1 an invariant violation, 2 bad input or usage,\n"
@@ -65,7 +72,7 @@ static const char stress_usage[] =
 enum {
 	OPT_INJECT = 256, OPT_VARIANT, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
-	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG, OPT_SET, OPT_KEYS,
+	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG, OPT_SET, OPT_KEYS, OPT_HOST,
 };
 
 /* parse_num into an unsigned long; -1 after printing the error */
@@ -185,6 +192,9 @@ struct stress_cli {
 	const char *workload, *csv, *mode;
 	char csv_default[256];
 	bool scaling, compare, seconds_set, tasks_set, emit_config;
+	const char *model_only;		/* the first option --host has no use for */
+	char *host_child[16];		/* --scaling --host: the kernel's runs' options */
+	int nhost_child;
 	unsigned long runs, max_tasks;
 	struct compare_config cfg[8];
 	int ncfg, nvariants;
@@ -219,6 +229,32 @@ static int add_config(struct stress_cli *c, const char *opt, const char *name)
 	return 0;
 }
 
+/* --host with what it cannot take: -1 after saying why. */
+static int host_usage(const struct stress_cli *c)
+{
+	int i;
+
+	if (!stress_host_lookup(c->workload)) {
+		fprintf(stderr, "mmfuzz stress: --host: %s has no will-it-scale counterpart to run on "
+			"this kernel; these have:", c->workload);
+		for (i = 0; i < stress_hosts_count(); i++)
+			fprintf(stderr, " %s", stress_host_by_index(i)->name);
+		fprintf(stderr, "\n");
+		return -1;
+	}
+	if (c->compare) {
+		fprintf(stderr, "mmfuzz stress: --host goes with one run or --scaling, not "
+			"--compare (the kernel has no --variant or --inject)\n");
+		return -1;
+	}
+	if (c->model_only && !c->scaling) {
+		fprintf(stderr, "mmfuzz stress: --host runs the machine's kernel: --%s is the "
+			"model's (with --scaling --host it sets the model's curve)\n", c->model_only);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(struct stress_cli *c, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -241,6 +277,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		{ "emit-config", no_argument, 0, OPT_EMIT_CONFIG },
 		{ "set", required_argument, 0, OPT_SET },
 		{ "keys", no_argument, 0, OPT_KEYS },
+		{ "host", no_argument, 0, OPT_HOST },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 } };
 	struct stress_opts *o = &c->o;
@@ -250,6 +287,18 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":t:s:mnvr:o:h", lo, NULL)) != -1) {
+		switch (opt) {
+		case OPT_INJECT: case OPT_VARIANT: case OPT_CHECK_EVERY: case OPT_PCP_HIGH:
+		case OPT_PCP_BATCH: case OPT_ZONE_PAGES: case OPT_SET: case OPT_CPU_STRIDE:
+		case OPT_EMIT_CONFIG:
+			/* the model's machine: nothing of it on the host */
+			for (id = 0; !c->model_only && lo[id].name; id++)
+				if (lo[id].val == opt)
+					c->model_only = lo[id].name;
+			break;
+		default:
+			break;
+		}
 		switch (opt) {
 		case 't':
 			if (number("-t", optarg, 1, STRESS_MAX_TASKS, &o->tasks))
@@ -370,6 +419,9 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		case OPT_COMPARE:
 			c->compare = true;
 			break;
+		case OPT_HOST:
+			o->host = true;
+			break;
 		case OPT_MAX_TASKS:
 			if (number("--max-tasks", optarg, 1, STRESS_MAX_TASKS, &c->max_tasks))
 				return EXIT_USAGE;
@@ -420,6 +472,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (o->host && host_usage(c))
+		return EXIT_USAGE;
 	if (c->emit_config)
 		return stress_emit_config(o, stdout) ? EXIT_USAGE : EXIT_CLEAN;
 	return -1;
@@ -525,6 +579,30 @@ static int run_scaling(struct stress_cli *c)
 	}
 	so.child_args = c->child;
 	so.nchild_args = c->nchild;
+	if (c->o.host) {
+		/* the kernel's runs: the same sampling and affinity, no model
+		 * (child_common's first five pairs: -s, --warmup, --sample-ms,
+		 * --check-every, --stall-ms) */
+		char **h = c->host_child;
+		int n = 0;
+
+		h[n++] = "--host";
+		h[n++] = "-s";
+		h[n++] = c->child[1];
+		h[n++] = "--warmup";
+		h[n++] = c->child[3];
+		h[n++] = "--sample-ms";
+		h[n++] = c->child[5];
+		h[n++] = "--stall-ms";
+		h[n++] = c->child[9];
+		if (c->o.affinity == AFF_SMT)
+			h[n++] = "-m";
+		if (c->o.affinity == AFF_NONE)
+			h[n++] = "-n";
+		so.host = true;
+		so.host_args = h;
+		so.nhost_args = n;
+	}
 	return stress_scaling(&so);
 }
 

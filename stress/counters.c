@@ -77,14 +77,14 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 	s->pgalloc = sum_vm_event(PGALLOC);
 	s->pgfree = sum_vm_event(PGFREE);
 	for (z = 0; z < w->nr_zones; z++) {
-		const struct lock_stat *st = &w->zones[z].lock.st;
+		const struct lock_stat *st = &zone_by_idx(w, z)->lock.st;
 
 		s->zone_acquired += st->acquired;
 		s->zone_contended += __atomic_load_n(&st->contended, __ATOMIC_RELAXED);
 		s->zone_trylock_failed += __atomic_load_n(&st->trylock_failed, __ATOMIC_RELAXED);
 		s->zone_hold_cycles += st->hold_cycles;
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
-			const struct lock_stat *p = &w->zones[z].per_cpu_pageset[cpu].lock.st;
+			const struct lock_stat *p = &zone_by_idx(w, z)->per_cpu_pageset[cpu].lock.st;
 
 			s->pcp_acquired += p->acquired;
 			s->pcp_contended += __atomic_load_n(&p->contended, __ATOMIC_RELAXED);
@@ -113,7 +113,7 @@ void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *run
 		return;
 	for (z = 0; z < w->nr_zones; z++) {
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
-			struct per_cpu_pages *pcp = &w->zones[z].per_cpu_pageset[cpu];
+			struct per_cpu_pages *pcp = &zone_by_idx(w, z)->per_cpu_pageset[cpu];
 
 			for (i = 0; i < NR_PCP_LISTS; i++) {
 				struct page *page;

@@ -315,7 +315,7 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 		else if (iv->start > pos)
 			cfail_set(&g, "I-CONS", site,
 				  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
-				  "(%s lost %lu pages)", pos, w->zones[pos / w->cfg.zone_pages].name,
+				  "(%s lost %lu pages)", pos, page_zone(pfn_to_page(pos))->name,
 				  iv->start - pos);
 		pos = (unsigned long)iv->start + iv->len;
 	}

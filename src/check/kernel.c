@@ -110,7 +110,7 @@ static void cpus_offline(struct world *w, const char *where, struct cfail *f)
 		if (cpu_online(cpu))
 			continue;
 		for (z = 0; z < w->nr_zones; z++) {
-			const struct zone *zone = &w->zones[z];
+			const struct zone *zone = zone_by_idx(w, z);
 			const struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 
 			if (READ_ONCE(pcp->count))

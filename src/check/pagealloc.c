@@ -32,7 +32,7 @@ static const char *const mt_names[MIGRATE_TYPES] = {
  */
 static struct {
 	unsigned long pass;		/* check_pass it is from; 0: none */
-	long free_pages[MODEL_MAX_ZONES];	/* ISOLATE excluded */
+	long free_pages[MAX_ZONES_PER_ZONELIST];	/* by zone->idx, ISOLATE excluded */
 	struct walk_list {
 		struct owner_block *iv;
 		size_t n, cap;
@@ -66,7 +66,7 @@ static void walk_add(struct walk_list *l, unsigned long pfn, int order, int who)
 static struct {
 	bool valid;
 	unsigned long gen[NR_PAGE_ORDERS], nr_free[NR_PAGE_ORDERS];
-} seen[MODEL_MAX_ZONES];
+} seen[MAX_ZONES_PER_ZONELIST];	/* by zone->idx */
 
 static bool order_unchanged(const struct zone *zone, int o)
 {
@@ -278,13 +278,11 @@ static void pcp_lock_validate(void *arg, const char *site)
 {
 	struct per_cpu_pages *pcp = arg;
 	struct world *w = mm_world;
+	struct zone *zone;
 	struct cfail f;
-	int z;
 
 	cfail_init(&f);
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
+	for_each_populated_zone(zone) {
 		if (pcp >= zone->per_cpu_pageset && pcp < zone->per_cpu_pageset + w->cfg.ncpus)
 			pcp_lists_valid(zone, (int)(pcp - zone->per_cpu_pageset), site, &f, false);
 	}
@@ -294,11 +292,10 @@ static void pcp_lock_validate(void *arg, const char *site)
 
 static void pagealloc_attach(struct world *w)
 {
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
+	for_each_populated_zone(zone) {
 		zone->lock.validate = zone_lock_validate;
 		zone->lock.validate_arg = zone;
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
@@ -312,17 +309,21 @@ static void pagealloc_attach(struct world *w)
 
 static void vm_diffs_valid(struct world *w, int cpu, const char *site, struct cfail *f)
 {
-	int z, i;
+	struct zone *zone;
+	int i;
 
-	for (z = 0; z < w->nr_zones && !f->hit; z++) {
-		struct per_cpu_zonestat *p = &w->zones[z].per_cpu_zonestats[cpu];
+	for_each_populated_zone(zone) {
+		struct per_cpu_zonestat *p = &zone->per_cpu_zonestats[cpu];
+
+		if (f->hit)
+			break;
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 			int d = READ_ONCE(p->vm_stat_diff[i]), t = READ_ONCE(p->stat_threshold);
 
 			if (d > t || d < -t) {
 				fail(f, "I-VM-1", site, "cpu%d %s %s differential %d exceeds threshold %d",
-				     cpu, w->zones[z].name, zone_stat_names[i], d, t);
+				     cpu, zone->name, zone_stat_names[i], d, t);
 				break;
 			}
 		}
@@ -355,14 +356,17 @@ static long zone_free_pages_counted(struct zone *zone)
 static void vmstat_exact(struct world *w, const char *site, bool folded, struct cfail *f)
 {
 	long global = atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]), zsum = 0;
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
-	for (z = 0; z < w->nr_zones && !f->hit; z++) {
-		struct zone *zone = &w->zones[z];
+	for_each_populated_zone(zone) {
 		long counter = atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]), diffs = 0;
-		long exact = walk.pass == check_pass ? walk.free_pages[z] : zone_free_pages_counted(zone);
+		long exact = walk.pass == check_pass ? walk.free_pages[zone->idx]
+						     : zone_free_pages_counted(zone);
 		long bound = (long)w->cfg.ncpus * w->cfg.stat_threshold;
 
+		if (f->hit)
+			break;
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 			diffs += READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
 		zsum += counter;
@@ -386,16 +390,17 @@ static void vmstat_exact(struct world *w, const char *site, bool folded, struct 
 
 static void buddy_collect(struct world *w, struct owner_sink *s)
 {
-	int z, o, mt;
+	struct zone *zone;
+	int o, mt;
 
 	if (walk.pass == check_pass) {
 		owner_add_blocks(s, walk.buddy.iv, walk.buddy.n);
 		return;
 	}
-	for (z = 0; z < w->nr_zones; z++)
+	for_each_populated_zone(zone)
 		for (o = 0; o <= w->max_order; o++)
 			for (mt = 0; mt < MIGRATE_TYPES; mt++) {
-				struct list_head *head = &w->zones[z].free_area[o].free_list[mt], *p;
+				struct list_head *head = &zone->free_area[o].free_list[mt], *p;
 
 				for (p = head->next; p != head; p = p->next)
 					owner_add(s, page_to_pfn(list_entry(p, struct page, buddy_list)),
@@ -415,15 +420,16 @@ OWNER_SOURCE(buddy_owner);
 
 static void pcp_collect(struct world *w, struct owner_sink *s)
 {
-	int z, cpu, pindex;
+	struct zone *zone;
+	int cpu, pindex;
 
 	if (walk.pass == check_pass) {
 		owner_add_blocks(s, walk.pcp.iv, walk.pcp.n);
 		return;
 	}
-	for (z = 0; z < w->nr_zones; z++)
+	for_each_populated_zone(zone)
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
-			struct per_cpu_pages *pcp = &w->zones[z].per_cpu_pageset[cpu];
+			struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 
 			for (pindex = 0; pindex < NR_PCP_LISTS; pindex++) {
 				struct list_head *head = &pcp->lists[pindex], *p;
@@ -449,11 +455,14 @@ OWNER_SOURCE(pcp_owner);
 static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 		       unsigned int pcp2_zones, struct cfail *f)
 {
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
-	for (z = 0; z < w->nr_zones && !f->hit; z++) {
-		struct zone *zone = &w->zones[z];
-		bool disabled = zone_pcp_disabled(zone) && (pcp2_zones & (1u << z));
+	for_each_populated_zone(zone) {
+		bool disabled = zone_pcp_disabled(zone) && (pcp2_zones & (1u << zone->idx));
+
+		if (f->hit)
+			break;
 
 		for (cpu = 0; cpu < w->cfg.ncpus && !f->hit; cpu++) {
 			int count = READ_ONCE(zone->per_cpu_pageset[cpu].count);
@@ -481,12 +490,14 @@ static void pagealloc_run_begin(struct world *w)
 /* Structure first: the free lists, the pcps, the differentials. */
 static void pagealloc_quiescent(struct world *w, const char *where, struct cfail *f)
 {
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
 	walk.buddy.n = walk.pcp.n = 0;
 	walk.pass = 0;
-	for (z = 0; z < w->nr_zones && !f->hit; z++)
-		zone_free_lists_valid(&w->zones[z], where, f, true, false);
+	for_each_populated_zone(zone)
+		if (!f->hit)
+			zone_free_lists_valid(zone, where, f, true, false);
 	if (!f->hit)
 		pcps_valid(w, where, false, pcp2_zones(), f);
 	walk.pass = f->hit ? 0 : check_pass;
@@ -496,12 +507,13 @@ static void pagealloc_quiescent(struct world *w, const char *where, struct cfail
 
 static void pagealloc_end(struct world *w, struct cfail *f)
 {
-	int z;
+	struct zone *zone;
 
 	walk.buddy.n = walk.pcp.n = 0;
 	walk.pass = 0;
-	for (z = 0; z < w->nr_zones && !f->hit; z++)
-		zone_free_lists_valid(&w->zones[z], "end", f, true, false);
+	for_each_populated_zone(zone)
+		if (!f->hit)
+			zone_free_lists_valid(zone, "end", f, true, false);
 	if (!f->hit)
 		pcps_valid(w, "end", true, 0, f);
 	walk.pass = f->hit ? 0 : check_pass;
@@ -522,16 +534,17 @@ static void vmstat_quiescent(struct world *w, const char *where, struct cfail *f
 
 static void vmstat_end(struct world *w, struct cfail *f)
 {
-	int z;
+	struct zone *zone;
 
 	vmstat_exact(w, "end", true, f);
 	/* everything given back: every zone merged back into max-order blocks,
 	 * or, once a pageblock was highatomic, every pageblock whole */
-	for (z = 0; z < w->nr_zones && !f->hit && !shadow_live_count(); z++) {
-		struct zone *zone = &w->zones[z];
+	for_each_populated_zone(zone) {
 		unsigned long want = zone->spanned_pages >> w->max_order;
 		int o;
 
+		if (f->hit || shadow_live_count())
+			break;
 		if (highatomic_reserved_this_run()) {
 			for (o = 0; o < w->pb_order && !f->hit; o++)
 				if (zone->free_area[o].nr_free)

@@ -52,7 +52,7 @@ static struct {
 	int disabling[MAX_TASKS];	/* zone + 1 a task's zone_pcp_disable drains */
 	bool known[MAX_TASKS];		/* ... and its drain met the known race */
 	/* the task + 1 whose disable of the zone is excused, else 0 */
-	int excused_by[MODEL_MAX_ZONES];
+	int excused_by[MAX_ZONES_PER_ZONELIST];	/* by zone->idx */
 } pcp2;
 
 /* Another task holds @l: an update of what it protects is in flight. */
@@ -151,7 +151,7 @@ static void vmstat_read(const struct read_oracle *o, const void *obj, long read,
 static void drain_read(const struct read_oracle *o, const void *obj, long read, long zidx)
 {
 	const struct per_cpu_pages *pcp = obj;
-	const struct zone *zone = &mm_world->zones[zidx];
+	const struct zone *zone = zone_by_idx(mm_world, (int)zidx);
 	struct task *t = current_task;
 	struct cfail f;
 	long exact;
@@ -204,7 +204,7 @@ void pcp2_disable_begin(int task, int zone)
  * empty, unless its drain met the known race. */
 void pcp2_disable_done(struct world *w, int z, int task)
 {
-	struct zone *zone = &w->zones[z];
+	struct zone *zone = zone_by_idx(w, z);
 	struct cfail f;
 	int cpu;
 
@@ -243,7 +243,7 @@ unsigned int pcp2_zones(void)
 	unsigned int mask = ~0u;
 	int z;
 
-	for (z = 0; z < MODEL_MAX_ZONES; z++)
+	for (z = 0; z < MAX_ZONES_PER_ZONELIST; z++)
 		if (__atomic_load_n(&pcp2.excused_by[z], __ATOMIC_RELAXED))
 			mask &= ~(1u << z);
 	return mask;

@@ -17,6 +17,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,22 @@ struct config_key ck_drain = {
 };
 CONFIG_KEY(ck_drain);
 
+/* at most one node per CPU: cpu_to_node() spreads the CPUs in runs */
+static void range_nodes(const struct mm_config *c, long *lo, long *hi, long *unit)
+{
+	*hi = min(*hi, config_get(c, &ck_cpus));
+}
+
+struct config_key ck_nodes = {
+	.name = "nodes", .layer = "pagealloc",
+	.desc = "nodes (pglist_data; 1: the non-NUMA kernel's contig_page_data); at most cpus, "
+		"CPUs spread in runs (cpu c on node c * nodes / cpus); node 0 has the zones, "
+		"the others Normal only",
+	.lo = 1, .hi = MAX_NUMNODES, .def = 1, .bin_off = 25, .bin_len = 1, .shrink = true,
+	.range = range_nodes,
+};
+CONFIG_KEY(ck_nodes);
+
 const char *pcp_bulk_variant_name(int v)
 {
 	return v >= 0 && v < NR_PCP_BULK_VARIANTS ? variant_names[v] : "?";
@@ -173,7 +190,7 @@ void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr
 	for (pfn = start_pfn; pfn < start_pfn + nr_pages; pfn++) {
 		struct page *page = &w->memmap[pfn];
 
-		__init_single_page(page, pfn, pfn / w->cfg.zone_pages, 0);
+		__init_single_page(page, pfn, 0, 0);	/* the zone: the memmap's layout */
 		set_page_count(page, 0);	/* __free_pages_core() */
 	}
 }
@@ -204,20 +221,24 @@ static void zone_boot_free_lists(struct world *w, struct zone *zone)
 /* Everything but the memmap: free lists, locks, pcps, counters. */
 static void pagealloc_boot(struct world *w)
 {
-	int z, cpu, i;
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int cpu, i;
 
-	for (z = 0; z < w->nr_zones; z++)
-		zone_boot_free_lists(w, &w->zones[z]);
+	for_each_populated_zone(zone)
+		zone_boot_free_lists(w, zone);
 	mutex_init_named(&w->pcp_batch_high_lock, "pcp_batch_high_lock");
 	mutex_init_named(&w->pcpu_drain_mutex, "pcpu_drain_mutex");
 	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		atomic_long_set(&w->vm_zone_stat[i], 0);
 	memset(w->vm_events, 0, sizeof(*w->vm_events) * (size_t)w->cfg.ncpus);
 	memset(mm_stat_percpu, 0, sizeof(*mm_stat_percpu) * (size_t)w->cfg.ncpus);
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
-		spin_lock_init_named(&zone->lock, "zone->lock", z);
+	for_each_online_pgdat(pgdat) {
+		spin_lock_init_named(&pgdat->node_size_lock, "node_size_lock", pgdat->node_id);
+		pgdat->first_deferred_pfn = ULONG_MAX;
+	}
+	for_each_populated_zone(zone) {
+		spin_lock_init_named(&zone->lock, "zone->lock", zone->idx);
 		zone->pageset_high = w->cfg.pcp_high;
 		zone->pageset_batch = w->cfg.pcp_batch;
 		zone->pcp_disabled = false;
@@ -326,13 +347,131 @@ static void pagealloc_tune(struct world *w, const struct mm_config *c)
 	cfg->drain = (int)config_get(c, &ck_drain);
 }
 
+/*
+ * build_zonerefs_node(): the node's populated zones, from the highest type
+ * down, from @nr on; the new count.
+ */
+static int build_zonerefs_node(struct pglist_data *pgdat, struct zoneref *zonerefs, int nr)
+{
+	int zone_type = MAX_NR_ZONES;
+
+	do {
+		struct zone *zone = pgdat->node_zones + --zone_type;
+
+		if (populated_zone(zone)) {
+			zonerefs[nr].zone = zone;
+			zonerefs[nr].zone_idx = zone_type;
+			nr++;
+		}
+	} while (zone_type);
+	return nr;
+}
+
+/*
+ * build_zonelists(): the node's own zones first, then the other nodes' in
+ * the order find_next_best_node() gives them: by node_distance() (the
+ * model's nodes are all REMOTE_DISTANCE apart), and among equals the nodes
+ * above this one first (6.6 penalises "nodes under us").  With two nodes:
+ * local, then remote.
+ */
+static void build_all_zonelists(struct world *w)
+{
+	int nid, i, nnodes = w->nodes_online;
+
+	for (nid = 0; nid < nnodes; nid++) {
+		struct zoneref *zonerefs = w->node_data[nid].node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+		int nr = 0;
+
+		for (i = 0; i < nnodes; i++)
+			nr = build_zonerefs_node(&w->node_data[(nid + i) % nnodes], zonerefs, nr);
+		zonerefs[nr].zone = NULL;
+		zonerefs[nr].zone_idx = 0;
+	}
+}
+
+/* page_zone() of @w, which need not be mm_world (destroy) */
+static struct zone *pfn_zone(struct world *w, unsigned long pfn)
+{
+	int z = 0;
+
+	while (z < w->nr_zones - 1 &&
+	       pfn - zone_by_idx(w, z)->zone_start_pfn >= zone_by_idx(w, z)->spanned_pages)
+		z++;
+	return zone_by_idx(w, z);
+}
+
+static const char *const zone_names[MAX_NUMNODES + 1][MAX_NR_ZONES] = {
+	{ "DMA32", "Normal" },		/* one node: the names 6.6 prints */
+	{ "Node 0 DMA32", "Node 0 Normal" },
+	{ "Node 1 DMA32", "Node 1 Normal" },
+};
+
+/*
+ * The nodes and their zones, pfn after pfn: node 0 has the `zones` zones
+ * (DMA32 below Normal, as DMA32 lies below 4G), every other node a Normal
+ * zone; each zone has zone_pages pages.  CPUs go to nodes in runs.
+ */
+static int nodes_create(struct world *w)
+{
+	struct machine_config *cfg = &w->cfg;
+	unsigned long pfn = 0;
+	int nid, t, cpu, nz = 0;
+
+	w->nodes_online = cfg->nnodes;
+	for (cpu = 0; cpu < cfg->ncpus; cpu++)
+		w->cpu_node[cpu] = (unsigned char)(cpu * cfg->nnodes / cfg->ncpus);
+	for (nid = 0; nid < cfg->nnodes; nid++) {
+		struct pglist_data *pgdat = &w->node_data[nid];
+		int lowest = nid ? ZONE_NORMAL : MAX_NR_ZONES - cfg->nzones;
+
+		pgdat->node_id = nid;
+		pgdat->node_start_pfn = pfn;
+		pgdat->first_deferred_pfn = ULONG_MAX;
+		for (cpu = 0; cpu < cfg->ncpus; cpu++)
+			if (w->cpu_node[cpu] == nid)
+				__cpumask_set_cpu(cpu, &pgdat->node_cpus);
+		for (t = 0; t < MAX_NR_ZONES; t++) {
+			struct zone *zone = &pgdat->node_zones[t];
+
+			zone->w = w;
+			zone->zone_pgdat = pgdat;
+			zone->zone_start_pfn = pfn;
+			zone->name = zone_names[cfg->nnodes > 1 ? nid + 1 : 0][t];
+			if (t < lowest)
+				continue;
+			zone->idx = nz;
+			w->zone_order[nz] = zone;
+			w->nr_zones = ++nz;	/* what destroy frees */
+			zone->spanned_pages = zone->present_pages = cfg->zone_pages;
+			pfn += cfg->zone_pages;
+			pgdat->nr_zones++;
+			/* set by boot (per_cpu_pages_init) and here */
+			zone->per_cpu_pageset =
+				world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
+			zone->per_cpu_zonestats =
+				world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
+			zone->pageblock_mt = world_malloc(cfg->zone_pages >> cfg->pb_order, 1);
+			if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
+				return -ENOMEM;
+			memset(zone->pageblock_mt, MIGRATE_MOVABLE, cfg->zone_pages >> cfg->pb_order);
+			/* min watermark ~1/32 of the zone, low and high +25% and +50% */
+			zone->_watermark[WMARK_MIN] = cfg->zone_pages / 32;
+			zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] * 5 / 4;
+			zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_MIN] * 3 / 2;
+		}
+		pgdat->node_spanned_pages = pgdat->node_present_pages = pfn - pgdat->node_start_pfn;
+	}
+	build_all_zonelists(w);
+	return 0;
+}
+
 static int pagealloc_create(struct world *w, const struct mm_config *c)
 {
 	struct machine_config *cfg = &w->cfg;
 	unsigned long nblocks;
 	size_t memsz;
-	int z;
 
+	cfg->nnodes = (int)config_get(c, &ck_nodes);
 	cfg->nzones = (int)config_get(c, &ck_zones);
 	cfg->zone_pages = (unsigned long)config_get(c, &ck_zone_pages);
 	cfg->max_order = (int)config_get(c, &ck_max_order);
@@ -341,8 +480,7 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	w->max_order = cfg->max_order;
 	w->pb_order = cfg->pb_order;
 	w->pb_nr_pages = 1UL << cfg->pb_order;
-	w->nr_zones = cfg->nzones;
-	w->nr_pages = cfg->zone_pages * (unsigned long)cfg->nzones;
+	w->nr_pages = cfg->zone_pages * (unsigned long)(cfg->nzones + cfg->nnodes - 1);
 	nblocks = w->nr_pages >> cfg->max_order;
 	memsz = w->nr_pages * MODEL_PAGE_SIZE;
 	if (wmem_fresh || !pool_take(w, w->nr_pages)) {
@@ -365,28 +503,7 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	if (!w->memmap || w->mem == MAP_FAILED || !w->dirty || !w->dirty_list || !w->vm_events ||
 	    !mm_stat_percpu)
 		return -ENOMEM;
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
-		zone->w = w;
-		zone->idx = z;
-		zone->name = w->nr_zones == 1 || z == 1 ? "Normal" : "DMA32";
-		zone->zone_start_pfn = (unsigned long)z * cfg->zone_pages;
-		zone->spanned_pages = cfg->zone_pages;
-		/* set by boot (per_cpu_pages_init) and here */
-		zone->per_cpu_pageset = world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
-		zone->per_cpu_zonestats =
-			world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
-		zone->pageblock_mt = world_malloc(cfg->zone_pages >> cfg->pb_order, 1);
-		if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
-			return -ENOMEM;
-		memset(zone->pageblock_mt, MIGRATE_MOVABLE, cfg->zone_pages >> cfg->pb_order);
-		/* min watermark ~1/32 of the zone, low and high +25% and +50% */
-		zone->_watermark[WMARK_MIN] = cfg->zone_pages / 32;
-		zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] * 5 / 4;
-		zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_MIN] * 3 / 2;
-	}
-	return 0;
+	return nodes_create(w);
 }
 
 static void pagealloc_reset(struct world *w);
@@ -401,10 +518,10 @@ static void pagealloc_destroy(struct world *w)
 		pool_give(w);
 		reset = true;
 	}
-	for (z = 0; z < MODEL_MAX_ZONES; z++) {
-		world_free(w->zones[z].per_cpu_pageset);
-		world_free(w->zones[z].per_cpu_zonestats);
-		world_free(w->zones[z].pageblock_mt);
+	for (z = 0; z < w->nr_zones; z++) {
+		world_free(zone_by_idx(w, z)->per_cpu_pageset);
+		world_free(zone_by_idx(w, z)->per_cpu_zonestats);
+		world_free(zone_by_idx(w, z)->pageblock_mt);
 	}
 	if (w->mem && w->mem != MAP_FAILED) {
 		san_unpoison(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
@@ -426,7 +543,7 @@ static void pagealloc_reset(struct world *w)
 
 	for (i = 0; i < w->nr_dirty; i++) {
 		unsigned long block = w->dirty_list[i], pfn = block << w->max_order;
-		struct zone *zone = &w->zones[pfn / w->cfg.zone_pages];
+		struct zone *zone = pfn_zone(w, pfn);
 		unsigned long pb = (pfn - zone->zone_start_pfn) >> w->pb_order;
 
 		memmap_init_boot(w, pfn, blk);

@@ -27,6 +27,7 @@
 
 #include "../kernel/atomic.h"
 #include "../kernel/compiler.h"
+#include "../kernel/cpumask.h"
 #include "../kernel/list.h"
 #include "../kernel/spinlock.h"
 #include "config.h"
@@ -40,7 +41,11 @@
 #define MODEL_MAX_ORDER		10	/* largest max_order a world may use */
 /* 6.8's name for MAX_ORDER + 1, kept for the checkers' arrays */
 #define NR_PAGE_ORDERS		(MODEL_MAX_ORDER + 1)
-#define MODEL_MAX_ZONES		2
+#define MODEL_MAX_ZONES		2	/* zones of one node */
+#define MODEL_MAX_NODES		2
+#define MAX_NUMNODES		MODEL_MAX_NODES
+/* the zones of every node: what a zonelist and the world's zone order hold */
+#define MAX_ZONES_PER_ZONELIST	(MAX_NUMNODES * MODEL_MAX_ZONES)
 #define MODEL_PAGE_SIZE		64	/* bytes of "memory" behind each page */
 #define PAGE_ALLOC_COSTLY_ORDER	3
 
@@ -260,6 +265,7 @@ struct vm_event_state {
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
 struct world;
+struct pglist_data;
 
 struct zone {
 	/* read-mostly */
@@ -278,14 +284,19 @@ struct zone {
 	int pageset_high;
 	int pageset_batch;
 	bool pcp_disabled;		/* zone_pcp_disable() in force */
+	struct pglist_data *zone_pgdat;
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages;
+	unsigned long present_pages;	/* spanned_pages: no holes; 0: not populated */
 	atomic_long_t managed_pages;
 	unsigned long percpu_drift_mark;
 	/* pages in MIGRATE_HIGHATOMIC pageblocks: zone->lock, READ_ONCE */
 	unsigned long nr_reserved_highatomic;
 	unsigned char *pageblock_mt;	/* migratetype of each pageblock */
 	const char *name;
+	/* the model's: the zone's place in the world's zone order (node by
+	 * node, each node's zones in pfn order: for_each_populated_zone),
+	 * which a program's zone=N names */
 	int idx;
 	struct world *w;
 
@@ -312,13 +323,60 @@ struct zone {
 } ____cacheline_aligned;
 
 /*
+ * include/linux/mmzone.h's zonelist: the zones an allocation may use, in
+ * the order it tries them (build_zonelists), NULL-terminated.
+ */
+struct zoneref {
+	struct zone *zone;		/* Pointer to actual zone */
+	int zone_idx;			/* zone_idx(zoneref->zone) */
+};
+
+struct zonelist {
+	struct zoneref _zonerefs[MAX_ZONES_PER_ZONELIST + 1];
+};
+
+enum {
+	ZONELIST_FALLBACK,		/* zonelist with fallback */
+	MAX_ZONELISTS			/* (no __GFP_THISNODE list: no NUMA policies) */
+};
+
+/*
+ * A node: include/linux/mmzone.h's pglist_data.  A non-NUMA kernel has one,
+ * contig_page_data; the model has `nodes` of them (config key), each with
+ * its zones indexed by zone type (node_zones[ZONE_NORMAL]), an unpopulated
+ * zone having no pages.  The node's pages are one pfn range.
+ *
+ * Locks:
+ *   node_size_lock  (pgdat_resize_lock, a spinlock with IRQs saved) the
+ *                   node's and its zones' spans and first_deferred_pfn;
+ *                   nests above zone->lock (6.6 mmzone.h)
+ * The model keeps no node counters (NR_VM_NODE_STAT_ITEMS: the LRU and
+ * NR_ISOLATED_* come with reclaim and compaction).
+ */
+typedef struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	struct zonelist node_zonelists[MAX_ZONELISTS];
+	int nr_zones;			/* number of populated zones in this node */
+	unsigned long node_start_pfn;
+	unsigned long node_present_pages; /* total number of physical pages */
+	unsigned long node_spanned_pages; /* total size of physical page range */
+	int node_id;
+	spinlock_t node_size_lock;
+	/* the first pfn whose struct page boot left uninitialised (deferred
+	 * init), or ULONG_MAX: all initialised (the model's default) */
+	unsigned long first_deferred_pfn;
+	struct cpumask node_cpus;	/* cpumask_of_node() */
+} pg_data_t;
+
+/*
  * The simulated machine's size, as the page allocator reads it: every array
  * is allocated from these.  Filled from the config table's keys (the keys
  * are in world.c and mm_init.c) when the world is created.
  */
 struct machine_config {
 	int ncpus;			/* 1..MAX_CPUS */
-	int nzones;			/* 1..MODEL_MAX_ZONES */
+	int nnodes;			/* 1..MAX_NUMNODES, at most ncpus */
+	int nzones;			/* 1..MODEL_MAX_ZONES (node 0's; others: Normal) */
 	unsigned long zone_pages;	/* pages per zone, multiple of 2^max_order */
 	int max_order;			/* largest buddy order (6.4+ MAX_ORDER) */
 	int pb_order;			/* pageblock_order, <= max_order */
@@ -358,8 +416,13 @@ struct world {
 	unsigned long mem_cap;		/* pages memmap and mem have room for */
 	unsigned long memmap_boot;	/* leading struct pages in the boot state
 					 * (for the memmap pool, mm_init.c) */
-	struct zone zones[MODEL_MAX_ZONES];
-	int nr_zones;
+	struct pglist_data node_data[MAX_NUMNODES];	/* NODE_DATA() */
+	int nodes_online;		/* nr_online_nodes */
+	/* the populated zones in the world's zone order (= pfn order); only
+	 * the iterators, page_zone() and zone_by_idx() read it */
+	struct zone *zone_order[MAX_ZONES_PER_ZONELIST];
+	int nr_zones;			/* populated zones, all nodes */
+	unsigned char cpu_node[MAX_CPUS];	/* cpu_to_node() */
 
 	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 	unsigned long oom_victims;	/* task ids marked by mark_oom_victim() */
@@ -392,16 +455,109 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 	return &mm_world->memmap[pfn];
 }
 
+/*
+ * The zone of a page: as the kernel's zone bits in page->flags would answer
+ * (set from the zone whose range holds the pfn), by a lookup of the ranges.
+ */
 static inline struct zone *page_zone(const struct page *page)
 {
-	return &mm_world->zones[page_to_pfn(page) / mm_world->cfg.zone_pages];
+	unsigned long pfn = page_to_pfn(page);
+	struct zone *const *z = mm_world->zone_order;
+	struct zone *const *last = z + mm_world->nr_zones - 1;
+
+	while (z < last && pfn - (*z)->zone_start_pfn >= (*z)->spanned_pages)
+		z++;
+	return *z;
 }
 
-/* The zone's type: the world's zones are the top nr_zones types. */
+#define NODE_DATA(nid)		(&mm_world->node_data[(nid)])
+#define nr_online_nodes		(mm_world->nodes_online)
+#define for_each_online_node(nid)						\
+	for ((nid) = 0; (nid) < nr_online_nodes; (nid)++)
+
+/* for_each_online_pgdat: the kernel's first/next_online_pgdat */
+static inline struct pglist_data *first_online_pgdat(void)
+{
+	return NODE_DATA(0);
+}
+
+static inline struct pglist_data *next_online_pgdat(struct pglist_data *pgdat)
+{
+	int nid = pgdat->node_id + 1;
+
+	return nid < nr_online_nodes ? NODE_DATA(nid) : NULL;
+}
+
+#define for_each_online_pgdat(pgdat)						\
+	for ((pgdat) = first_online_pgdat(); (pgdat); (pgdat) = next_online_pgdat(pgdat))
+
+static inline bool populated_zone(const struct zone *zone)
+{
+	return zone->present_pages != 0;
+}
+
+/* next_zone(): the next zone of the node, then the next node's first */
+static inline struct zone *next_zone(struct zone *zone)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+
+	if (zone < pgdat->node_zones + MAX_NR_ZONES - 1)
+		return zone + 1;
+	pgdat = next_online_pgdat(pgdat);
+	return pgdat ? pgdat->node_zones : NULL;
+}
+
+#define for_each_zone(zone)							\
+	for ((zone) = (first_online_pgdat())->node_zones; (zone); (zone) = next_zone(zone))
+
+#define for_each_populated_zone(zone)						\
+	for_each_zone(zone)							\
+		if (!populated_zone(zone))					\
+			; /* do nothing */					\
+		else
+
+/* The zone a program's zone=N names: the Nth of for_each_populated_zone. */
+static inline struct zone *zone_by_idx(const struct world *w, int idx)
+{
+	return w->zone_order[idx];
+}
+
+/* The zone's type (6.6: its index in its node's node_zones[]). */
 static inline enum zone_type zone_idx(const struct zone *zone)
 {
-	return (enum zone_type)(zone->idx + MAX_NR_ZONES - mm_world->nr_zones);
+	return (enum zone_type)(zone - zone->zone_pgdat->node_zones);
 }
+
+static inline int zone_to_nid(const struct zone *zone)
+{
+	return zone->zone_pgdat->node_id;
+}
+
+static inline int page_to_nid(const struct page *page)
+{
+	return zone_to_nid(page_zone(page));
+}
+
+static inline struct pglist_data *page_pgdat(const struct page *page)
+{
+	return page_zone(page)->zone_pgdat;
+}
+
+/* include/linux/topology.h: the node of a CPU, and a node's CPUs */
+static inline int cpu_to_node(int cpu)
+{
+	return mm_world->cpu_node[cpu];
+}
+
+#define cpumask_of_node(nid)	(&NODE_DATA(nid)->node_cpus)
+
+/* numa_node_id(): raw_cpu_read(numa_node), no preemption check */
+#define numa_node_id()		cpu_to_node(raw_smp_processor_id())
+
+/* include/linux/memory_hotplug.h: the node's span and first_deferred_pfn */
+#define pgdat_resize_lock(pgdat, flags)	spin_lock_irqsave(&(pgdat)->node_size_lock, (flags))
+#define pgdat_resize_unlock(pgdat, flags)					\
+	spin_unlock_irqrestore(&(pgdat)->node_size_lock, (flags))
 
 static inline enum zone_type page_zonenum(const struct page *page)
 {

@@ -276,10 +276,10 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 
 static void drain_pages(unsigned int cpu)
 {
-	int z;
+	struct zone *zone;
 
-	for (z = 0; z < mm_world->nr_zones; z++)
-		drain_pages_zone(cpu, &mm_world->zones[z]);
+	for_each_populated_zone(zone)
+		drain_pages_zone(cpu, zone);
 }
 
 /*
@@ -336,7 +336,6 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 	}
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++) {
 		bool has_pcps = false;
-		int z;
 
 		if (force_all_cpus) {
 			has_pcps = true;
@@ -347,13 +346,15 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 			READ_ORACLE(&ro_drain_all_pcp, pcp, count, zone->idx);
 			has_pcps = count != 0;
 		} else {
-			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++) {
-				struct per_cpu_pages *pcp =
-					per_cpu_ptr(mm_world->zones[z].per_cpu_pageset, cpu);
+			struct zone *z;
+
+			for_each_populated_zone(z) {
+				struct per_cpu_pages *pcp = per_cpu_ptr(z->per_cpu_pageset, cpu);
 				int count = data_race(pcp->count);
 
-				READ_ORACLE(&ro_drain_all_pcp, pcp, count, z);
-				has_pcps = count != 0;
+				READ_ORACLE(&ro_drain_all_pcp, pcp, count, z->idx);
+				if ((has_pcps = count != 0))
+					break;
 			}
 		}
 		if (has_pcps)
@@ -648,23 +649,23 @@ void zone_pcp_update(struct zone *zone, int cpu_online)
  * vmstat differentials folded. */
 static int page_alloc_cpu_dead(unsigned int cpu)
 {
-	int z;
+	struct zone *zone;
 
 	drain_pages(cpu);
 	vm_events_fold_cpu((int)cpu);
 	cpu_vm_stats_fold((int)cpu);
-	for (z = 0; z < mm_world->nr_zones; z++)
-		zone_pcp_update(&mm_world->zones[z], 0);
+	for_each_populated_zone(zone)
+		zone_pcp_update(zone, 0);
 	return 0;
 }
 
 static int page_alloc_cpu_online(unsigned int cpu)
 {
-	int z;
+	struct zone *zone;
 
 	(void)cpu;
-	for (z = 0; z < mm_world->nr_zones; z++)
-		zone_pcp_update(&mm_world->zones[z], 1);
+	for_each_populated_zone(zone)
+		zone_pcp_update(zone, 1);
 	return 0;
 }
 

@@ -192,11 +192,11 @@ static void fold_inflight(struct zone *zone, long v)
 int refresh_cpu_vm_stats(bool do_pagesets)
 {
 	long global_zone_diff[NR_VM_ZONE_STAT_ITEMS] = { 0 };
-	int i, z, changes = 0;
+	struct zone *zone;
+	int i, changes = 0;
 
 	(void)do_pagesets;	/* no NUMA remote pagesets in the model */
-	for (z = 0; z < mm_world->nr_zones; z++) {
-		struct zone *zone = &mm_world->zones[z];
+	for_each_populated_zone(zone) {
 		struct per_cpu_zonestat *pzstats;
 
 		preempt_disable();
@@ -271,10 +271,10 @@ unsigned long global_zone_page_state(enum zone_stat_item item)
  */
 void refresh_zone_stat_thresholds(void)
 {
-	int z, cpu, threshold = mm_world->cfg.stat_threshold;
+	int cpu, threshold = mm_world->cfg.stat_threshold;
+	struct zone *zone;
 
-	for (z = 0; z < mm_world->nr_zones; z++) {
-		struct zone *zone = &mm_world->zones[z];
+	for_each_populated_zone(zone) {
 		unsigned long max_drift, tolerate_drift;
 
 		/* at boot, before any task runs */
@@ -297,10 +297,10 @@ void refresh_zone_stat_thresholds(void)
 void cpu_vm_stats_fold(int cpu)
 {
 	long global_zone_diff[NR_VM_ZONE_STAT_ITEMS] = { 0 };
-	int i, z;
+	struct zone *zone;
+	int i;
 
-	for (z = 0; z < mm_world->nr_zones; z++) {
-		struct zone *zone = &mm_world->zones[z];
+	for_each_populated_zone(zone) {
 		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {

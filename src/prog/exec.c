@@ -359,7 +359,8 @@ static void run_sequential(struct exec *e)
 static uint64_t livelock_bound(const struct prog *p, uint64_t base)
 {
 	const struct mm_config *c = &p->cfg;
-	uint64_t zones = (uint64_t)config_get(c, &ck_zones);
+	/* node 0's zones, and a Normal zone on every other node */
+	uint64_t zones = (uint64_t)(config_get(c, &ck_zones) + config_get(c, &ck_nodes) - 1);
 
 	return (base ? base : 200000) +
 	       2 * (zones * (uint64_t)config_get(c, &ck_cpus) *

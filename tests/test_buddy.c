@@ -186,7 +186,8 @@ int main(void)
 	   zone_by_idx(w, 0)->per_cpu_pageset[0].high == 0 && zone_pcp_disabled(zone_by_idx(w, 0)),
 	   "zone_pcp_disable drains and sets high 0");
 	zone_pcp_enable(zone_by_idx(w, 0));
-	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].high == 6 && zone_by_idx(w, 0)->per_cpu_pageset[0].batch == 2,
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].high == 6 &&
+	   zone_by_idx(w, 0)->per_cpu_pageset[0].batch == 2,
 	   "zone_pcp_enable restores high 6, batch 2");
 	world_destroy(w);
 	current_task = NULL;

@@ -130,6 +130,7 @@ struct config_key ck_nodes = {
 		"the others Normal only",
 	.lo = 1, .hi = MAX_NUMNODES, .def = 1, .bin_off = 25, .bin_len = 1, .shrink = true,
 	.range = range_nodes,
+	.range_why = "at most one node per CPU: cpus >= nodes",
 };
 CONFIG_KEY(ck_nodes);
 

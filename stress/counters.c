@@ -76,7 +76,7 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 		s->mm[i] = mm_stat_sum((enum mm_stat_item)i);
 	s->pgalloc = sum_vm_event(PGALLOC);
 	s->pgfree = sum_vm_event(PGFREE);
-	for (z = 0; z < w->nr_zones; z++) {
+	for (z = 0; z < pa_world(w)->nr_zones; z++) {
 		const struct lock_stat *st = &zone_by_idx(w, z)->lock.st;
 
 		s->zone_acquired += st->acquired;
@@ -104,14 +104,14 @@ _Static_assert(MAX_CPUS < 255, "a CPU + 1 fits the owner byte");
 
 void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs)
 {
-	unsigned char *owner = calloc(w->nr_pages, 1);
+	unsigned char *owner = calloc(pa_world(w)->nr_pages, 1);
 	unsigned long pfn;
 	int z, cpu, i;
 
 	*pages = *runs = 0;
 	if (!owner)
 		return;
-	for (z = 0; z < w->nr_zones; z++) {
+	for (z = 0; z < pa_world(w)->nr_zones; z++) {
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
 			struct per_cpu_pages *pcp = &zone_by_idx(w, z)->per_cpu_pageset[cpu];
 
@@ -125,7 +125,7 @@ void stress_pcp_layout(struct world *w, unsigned long *pages, unsigned long *run
 			}
 		}
 	}
-	for (pfn = 0; pfn < w->nr_pages; pfn++)
+	for (pfn = 0; pfn < pa_world(w)->nr_pages; pfn++)
 		if (owner[pfn] && (!pfn || owner[pfn] != owner[pfn - 1]))
 			(*runs)++;
 	free(owner);

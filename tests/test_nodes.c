@@ -124,7 +124,7 @@ int main(void)
 	}
 
 	w = mm_test_boot(two_nodes);
-	ok(w && nr_online_nodes == 2 && w->nr_pages == 128, "two nodes, 128 pages");
+	ok(w && nr_online_nodes == 2 && pa_world(w)->nr_pages == 128, "two nodes, 128 pages");
 	for_each_online_pgdat(pgdat)
 		pgdats++;
 	for_each_populated_zone(zone)
@@ -184,7 +184,8 @@ int main(void)
 	 *   node 1 zonelist: N1 Normal (2), N0 Normal (1), N0 DMA32 (0)
 	 */
 	w = mm_test_boot(two_nodes_two_zones);
-	ok(w && w->nr_pages == 192 && w->nr_zones == 3 && NODE_DATA(1)->node_start_pfn == 128 &&
+	ok(w && pa_world(w)->nr_pages == 192 && pa_world(w)->nr_zones == 3 &&
+	   NODE_DATA(1)->node_start_pfn == 128 &&
 	   NODE_DATA(0)->nr_zones == 2 && NODE_DATA(1)->nr_zones == 1,
 	   "two zones: node 0 has DMA32 and Normal, node 1 a Normal: 192 pages");
 	is_str(zonelist_str(0), "1 0 2", "node 0's zonelist: Normal, DMA32, then node 1's Normal");

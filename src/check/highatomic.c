@@ -34,8 +34,8 @@
 bool highatomic_zone_valid(struct zone *zone, char *msg, size_t n)
 {
 	struct world *w = zone->w;
-	unsigned long nr = zone->nr_reserved_highatomic, pb = w->pb_nr_pages;
-	unsigned long nblocks = zone->spanned_pages >> w->pb_order, i, ha = 0;
+	unsigned long nr = zone->nr_reserved_highatomic, pb = pa_world(w)->pb_nr_pages;
+	unsigned long nblocks = zone->spanned_pages >> pa_world(w)->pb_order, i, ha = 0;
 	/* 6.6 reserves while the count is below this, one pageblock at a time */
 	unsigned long max_managed = zone_managed_pages(zone) / 100 + pb;
 

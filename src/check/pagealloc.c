@@ -104,7 +104,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 	long free_pages = 0;
 	int o, mt;
 
-	for (o = 0; o <= w->max_order; o++) {
+	for (o = 0; o <= pa_world(w)->max_order; o++) {
 		struct free_area *area = &zone->free_area[o];
 		unsigned long n = 0;
 		unsigned int nonempty = 0;
@@ -157,7 +157,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 						free_pages += 1L << o;
 				}
 				/* I-BUD-3: the first pair of the order, below max order */
-				if (pair[o] || o >= w->max_order)
+				if (pair[o] || o >= pa_world(w)->max_order)
 					continue;
 				bpfn = pfn ^ (1UL << o);
 				if (bpfn < start || bpfn >= end)
@@ -165,7 +165,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 				buddy = pfn_to_page(bpfn);
 				if (!PageBuddy(buddy) || buddy_order(buddy) != (unsigned int)o)
 					continue;
-				if (o >= w->pb_order) {
+				if (o >= pa_world(w)->pb_order) {
 					int a = get_pfnblock_migratetype(page, pfn);
 					int b = get_pfnblock_migratetype(buddy, bpfn);
 
@@ -189,7 +189,8 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 	/* I-BUD-3: no two free buddies of one order left unmerged (a pair
 	 * becomes one only when one of them is added: its order changed;
 	 * from pageblock order up, only while no pageblock was highatomic) */
-	for (o = 0; o < (highatomic_reserved_this_run() ? w->pb_order : w->max_order) && !f->hit;
+	for (o = 0; o < (highatomic_reserved_this_run() ? pa_world(w)->pb_order
+							: pa_world(w)->max_order) && !f->hit;
 	     o++)
 		if (pair[o])
 			fail(f, "I-BUD-3", site,
@@ -198,7 +199,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 			     pair_pfn[o] < pair_bpfn[o] ? pair_bpfn[o] : pair_pfn[o], o);
 	if (f->hit)
 		return;
-	for (o = 0; o <= w->max_order; o++) {
+	for (o = 0; o <= pa_world(w)->max_order; o++) {
 		seen[zone->idx].gen[o] = zone->free_area[o].gen;
 		seen[zone->idx].nr_free[o] = zone->free_area[o].nr_free;
 	}
@@ -341,7 +342,7 @@ static long zone_free_pages_counted(struct zone *zone)
 	long sum = 0;
 	int o, mt;
 
-	for (o = 0; o <= zone->w->max_order; o++)
+	for (o = 0; o <= pa_world(zone->w)->max_order; o++)
 		for (mt = 0; mt < MIGRATE_TYPES; mt++) {
 			struct list_head *head = &zone->free_area[o].free_list[mt], *pos;
 
@@ -363,7 +364,7 @@ static void vmstat_exact(struct world *w, const char *site, bool folded, struct 
 		long counter = atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]), diffs = 0;
 		long exact = walk.pass == check_pass ? walk.free_pages[zone->idx]
 						     : zone_free_pages_counted(zone);
-		long bound = (long)w->cfg.ncpus * w->cfg.stat_threshold;
+		long bound = (long)w->cfg.ncpus * pa_world(w)->cfg.stat_threshold;
 
 		if (f->hit)
 			break;
@@ -398,7 +399,7 @@ static void buddy_collect(struct world *w, struct owner_sink *s)
 		return;
 	}
 	for_each_populated_zone(zone)
-		for (o = 0; o <= w->max_order; o++)
+		for (o = 0; o <= pa_world(w)->max_order; o++)
 			for (mt = 0; mt < MIGRATE_TYPES; mt++) {
 				struct list_head *head = &zone->free_area[o].free_list[mt], *p;
 
@@ -540,22 +541,22 @@ static void vmstat_end(struct world *w, struct cfail *f)
 	/* everything given back: every zone merged back into max-order blocks,
 	 * or, once a pageblock was highatomic, every pageblock whole */
 	for_each_populated_zone(zone) {
-		unsigned long want = zone->spanned_pages >> w->max_order;
+		unsigned long want = zone->spanned_pages >> pa_world(w)->max_order;
 		int o;
 
 		if (f->hit || shadow_live_count())
 			break;
 		if (highatomic_reserved_this_run()) {
-			for (o = 0; o < w->pb_order && !f->hit; o++)
+			for (o = 0; o < pa_world(w)->pb_order && !f->hit; o++)
 				if (zone->free_area[o].nr_free)
 					fail(f, "I-BUD-3", "end",
 					     "%s has %lu free order-%d blocks after everything was "
 					     "freed, inside pageblocks", zone->name,
 					     zone->free_area[o].nr_free, o);
-		} else if (zone->free_area[w->max_order].nr_free != want) {
+		} else if (zone->free_area[pa_world(w)->max_order].nr_free != want) {
 			fail(f, "I-BUD-3", "end",
 			     "%s has %lu free max-order blocks after everything was freed, not %lu",
-			     zone->name, zone->free_area[w->max_order].nr_free, want);
+			     zone->name, zone->free_area[pa_world(w)->max_order].nr_free, want);
 		}
 	}
 }

@@ -110,7 +110,7 @@ static void free_pages_read(const struct read_oracle *o, const struct zone *zone
 		    __READ_ONCE(zone->free_fold_inflight);
 	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 		accounted += __READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
-	tol = (long)w->cfg.ncpus * w->cfg.stat_threshold;
+	tol = (long)w->cfg.ncpus * pa_world(w)->cfg.stat_threshold;
 	if (accounted == exact && labs(read - exact) <= tol)
 		goto out;	/* the message below is for a failure only */
 	if (needed >= 0)

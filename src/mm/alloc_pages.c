@@ -79,7 +79,7 @@ void page_alloc_boot_state(struct world *w)
 {
 	refresh_zone_stat_thresholds();
 	setup_per_zone_lowmem_reserve();
-	w->oom_victims = 0;
+	pa_world(w)->oom_victims = 0;
 }
 
 /* ---- the OOM killer's mark ---- */
@@ -90,12 +90,12 @@ void page_alloc_boot_state(struct world *w)
  */
 void mark_oom_victim(struct task *tsk)
 {
-	__atomic_fetch_or(&mm_world->oom_victims, 1UL << tsk->id, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&mm_pa->oom_victims, 1UL << tsk->id, __ATOMIC_RELAXED);
 }
 
 bool tsk_is_oom_victim(const struct task *tsk)
 {
-	return __atomic_load_n(&mm_world->oom_victims, __ATOMIC_RELAXED) & (1UL << tsk->id);
+	return __atomic_load_n(&mm_pa->oom_victims, __ATOMIC_RELAXED) & (1UL << tsk->id);
 }
 
 /* ---- watermarks ---- */

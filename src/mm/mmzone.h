@@ -370,11 +370,10 @@ typedef struct pglist_data {
 
 /*
  * The simulated machine's size, as the page allocator reads it: every array
- * is allocated from these.  Filled from the config table's keys (the keys
- * are in world.c and mm_init.c) when the world is created.
+ * is allocated from these and the machine's CPUs (world.h).  Filled from
+ * the config table's keys (in mm_init.c) when the world is created.
  */
-struct machine_config {
-	int ncpus;			/* 1..MAX_CPUS */
+struct pagealloc_config {
 	int nnodes;			/* 1..MAX_NUMNODES, at most ncpus */
 	int nzones;			/* 1..MODEL_MAX_ZONES (node 0's; others: Normal) */
 	unsigned long zone_pages;	/* pages per zone, multiple of 2^max_order */
@@ -402,11 +401,47 @@ enum pcp_bulk_variant {
 	NR_PCP_BULK_VARIANTS
 };
 
+/*
+ * A world: one simulated machine (world.c), its CPUs and each registered
+ * layer's state; the page allocator's nodes, zones and memmap are its
+ * layer's (pagealloc_world below) like any other layer's.
+ *
+ * Three of the page allocator's globals are still here: the yield sites
+ * on them are named by their expressions ("mutex_unlock(mm_world->
+ * pcp_batch_high_lock)", "atomic(mm_world->vm_zone_stat[item])"), and the
+ * corpus's schedules name those sites.  They move to pagealloc_world once
+ * the site registry keeps an old name for a moved expression.
+ */
+struct machine_config {
+	int ncpus;			/* 1..MAX_CPUS */
+};
+
 struct world {
 	struct mm_config config;	/* the keys it was built from */
 	struct machine_config cfg;
 	void *layer_state[MAX_LAYERS];	/* world_layer_state() */
 	int nr_layers_created;
+
+	/* the page allocator's, named by yield sites (above) */
+	struct mutex pcp_batch_high_lock;
+	struct mutex pcpu_drain_mutex;
+	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
+	 * not on the line of vm_events, read on every event */
+	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
+};
+
+/* The world the model runs in: like the kernel's globals. */
+extern struct world *mm_world;
+
+/*
+ * The page allocator's state in a world (its layer's, world_layer_state):
+ * what the kernel keeps in globals (node_data[], mem_map, vm_zone_stat,
+ * vm_event_states, the pcp mutexes).  The page allocator is layer 0, the
+ * lowest order (every later layer allocates from it), so its state is the
+ * world's first: pa_world().
+ */
+struct pagealloc_world {
+	struct pagealloc_config cfg;
 	int max_order;
 	int pb_order;
 	unsigned long pb_nr_pages;
@@ -426,11 +461,6 @@ struct world {
 
 	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 	unsigned long oom_victims;	/* task ids marked by mark_oom_victim() */
-	struct mutex pcp_batch_high_lock;
-	struct mutex pcpu_drain_mutex;
-	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
-	 * not on the line of vm_events, read on every event */
-	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
 
 	/* max-order blocks touched since the last reset (see world.c) */
 	unsigned char *dirty ____cacheline_aligned;
@@ -438,21 +468,28 @@ struct world {
 	unsigned long nr_dirty;
 };
 
-/* The world the model runs in: like the kernel's globals. */
-extern struct world *mm_world;
+#define PAGEALLOC_LAYER_ID	0	/* mm_init.c checks it */
 
-#define MAX_ORDER		(mm_world->max_order)
-#define pageblock_order		(mm_world->pb_order)
-#define pageblock_nr_pages	(mm_world->pb_nr_pages)
+static inline struct pagealloc_world *pa_world(const struct world *w)
+{
+	return (struct pagealloc_world *)w->layer_state[PAGEALLOC_LAYER_ID];
+}
+
+/* The page allocator of the world the model runs in. */
+#define mm_pa			pa_world(mm_world)
+
+#define MAX_ORDER		(mm_pa->max_order)
+#define pageblock_order		(mm_pa->pb_order)
+#define pageblock_nr_pages	(mm_pa->pb_nr_pages)
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {
-	return (unsigned long)(page - mm_world->memmap);
+	return (unsigned long)(page - mm_pa->memmap);
 }
 
 static inline struct page *pfn_to_page(unsigned long pfn)
 {
-	return &mm_world->memmap[pfn];
+	return &mm_pa->memmap[pfn];
 }
 
 /*
@@ -462,16 +499,16 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 static inline struct zone *page_zone(const struct page *page)
 {
 	unsigned long pfn = page_to_pfn(page);
-	struct zone *const *z = mm_world->zone_order;
-	struct zone *const *last = z + mm_world->nr_zones - 1;
+	struct zone *const *z = mm_pa->zone_order;
+	struct zone *const *last = z + mm_pa->nr_zones - 1;
 
 	while (z < last && pfn - (*z)->zone_start_pfn >= (*z)->spanned_pages)
 		z++;
 	return *z;
 }
 
-#define NODE_DATA(nid)		(&mm_world->node_data[(nid)])
-#define nr_online_nodes		(mm_world->nodes_online)
+#define NODE_DATA(nid)		(&mm_pa->node_data[(nid)])
+#define nr_online_nodes		(mm_pa->nodes_online)
 #define for_each_online_node(nid)						\
 	for ((nid) = 0; (nid) < nr_online_nodes; (nid)++)
 
@@ -519,7 +556,7 @@ static inline struct zone *next_zone(struct zone *zone)
 /* The zone a program's zone=N names: the Nth of for_each_populated_zone. */
 static inline struct zone *zone_by_idx(const struct world *w, int idx)
 {
-	return w->zone_order[idx];
+	return pa_world(w)->zone_order[idx];
 }
 
 /* The zone's type (6.6: its index in its node's node_zones[]). */
@@ -546,7 +583,7 @@ static inline struct pglist_data *page_pgdat(const struct page *page)
 /* include/linux/topology.h: the node of a CPU, and a node's CPUs */
 static inline int cpu_to_node(int cpu)
 {
-	return mm_world->cpu_node[cpu];
+	return mm_pa->cpu_node[cpu];
 }
 
 #define cpumask_of_node(nid)	(&NODE_DATA(nid)->node_cpus)
@@ -571,7 +608,7 @@ static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 
 static inline void *page_address(const struct page *page)
 {
-	return mm_world->mem + page_to_pfn(page) * MODEL_PAGE_SIZE;
+	return mm_pa->mem + page_to_pfn(page) * MODEL_PAGE_SIZE;
 }
 
 static inline unsigned long zone_managed_pages(struct zone *zone)

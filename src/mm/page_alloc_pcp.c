@@ -230,9 +230,9 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 	count = min(pcp->count, count);
 	if (count <= 0)
 		return;
-	if (bug_on(BUG_PCP_PICK_UNLOCKED) || mm_world->cfg.variant == PCP_BULK_PICK_OUTSIDE)
+	if (bug_on(BUG_PCP_PICK_UNLOCKED) || mm_pa->cfg.variant == PCP_BULK_PICK_OUTSIDE)
 		free_pcppages_bulk_pick_outside(zone, count, pcp, pindex);
-	else if (mm_world->cfg.variant == PCP_BULK_LOCKED_RR)
+	else if (mm_pa->cfg.variant == PCP_BULK_LOCKED_RR)
 		free_pcppages_bulk_locked_rr(zone, count, pcp, pindex);
 	else
 		free_pcppages_bulk_single_pass(zone, count, pcp, pindex);
@@ -255,7 +255,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 	struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 	int count;
 
-	if (mm_world->cfg.drain == DRAIN_LOCKED_COUNT) {
+	if (mm_pa->cfg.drain == DRAIN_LOCKED_COUNT) {
 		spin_lock(&pcp->lock);
 		if (pcp->count) {
 			mm_stat_inc(MM_PCP_DRAIN);

@@ -82,7 +82,7 @@ void mm_stat_reset(void)
 
 void __count_vm_events(enum vm_event_item item, long delta)
 {
-	unsigned long *p = &mm_world->vm_events[current_task->cpu].event[item];
+	unsigned long *p = &mm_pa->vm_events[current_task->cpu].event[item];
 
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + (unsigned long)delta,
 			 __ATOMIC_RELAXED);
@@ -96,7 +96,7 @@ unsigned long sum_vm_event(enum vm_event_item item)
 	if (item == PGALLOC)
 		return sum_vm_event(PGALLOC_DMA32) + sum_vm_event(PGALLOC_NORMAL);
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-		sum += __atomic_load_n(&mm_world->vm_events[cpu].event[item], __ATOMIC_RELAXED);
+		sum += __atomic_load_n(&mm_pa->vm_events[cpu].event[item], __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -271,7 +271,7 @@ unsigned long global_zone_page_state(enum zone_stat_item item)
  */
 void refresh_zone_stat_thresholds(void)
 {
-	int cpu, threshold = mm_world->cfg.stat_threshold;
+	int cpu, threshold = mm_pa->cfg.stat_threshold;
 	struct zone *zone;
 
 	for_each_populated_zone(zone) {
@@ -328,7 +328,7 @@ void cpu_vm_stats_fold(int cpu)
  * processor." */
 void vm_events_fold_cpu(int cpu)
 {
-	struct vm_event_state *fold_state = &mm_world->vm_events[cpu];
+	struct vm_event_state *fold_state = &mm_pa->vm_events[cpu];
 	int i;
 
 	for (i = 0; i < NR_VM_EVENT_ITEMS; i++) {

@@ -5,8 +5,10 @@
  * build_zonelists' (local node first, zones high to low, then the other
  * node), an allocation takes the local node until its watermark stops it
  * and then the remote one, and every checker passes over both nodes, and
- * catches a counter broken on the second.
+ * catches a counter broken on the second; a node's struct pages past its
+ * first_deferred_pfn stay uninitialised, unused and owned.
  */
+#include <errno.h>
 #include <limits.h>
 
 #include "mm_world.h"
@@ -117,7 +119,7 @@ int main(void)
 	const char *sig;
 	bool idx_ok = true;
 
-	tap_plan(17);
+	tap_plan(24);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -176,6 +178,49 @@ int main(void)
 	   "a counter broken on node 1 is caught: %s (%s)", sig ? sig : "not caught",
 	   g_violation.msg);
 	atomic_long_add(-1, &zone_by_idx(w, 1)->vm_stat[NR_FREE_PAGES]);
+
+	/*
+	 * Deferred struct pages: node 1's from pfn 96 left to a layer above.
+	 *   node 1  Normal  64 [ 4 blocks, free ][ 96-127 uninitialised ] 127
+	 */
+	ok(pagealloc_defer_memmap(w, 1, 97) == -EINVAL &&
+	   pagealloc_defer_memmap(w, 1, 32) == -EINVAL &&
+	   pagealloc_defer_memmap(w, 2, 96) == -EINVAL && pagealloc_defer_memmap(w, 1, 96) == 0,
+	   "first_deferred_pfn: a max-order boundary inside the node, or refused");
+	world_reset(w);
+	shadow_run_begin(w, 1);
+	check_run_begin(w);
+	zone = zone_by_idx(w, 1);
+	ok(NODE_DATA(1)->first_deferred_pfn == 96 && NODE_DATA(0)->first_deferred_pfn == ULONG_MAX &&
+	   zone_managed_pages(zone) == 32 && zone_page_state_snapshot(zone, NR_FREE_PAGES) == 32 &&
+	   mm_nr_free(w, 1, 3) == 4 && mm_nr_free(w, 0, 3) == 8,
+	   "booted with node 1 deferred at 96: 32 pages managed and free there, node 0 whole");
+#if !MMFUZZ_ASAN
+	ok(pfn_to_page(100)->flags == ~0UL && pfn_to_page(127)->private == ~0UL,
+	   "struct pages past it hold the poison pattern");
+#else
+	ok(1, "struct pages past it are poisoned for ASan (not read here)");
+#endif
+	n = take_blocks(w, 1, held, nid, 32);
+	for (i = 0, k = 0; i < n; i++)
+		k += page_to_pfn(held[i]) >= 96;
+	ok(n == 10 && switch_point(nid, n, 0) == 3 && !k,
+	   "from cpu1: node 1's 3 initialised blocks, then node 0's 7; none past 96 (%d blocks)", n);
+	for (i = n - 1; i >= 0; i--)
+		__free_pages(held[i], 3);
+	mm_test_task.cpu = 0;
+	world_drain(w);
+	sig = final_signature(w);
+	ok(!sig, "every checker passes, the uninitialised pfns owned (%s)",
+	   sig ? g_violation.msg : "clean");
+	ok(pagealloc_defer_memmap(w, 1, ULONG_MAX) == 0, "deferral off again");
+	world_reset(w);
+	shadow_run_begin(w, 1);
+	check_run_begin(w);
+	ok(NODE_DATA(1)->first_deferred_pfn == ULONG_MAX && zone_managed_pages(zone) == 64 &&
+	   mm_nr_free(w, 1, 3) == 8 && page_ref_count(pfn_to_page(100)) == 0 &&
+	   !pfn_to_page(100)->flags && (sig = final_signature(w)) == NULL,
+	   "the next boot initialises node 1 whole again, and the checkers pass");
 	world_destroy(w);
 
 	/*

@@ -453,6 +453,36 @@ static const struct owner_source pcp_owner = {
 };
 OWNER_SOURCE(pcp_owner);
 
+/*
+ * The struct pages boot left uninitialised, past each node's
+ * first_deferred_pfn: owned by no allocator yet (deferred init, a layer
+ * above, owns what it takes from here on).
+ */
+static void uninit_collect(struct world *w, struct owner_sink *s)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int nid;
+
+	for (nid = 0; nid < pa->nodes_online; nid++) {
+		const struct pglist_data *pgdat = &pa->node_data[nid];
+		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+		unsigned long pfn = __atomic_load_n(&pgdat->first_deferred_pfn, __ATOMIC_RELAXED);
+
+		if (pfn < end)
+			owner_add(s, pfn, end - pfn, (unsigned int)nid);
+	}
+}
+
+static void uninit_describe(unsigned who, char *buf, size_t n)
+{
+	snprintf(buf, n, "node %u's uninitialised memmap (past first_deferred_pfn)", who);
+}
+
+static const struct owner_source uninit_owner = {
+	.name = "uninit", .collect = uninit_collect, .describe = uninit_describe,
+};
+OWNER_SOURCE(uninit_owner);
+
 static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 		       unsigned int pcp2_zones, struct cfail *f)
 {
@@ -541,7 +571,8 @@ static void vmstat_end(struct world *w, struct cfail *f)
 	/* everything given back: every zone merged back into max-order blocks,
 	 * or, once a pageblock was highatomic, every pageblock whole */
 	for_each_populated_zone(zone) {
-		unsigned long want = zone->spanned_pages >> pa_world(w)->max_order;
+		/* what boot handed to the buddy allocator (managed_pages) */
+		unsigned long want = zone_managed_pages(zone) >> pa_world(w)->max_order;
 		int o;
 
 		if (f->hit || shadow_live_count())

@@ -104,6 +104,13 @@ void world_touch_pfn(unsigned long pfn);
 void set_pageblock_migratetype(struct page *page, int migratetype);
 
 /* mm_init.c */
+/*
+ * Leave @nid's struct pages from @pfn on (a max-order block boundary in the
+ * node; ULONG_MAX: none) uninitialised at the next boot, with
+ * first_deferred_pfn = @pfn: what deferred init's layer asks from its
+ * create.  0 or -EINVAL.
+ */
+int pagealloc_defer_memmap(struct world *w, int nid, unsigned long pfn);
 void __init_single_page(struct page *page, unsigned long pfn, unsigned long zone, int nid);
 /* The boot state of @nr_pages struct pages from @start_pfn of @w's memmap
  * (free, before they reach the free lists) */

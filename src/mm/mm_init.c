@@ -198,11 +198,79 @@ void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr
 	}
 }
 
-/* Put every max-order block back on its zone's MOVABLE list, in pfn order. */
+/*
+ * The struct pages past a node's first_deferred_pfn: uninitialised, as
+ * memblock leaves the memmap before memmap_init_range() reaches it.  They
+ * hold the kernel's page_init_poison() pattern and are poisoned for ASan:
+ * nothing in the page allocator may read them (a max-order block never
+ * straddles first_deferred_pfn, so no buddy lookup reaches past it);
+ * deferred init, a layer above, unpoisons what it initialises.
+ */
+#define PAGE_POISON_PATTERN	0xff
+
+static void memmap_poison_deferred(struct pagealloc_world *pa, unsigned long pfn,
+				   unsigned long nr)
+{
+	san_unpoison(&pa->memmap[pfn], nr * sizeof(struct page));
+	memset(&pa->memmap[pfn], PAGE_POISON_PATTERN, nr * sizeof(struct page));
+	san_poison(&pa->memmap[pfn], nr * sizeof(struct page));
+}
+
+int pagealloc_defer_memmap(struct world *w, int nid, unsigned long pfn)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	struct pglist_data *pgdat = &pa->node_data[nid];
+
+	if (nid < 0 || nid >= pa->nodes_online ||
+	    (pfn != ULONG_MAX && (pfn < pgdat->node_start_pfn ||
+				  pfn >= pgdat->node_start_pfn + pgdat->node_spanned_pages ||
+				  pfn & ((1UL << pa->max_order) - 1))))
+		return -EINVAL;
+	pa->deferred_boot_pfn[nid] = pfn;
+	return 0;
+}
+
+/* Each node's first_deferred_pfn, and its memmap's state past it. */
+static void nodes_boot_deferred(struct world *w)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int nid;
+
+	for (nid = 0; nid < pa->nodes_online; nid++) {	/* @w need not be mm_world */
+		struct pglist_data *pgdat = &pa->node_data[nid];
+		unsigned long want = pa->deferred_boot_pfn[pgdat->node_id];
+		unsigned long *have = &pa->deferred_poisoned[pgdat->node_id];
+		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+
+		if (*have != want) {
+			if (*have != ULONG_MAX) {
+				san_unpoison(&pa->memmap[*have], (end - *have) * sizeof(struct page));
+				memmap_init_boot(w, *have, end - *have);
+			}
+			if (want != ULONG_MAX)
+				memmap_poison_deferred(pa, want, end - want);
+			*have = want;
+		}
+		pgdat->first_deferred_pfn = want;
+	}
+}
+
+/* The pages of @zone that boot initialises: those below first_deferred_pfn. */
+static unsigned long zone_boot_pages(const struct zone *zone)
+{
+	unsigned long deferred = zone->zone_pgdat->first_deferred_pfn;
+
+	if (deferred <= zone->zone_start_pfn)
+		return 0;
+	return min(deferred - zone->zone_start_pfn, zone->spanned_pages);
+}
+
+/* Put every initialised max-order block back on its zone's MOVABLE list,
+ * in pfn order. */
 static void zone_boot_free_lists(struct world *w, struct zone *zone)
 {
 	struct pagealloc_world *pa = pa_world(w);
-	unsigned long pfn, end = zone->zone_start_pfn + zone->spanned_pages;
+	unsigned long pfn, end = zone->zone_start_pfn + zone_boot_pages(zone);
 	int o, mt;
 
 	for (o = 0; o <= MODEL_MAX_ORDER; o++) {
@@ -218,7 +286,7 @@ static void zone_boot_free_lists(struct world *w, struct zone *zone)
 		list_add_tail(&page->buddy_list, &zone->free_area[pa->max_order].free_list[MIGRATE_MOVABLE]);
 		zone->free_area[pa->max_order].nr_free++;
 	}
-	zone->free_pages_exact = (long)zone->spanned_pages;
+	zone->free_pages_exact = (long)zone_boot_pages(zone);
 	zone->free_fold_inflight = 0;
 }
 
@@ -230,6 +298,9 @@ static void pagealloc_boot(struct world *w)
 	struct zone *zone;
 	int cpu, i;
 
+	for_each_online_pgdat(pgdat)
+		spin_lock_init_named(&pgdat->node_size_lock, "node_size_lock", pgdat->node_id);
+	nodes_boot_deferred(w);
 	for_each_populated_zone(zone)
 		zone_boot_free_lists(w, zone);
 	mutex_init_named(&w->pcp_batch_high_lock, "pcp_batch_high_lock");
@@ -238,26 +309,24 @@ static void pagealloc_boot(struct world *w)
 		atomic_long_set(&w->vm_zone_stat[i], 0);
 	memset(pa->vm_events, 0, sizeof(*pa->vm_events) * (size_t)w->cfg.ncpus);
 	memset(mm_stat_percpu, 0, sizeof(*mm_stat_percpu) * (size_t)w->cfg.ncpus);
-	for_each_online_pgdat(pgdat) {
-		spin_lock_init_named(&pgdat->node_size_lock, "node_size_lock", pgdat->node_id);
-		pgdat->first_deferred_pfn = ULONG_MAX;
-	}
 	for_each_populated_zone(zone) {
 		spin_lock_init_named(&zone->lock, "zone->lock", zone->idx);
 		zone->pageset_high = pa->cfg.pcp_high;
 		zone->pageset_batch = pa->cfg.pcp_batch;
 		zone->pcp_disabled = false;
 		zone->nr_reserved_highatomic = 0;
-		atomic_long_set(&zone->managed_pages, (long)zone->spanned_pages);
+		/* managed: the pages handed to the buddy allocator (deferred
+		 * init's __free_pages_core adds the rest) */
+		atomic_long_set(&zone->managed_pages, (long)zone_boot_pages(zone));
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 			per_cpu_pages_init(&zone->per_cpu_pageset[cpu], &zone->per_cpu_zonestats[cpu],
 					   cpu, pa->cfg.pcp_high, pa->cfg.pcp_batch);
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 			atomic_long_set(&zone->vm_stat[i], 0);
-		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)zone->spanned_pages);
+		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)zone_boot_pages(zone));
 		atomic_long_set(&w->vm_zone_stat[NR_FREE_PAGES],
 				atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]) +
-				(long)zone->spanned_pages);
+				(long)zone_boot_pages(zone));
 	}
 	page_alloc_boot_state(w);
 }
@@ -429,6 +498,8 @@ static int nodes_create(struct world *w)
 	int nid, t, cpu, nz = 0;
 
 	pa->nodes_online = cfg->nnodes;
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		pa->deferred_boot_pfn[nid] = pa->deferred_poisoned[nid] = ULONG_MAX;
 	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 		pa->cpu_node[cpu] = (unsigned char)(cpu * cfg->nnodes / w->cfg.ncpus);
 	for (nid = 0; nid < cfg->nnodes; nid++) {
@@ -536,6 +607,10 @@ static void pagealloc_destroy(struct world *w)
 
 	if (pa->memmap && pa->mem && pa->mem != MAP_FAILED && pa->dirty_list && pa->dirty) {
 		pagealloc_reset(w);	/* dirty[] back to zero */
+		/* a deferred memmap back to the boot state the pool keeps */
+		for (z = 0; z < MAX_NUMNODES; z++)
+			pa->deferred_boot_pfn[z] = ULONG_MAX;
+		nodes_boot_deferred(w);
 		pool_give(w);
 		reset = true;
 	}
@@ -568,7 +643,10 @@ static void pagealloc_reset(struct world *w)
 		struct zone *zone = pfn_zone(w, pfn);
 		unsigned long pb = (pfn - zone->zone_start_pfn) >> pa->pb_order;
 
-		memmap_init_boot(w, pfn, blk);
+		if (pfn >= pa->deferred_poisoned[zone_to_nid(zone)])
+			memmap_poison_deferred(pa, pfn, blk);	/* deferred init wrote it */
+		else
+			memmap_init_boot(w, pfn, blk);
 		memset(&zone->pageblock_mt[pb], MIGRATE_MOVABLE,
 		       blk >> pa->pb_order ? blk >> pa->pb_order : 1);
 		san_poison(pa->mem + pfn * MODEL_PAGE_SIZE, blk * MODEL_PAGE_SIZE);

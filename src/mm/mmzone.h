@@ -458,6 +458,10 @@ struct pagealloc_world {
 	struct zone *zone_order[MAX_ZONES_PER_ZONELIST];
 	int nr_zones;			/* populated zones, all nodes */
 	unsigned char cpu_node[MAX_CPUS];	/* cpu_to_node() */
+	/* each node's first_deferred_pfn at boot (pagealloc_defer_memmap;
+	 * ULONG_MAX: none), and where its memmap is poisoned from now */
+	unsigned long deferred_boot_pfn[MAX_NUMNODES];
+	unsigned long deferred_poisoned[MAX_NUMNODES];
 
 	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 	unsigned long oom_victims;	/* task ids marked by mark_oom_victim() */

@@ -13,6 +13,9 @@
 
 #include "mm_world.h"
 #include "tap.h"
+#if MMFUZZ_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 /*
  * Two CPUs, two nodes, one zone each, 64 pages, one pageblock per order-3
@@ -199,7 +202,10 @@ int main(void)
 	ok(pfn_to_page(100)->flags == ~0UL && pfn_to_page(127)->private == ~0UL,
 	   "struct pages past it hold the poison pattern");
 #else
-	ok(1, "struct pages past it are poisoned for ASan (not read here)");
+	ok(__asan_address_is_poisoned(pfn_to_page(100)) &&
+	   __asan_address_is_poisoned(&pfn_to_page(127)->memcg_data) &&
+	   !__asan_address_is_poisoned(&pfn_to_page(95)->memcg_data),
+	   "struct pages past it are poisoned for ASan, those before are not");
 #endif
 	n = take_blocks(w, 1, held, nid, 32);
 	for (i = 0, k = 0; i < n; i++)

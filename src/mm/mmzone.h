@@ -17,7 +17,9 @@
  *   pcp_batch_high_lock updaters of pcp->high/batch (readers use READ_ONCE)
  *   pcpu_drain_mutex    serialises __drain_all_pages
  *   IRQs/preemption off the per-CPU vm_stat_diff of this CPU
- * Lock order: pcp_batch_high_lock -> pcpu_drain_mutex -> pcp->lock -> zone->lock
+ *   node_size_lock      a node's spans and first_deferred_pfn (pglist_data)
+ * Lock order: pcp_batch_high_lock -> pcpu_drain_mutex -> pcp->lock -> zone->lock;
+ *             node_size_lock -> zone->lock
  */
 #ifndef MMFUZZ_MM_MMZONE_H
 #define MMFUZZ_MM_MMZONE_H
@@ -370,7 +372,7 @@ typedef struct pglist_data {
 
 /*
  * The simulated machine's size, as the page allocator reads it: every array
- * is allocated from these and the machine's CPUs (world.h).  Filled from
+ * is allocated from these and the machine's CPUs (struct world).  Filled from
  * the config table's keys (in mm_init.c) when the world is created.
  */
 struct pagealloc_config {
@@ -435,10 +437,10 @@ extern struct world *mm_world;
 
 /*
  * The page allocator's state in a world (its layer's, world_layer_state):
- * what the kernel keeps in globals (node_data[], mem_map, vm_zone_stat,
- * vm_event_states, the pcp mutexes).  The page allocator is layer 0, the
- * lowest order (every later layer allocates from it), so its state is the
- * world's first: pa_world().
+ * what the kernel keeps in globals (node_data[], mem_map, vm_event_states;
+ * vm_zone_stat and the pcp mutexes are still struct world's, above).  The
+ * page allocator is layer 0, the lowest order (every later layer allocates
+ * from it), so its state is the world's first: pa_world().
  */
 struct pagealloc_world {
 	struct pagealloc_config cfg;

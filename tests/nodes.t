@@ -11,9 +11,14 @@ plan $((2 * ${#files[@]} + 2))
 found=0 bugs=0
 for f in "${files[@]}"; do
 	args=$(sed -n 's/^# regress-args: //p' "$f")
-	# shellcheck disable=SC2086
-	"$MMFUZZ" run -q --expect $args "$f" > "$TMP/out" 2>&1
-	ok $? "$f: one node: meets its expect: line" || diag "$(head -5 "$TMP/out")"
+	if is_tsan && grep -q '^expect_tsan: race' "$f"; then
+		# its ThreadSanitizer report is regress.t's to check
+		ok 0 "$f: one node: # SKIP ends in a TSan report here (regress.t)"
+	else
+		# shellcheck disable=SC2086
+		"$MMFUZZ" run -q --expect $args "$f" > "$TMP/out" 2>&1
+		ok $? "$f: one node: meets its expect: line" || diag "$(head -5 "$TMP/out")"
+	fi
 	sed -e '/^mmfuzz 1/a nodes: 2' -e 's/^cpus: 1$/cpus: 2/' "$f" > "$TMP/n2.mmf"
 	if grep -qx 'expect: clean' "$f"; then
 		# shellcheck disable=SC2086

@@ -29,8 +29,8 @@ static int drain1_prepare(struct stress_run *r, unsigned long tasks)
 
 static void drain1_testcase(struct stress_task *t)
 {
-	struct zone *zone = &t->run->w->zones[0];
-	int high = t->run->w->cfg.pcp_high, batch = t->run->w->cfg.pcp_batch;
+	struct zone *zone = zone_by_idx(t->run->w, 0);
+	int high = pa_world(t->run->w)->cfg.pcp_high, batch = pa_world(t->run->w)->cfg.pcp_batch;
 	struct page **pages = t->priv;
 	unsigned long drains = 0;
 

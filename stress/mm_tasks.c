@@ -103,7 +103,7 @@ static int map_loop_pages(struct stress_run *r, struct mm_struct *mm, unsigned l
 int stress_mm_prepare(struct stress_run *r, unsigned long tasks, unsigned long region_pages)
 {
 	const struct stress_opts *o = r->o;
-	unsigned long zone = r->w->cfg.zone_pages, need, nmm, i;
+	unsigned long zone = pa_world(r->w)->cfg.zone_pages, need, nmm, i;
 	struct mm_struct *mm = NULL;
 
 	if (o->process_mode && tasks > TLB_MAX_MMS) {

@@ -436,7 +436,7 @@ static bool stress_aslr_on(void)
 static void stress_print_config(struct stress_run *r, FILE *out)
 {
 	const struct stress_opts *o = r->o;
-	const struct machine_config *c = &r->w->cfg;
+	const struct pagealloc_config *c = &pa_world(r->w)->cfg;
 	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
 	char inject[256] = "";
 	int i;
@@ -451,7 +451,7 @@ static void stress_print_config(struct stress_run *r, FILE *out)
 	fprintf(out, "config.mode: %s\n", o->process_mode ? "process" : "thread");
 	fprintf(out, "config.affinity: %s\n",
 		o->affinity == AFF_NONE ? "none" : o->affinity == AFF_SMT ? "smt" : "cores");
-	fprintf(out, "config.sim_cpus: %d\n", c->ncpus);
+	fprintf(out, "config.sim_cpus: %d\n", r->w->cfg.ncpus);
 	fprintf(out, "config.sim_cpu_stride: %d\n", r->cpu_stride);
 	fprintf(out, "config.zone_pages: %lu\n", c->zone_pages);
 	fprintf(out, "config.max_order: %d\n", c->max_order);

@@ -41,7 +41,7 @@ static inline struct world *mm_test_boot(void (*tune)(struct mm_config *))
 
 static inline unsigned long mm_nr_free(struct world *w, int zone, int order)
 {
-	return w->zones[zone].free_area[order].nr_free;
+	return zone_by_idx(w, zone)->free_area[order].nr_free;
 }
 
 static inline bool mm_is_free_block(unsigned long pfn, int order)

@@ -45,7 +45,7 @@ static struct page *alloc_folded(struct world *w, gfp_t gfp, unsigned int order)
 
 static unsigned long free_pages_now(struct world *w)
 {
-	return zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES);
+	return zone_page_state_snapshot(zone_by_idx(w, 0), NR_FREE_PAGES);
 }
 
 int main(void)
@@ -102,7 +102,7 @@ int main(void)
 	for (i = 15; i < 22; i++)
 		held[i] = alloc_pages(GFP_KERNEL, 0);
 	ok(mm_nr_free(w, 0, 3) == 0 && page_to_pfn(held[21]) < 8 &&
-	   zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES) == 0,
+	   zone_page_state_snapshot(zone_by_idx(w, 0), NR_FREE_PAGES) == 0,
 	   "DMA32 taken: 7 movable pageblocks, the unmovable one full");
 	q = alloc_pages(GFP_KERNEL, 0);
 	ok(q && page_to_pfn(q) >= 64 && page_to_pfn(q) < 72 &&
@@ -203,7 +203,7 @@ int main(void)
 		__free_pages(held[--n], 0);
 	mm_test_task.cpu = 0;
 	base = mm_stat_sum(MM_RECLAIM_RETRY);
-	ok(zone_page_state(&w->zones[0], NR_FREE_PAGES) == 8 && free_pages_now(w) == 16,
+	ok(zone_page_state(zone_by_idx(w, 0), NR_FREE_PAGES) == 8 && free_pages_now(w) == 16,
 	   "counter 8, snapshot 16 (cpu1's +8 not folded)");
 	ok(!alloc_pages(GFP_KERNEL, 0) && mm_stat_sum(MM_RECLAIM_RETRY) - base == 16,
 	   "GFP_KERNEL retries 16 times on the snapshot's word, then fails");

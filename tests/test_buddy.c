@@ -39,7 +39,7 @@ static struct world *boot(int high, int batch)
 
 static unsigned long nr_free(struct world *w, int order)
 {
-	return w->zones[0].free_area[order].nr_free;
+	return zone_by_idx(w, 0)->free_area[order].nr_free;
 }
 
 static bool free_area_is(struct world *w, unsigned long o0, unsigned long o1, unsigned long o2,
@@ -135,7 +135,7 @@ int main(void)
 	ok(page_to_pfn(p[0]) == 0 && free_area_is(w, 0, 0, 1, 3), "order 2: pfn 0-3 out, 4-7 free");
 	__free_pages(p[0], 2);
 	ok(free_area_is(w, 0, 0, 0, 4), "and back");
-	ok(zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES) == 32,
+	ok(zone_page_state_snapshot(zone_by_idx(w, 0), NR_FREE_PAGES) == 32,
 	   "NR_FREE_PAGES (snapshot) counts all 32 pages");
 	world_destroy(w);
 
@@ -145,15 +145,15 @@ int main(void)
 	 */
 	w = boot(6, 2);
 	p[0] = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
-	ok(w->zones[0].per_cpu_pageset[0].count == 1, "refill of 2, one taken: pcp count 1");
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].count == 1, "refill of 2, one taken: pcp count 1");
 	ok(mm_stat_sum(MM_PCP_REFILL) == 1, "one rmqueue_bulk refill");
 	p[1] = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
-	ok(w->zones[0].per_cpu_pageset[0].count == 0 && mm_stat_sum(MM_PCP_REFILL) == 1,
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].count == 0 && mm_stat_sum(MM_PCP_REFILL) == 1,
 	   "the second comes from the list without a refill");
 	__free_pages(p[0], 0);
 	__free_pages(p[1], 0);
-	ok(w->zones[0].per_cpu_pageset[0].count == 2, "frees go to the pcp list: count 2");
-	ok(zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES) == 30,
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].count == 2, "frees go to the pcp list: count 2");
+	ok(zone_page_state_snapshot(zone_by_idx(w, 0), NR_FREE_PAGES) == 30,
 	   "pages on a pcp list are not free for vmstat: NR_FREE_PAGES 30");
 	/* fill up to high: the free that reaches high frees a batch back */
 	{
@@ -164,13 +164,13 @@ int main(void)
 		for (i = 0; i < 6; i++)
 			__free_pages(p[i], 0);
 	}
-	ok(w->zones[0].per_cpu_pageset[0].count < 6 && mm_stat_sum(MM_PCP_BULK_FREE) >= 1,
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].count < 6 && mm_stat_sum(MM_PCP_BULK_FREE) >= 1,
 	   "reaching high (6) bulk-frees: count %d, %lu bulk frees",
-	   w->zones[0].per_cpu_pageset[0].count, mm_stat_sum(MM_PCP_BULK_FREE));
+	   zone_by_idx(w, 0)->per_cpu_pageset[0].count, mm_stat_sum(MM_PCP_BULK_FREE));
 	preempt_disable();
 	drain_local_pages(NULL);
 	preempt_enable();
-	ok(w->zones[0].per_cpu_pageset[0].count == 0, "drain_local_pages empties the list");
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].count == 0, "drain_local_pages empties the list");
 	ok(free_area_is(w, 0, 0, 0, 4), "and the buddy is whole again");
 	refresh_cpu_vm_stats(false);
 	check_final(w);
@@ -181,12 +181,13 @@ int main(void)
 	w = boot(6, 2);
 	p[0] = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
 	__free_pages(p[0], 0);
-	zone_pcp_disable(&w->zones[0]);
-	ok(w->zones[0].per_cpu_pageset[0].count == 0 &&
-	   w->zones[0].per_cpu_pageset[0].high == 0 && zone_pcp_disabled(&w->zones[0]),
+	zone_pcp_disable(zone_by_idx(w, 0));
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].count == 0 &&
+	   zone_by_idx(w, 0)->per_cpu_pageset[0].high == 0 && zone_pcp_disabled(zone_by_idx(w, 0)),
 	   "zone_pcp_disable drains and sets high 0");
-	zone_pcp_enable(&w->zones[0]);
-	ok(w->zones[0].per_cpu_pageset[0].high == 6 && w->zones[0].per_cpu_pageset[0].batch == 2,
+	zone_pcp_enable(zone_by_idx(w, 0));
+	ok(zone_by_idx(w, 0)->per_cpu_pageset[0].high == 6 &&
+	   zone_by_idx(w, 0)->per_cpu_pageset[0].batch == 2,
 	   "zone_pcp_enable restores high 6, batch 2");
 	world_destroy(w);
 	current_task = NULL;

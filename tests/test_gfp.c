@@ -89,16 +89,16 @@ int main(void)
 	is_int(__gfp_pfmemalloc_flags(GFP_KERNEL), 0, "a reset forgets the OOM victims");
 
 	/* ALLOC_NOFRAGMENT: for Normal when DMA32 is below it */
-	is_int(alloc_flags_nofragment(&w->zones[1], GFP_KERNEL), ALLOC_NOFRAGMENT | ALLOC_KSWAPD,
+	is_int(alloc_flags_nofragment(zone_by_idx(w, 1), GFP_KERNEL), ALLOC_NOFRAGMENT | ALLOC_KSWAPD,
 	       "Normal over DMA32: ALLOC_NOFRAGMENT, and ALLOC_KSWAPD from the gfp");
-	is_int(alloc_flags_nofragment(&w->zones[0], GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM), 0,
+	is_int(alloc_flags_nofragment(zone_by_idx(w, 0), GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM), 0,
 	       "DMA32: no ALLOC_NOFRAGMENT");
-	ok(zone_idx(&w->zones[0]) == ZONE_DMA32 && zone_idx(&w->zones[1]) == ZONE_NORMAL,
+	ok(zone_idx(zone_by_idx(w, 0)) == ZONE_DMA32 && zone_idx(zone_by_idx(w, 1)) == ZONE_NORMAL,
 	   "zone 0 is DMA32, zone 1 Normal");
 	world_destroy(w);
 	w = mm_test_boot(NULL);
-	ok(zone_idx(&w->zones[0]) == ZONE_NORMAL &&
-	   alloc_flags_nofragment(&w->zones[0], 0) == ALLOC_NOFRAGMENT,
+	ok(zone_idx(zone_by_idx(w, 0)) == ZONE_NORMAL &&
+	   alloc_flags_nofragment(zone_by_idx(w, 0), 0) == ALLOC_NOFRAGMENT,
 	   "one zone is Normal, and on one node 6.6 assumes DMA32 below it: ALLOC_NOFRAGMENT");
 	world_destroy(w);
 

@@ -119,7 +119,7 @@ int main(void)
 	 *                           HIGHATOMIC lists
 	 */
 	w = mm_test_boot(pass_through);
-	z = &w->zones[0];
+	z = zone_by_idx(w, 0);
 	fill(w);
 	ok(n == 248 && mm_is_free_block(248, 3), "filled: 248 pages out, pfn 248-255 free");
 	ok(!highatomic_reserved_this_run(), "nothing reserved yet");
@@ -173,7 +173,8 @@ int main(void)
 	z->nr_reserved_highatomic = 16;
 
 	/* unreserve: the last pageblock stays unless forced */
-	ac.preferred_zone = z;
+	ac.zonelist = &z->zone_pgdat->node_zonelists[ZONELIST_FALLBACK];
+	ac.preferred_zoneref = first_zones_zonelist(ac.zonelist, ZONE_NORMAL);
 	ac.migratetype = MIGRATE_MOVABLE;
 	ac.highest_zoneidx = ZONE_NORMAL;
 	ok(unreserve_highatomic_pageblock(&ac, false) && z->nr_reserved_highatomic == 8,
@@ -195,7 +196,7 @@ int main(void)
 	 * then unreserves the pageblock for its own migratetype, and fails.
 	 */
 	w = mm_test_boot(three_cpus);
-	z = &w->zones[0];
+	z = zone_by_idx(w, 0);
 	fill(w);
 	mm_fold(w);
 	p = alloc_pages(GFP_ATOMIC, 1);
@@ -234,7 +235,7 @@ int main(void)
 	 * 8 pages for a pageblock that is no longer highatomic.
 	 */
 	w = mm_test_boot(pass_through);
-	z = &w->zones[0];
+	z = zone_by_idx(w, 0);
 	fill(w);
 	reserve_highatomic_pageblock(pfn_to_page(240), z);
 	reserve_highatomic_pageblock(pfn_to_page(248), z);
@@ -243,7 +244,8 @@ int main(void)
 	ok(z->nr_reserved_highatomic == 16 && mm_is_free_block(240, 4) &&
 	   !free_area_empty(&z->free_area[4], MIGRATE_HIGHATOMIC),
 	   "two highatomic pageblocks merged: one order-4 block at 240");
-	ac.preferred_zone = z;
+	ac.zonelist = &z->zone_pgdat->node_zonelists[ZONELIST_FALLBACK];
+	ac.preferred_zoneref = first_zones_zonelist(ac.zonelist, ZONE_NORMAL);
 	ac.migratetype = MIGRATE_MOVABLE;
 	ok(unreserve_highatomic_pageblock(&ac, true) && z->nr_reserved_highatomic == 8 &&
 	   mm_pb_type(240) == MIGRATE_MOVABLE && mm_pb_type(248) == MIGRATE_HIGHATOMIC &&

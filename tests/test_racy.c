@@ -184,7 +184,7 @@ static void torn_trace(struct fsched *fs, const struct task *t, const struct yie
 		return;
 	/* the first: the end-of-run drain is a run of its own, on T0 */
 	if (t->id == 0 && !strcmp(s->name, "op(exit)") && torn_count < 0)
-		torn_count = mm_world->zones[0].per_cpu_pageset[0].count;
+		torn_count = zone_by_idx(mm_world, 0)->per_cpu_pageset[0].count;
 	else if (t->id == 0 && !strcmp(s->name, "nr_pcp_high:racy_read(pcp->high)"))
 		step_high = fs->step;
 	else if (t->id == 0 && !strcmp(s->name, "nr_pcp_free:racy_read(pcp->batch)") &&

@@ -71,7 +71,7 @@ static void deferred_free_rcu(struct rcu_head *h)
 static unsigned long free_now(struct world *w)
 {
 	mm_fold(w);
-	return zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES);
+	return zone_page_state_snapshot(zone_by_idx(w, 0), NR_FREE_PAGES);
 }
 
 /* fold before every allocation, so the watermarks read exact counters */

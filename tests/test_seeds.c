@@ -65,7 +65,7 @@ int main(void)
 	   "reclaim_retry: clean, 16 retries (%lu), the reserve given back (%lu)",
 	   nstat(MM_RECLAIM_RETRY), nstat(MM_HIGHATOMIC_UNRESERVE));
 	ok(run_seed(e, "compound"), "compound: clean (folios freed through both paths)");
-	ok(run_seed(e, "lowmem") && mm_world->zones[0].lowmem_reserve[ZONE_NORMAL] == 1 &&
+	ok(run_seed(e, "lowmem") && zone_by_idx(mm_world, 0)->lowmem_reserve[ZONE_NORMAL] == 1 &&
 	   sum_vm_event(PGALLOC_DMA32) > 0 && nstat(MM_ALLOC_FAIL) >= 1,
 	   "lowmem: clean, DMA32 keeps 1 page from Normal's allocations, both zones run dry");
 	exec_destroy(e);

@@ -30,7 +30,7 @@ static long nr_free(struct world *w)
 	long n = 0;
 	int o;
 
-	for (o = 0; o <= w->max_order; o++)
+	for (o = 0; o <= pa_world(w)->max_order; o++)
 		n += (long)mm_nr_free(w, 0, o) << o;
 	return n;
 }

@@ -80,7 +80,7 @@ int main(void)
 	 *   ALLOC_NON_BLOCK alone (NOWAIT)  32      no access to the reserve
 	 */
 	w = boot(big_zone);
-	z = &w->zones[0];
+	z = zone_by_idx(w, 0);
 	ok(min_wmark_pages(z) == 32, "a 1024-page zone, min watermark 32");
 	ok(__zone_watermark_ok(z, 0, 32, ZONE_NORMAL, 0, 33) &&
 	   !__zone_watermark_ok(z, 0, 32, ZONE_NORMAL, 0, 32),
@@ -125,22 +125,22 @@ int main(void)
 	 */
 	sysctl_lowmem_reserve_ratio[ZONE_DMA32] = 8;
 	w = boot(two_zones);
-	ok(w->zones[0].lowmem_reserve[ZONE_NORMAL] == 32 &&
-	   w->zones[1].lowmem_reserve[ZONE_NORMAL] == 0,
+	ok(zone_by_idx(w, 0)->lowmem_reserve[ZONE_NORMAL] == 32 &&
+	   zone_by_idx(w, 1)->lowmem_reserve[ZONE_NORMAL] == 0,
 	   "ratio 8: DMA32 reserves 32 pages against Normal's allocations, Normal none");
 	n = alloc_all(w, held, 1024);
-	ok(zone_page_state_snapshot(&w->zones[1], NR_FREE_PAGES) == 8 &&
-	   zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES) == 40,
+	ok(zone_page_state_snapshot(zone_by_idx(w, 1), NR_FREE_PAGES) == 8 &&
+	   zone_page_state_snapshot(zone_by_idx(w, 0), NR_FREE_PAGES) == 40,
 	   "%d pages: Normal left at its min (8), DMA32 at min + reserve (40)", n);
 	for (i = 0; i < n; i++)
 		__free_pages(held[i], 0);
 	world_destroy(w);
 	sysctl_lowmem_reserve_ratio[ZONE_DMA32] = 256;
 	w = boot(two_zones);
-	ok(w->zones[0].lowmem_reserve[ZONE_NORMAL] == 1,
+	ok(zone_by_idx(w, 0)->lowmem_reserve[ZONE_NORMAL] == 1,
 	   "the kernel's ratio 256: a 256-page Normal leaves DMA32 a reserve of 1 page");
 	n = alloc_all(w, held, 1024);
-	ok(zone_page_state_snapshot(&w->zones[0], NR_FREE_PAGES) == 9,
+	ok(zone_page_state_snapshot(zone_by_idx(w, 0), NR_FREE_PAGES) == 9,
 	   "%d pages: DMA32 left at min + 1 (9)", n);
 	for (i = 0; i < n; i++)
 		__free_pages(held[i], 0);
@@ -153,7 +153,7 @@ int main(void)
 	 * differentials in; the plain check reads the stale counter.
 	 */
 	w = boot(two_cpus);
-	z = &w->zones[0];
+	z = zone_by_idx(w, 0);
 	ok(z->percpu_drift_mark == 28, "2 CPUs, threshold 8: percpu_drift_mark is high + 16 = 28");
 	n = 0;
 	while (zone_page_state_snapshot(z, NR_FREE_PAGES) > 27)

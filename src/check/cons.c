@@ -221,7 +221,7 @@ static int cmp_iv(const void *a, const void *b)
 /* Bucket the intervals by max-order block into sorted[], each run sorted. */
 static void bucket_sort(struct world *w)
 {
-	size_t nblocks = (w->nr_pages >> w->max_order) + 1, i, b;
+	size_t nblocks = (pa_world(w)->nr_pages >> pa_world(w)->max_order) + 1, i, b;
 
 	if (sorted_cap < sink.n) {
 		sorted_cap = sink.cap;
@@ -236,13 +236,13 @@ static void bucket_sort(struct world *w)
 	memset(bucket, 0, (nblocks + 1) * sizeof(*bucket));
 	/* out of the world: the last bucket, after every block */
 	for (i = 0; i < sink.n; i++) {
-		b = sink.iv[i].start >> w->max_order;
+		b = sink.iv[i].start >> pa_world(w)->max_order;
 		bucket[(b < nblocks - 1 ? b : nblocks - 1) + 1]++;
 	}
 	for (b = 1; b <= nblocks; b++)
 		bucket[b] += bucket[b - 1];
 	for (i = 0; i < sink.n; i++) {
-		b = sink.iv[i].start >> w->max_order;
+		b = sink.iv[i].start >> pa_world(w)->max_order;
 		sorted[bucket[b < nblocks - 1 ? b : nblocks - 1]++] = sink.iv[i];
 	}
 	/* bucket[b] is now the end of block b's run */
@@ -259,7 +259,7 @@ static void bucket_sort(struct world *w)
 /* The quick pass: true when the intervals tile the world. */
 static bool tiles(struct world *w)
 {
-	size_t words = (w->nr_pages + 63) / 64;
+	size_t words = (pa_world(w)->nr_pages + 63) / 64;
 	int i;
 
 	if (bitmap_words < words) {
@@ -274,7 +274,7 @@ static bool tiles(struct world *w)
 	sink.fast = true;
 	sink.bad = false;
 	sink.bits = bitmap;
-	sink.nr_pages = w->nr_pages;
+	sink.nr_pages = pa_world(w)->nr_pages;
 	sink.marked = 0;
 	sink.run_len = 0;
 	for (i = 0; i < nsources && !sink.bad; i++) {
@@ -283,7 +283,7 @@ static bool tiles(struct world *w)
 		run_flush(&sink);
 	}
 	sink.fast = false;
-	return !sink.bad && sink.marked == w->nr_pages;
+	return !sink.bad && sink.marked == pa_world(w)->nr_pages;
 }
 
 bool check_cons_full;
@@ -319,14 +319,14 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 		else if (iv->start > pos)
 			cfail_set(&g, "I-CONS", site,
 				  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
-				  "(%s lost %lu pages)", pos, w->zones[pos / w->cfg.zone_pages].name,
+				  "(%s lost %lu pages)", pos, page_zone(pfn_to_page(pos))->name,
 				  iv->start - pos);
 		pos = (unsigned long)iv->start + iv->len;
 	}
-	if (!g.hit && pos != w->nr_pages)
+	if (!g.hit && pos != pa_world(w)->nr_pages)
 		cfail_set(&g, "I-CONS", site,
 			  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
-			  "(%lu pages lost at the end)", pos, w->nr_pages - pos);
+			  "(%lu pages lost at the end)", pos, pa_world(w)->nr_pages - pos);
 	if (fast_ok && g.hit)
 		cfail_set(f, "I-CONS-FULL", site,
 			  "the sorted intervals found what the bitmap pass did not: %s", g.msg);

@@ -34,8 +34,8 @@
 bool highatomic_zone_valid(struct zone *zone, char *msg, size_t n)
 {
 	struct world *w = zone->w;
-	unsigned long nr = zone->nr_reserved_highatomic, pb = w->pb_nr_pages;
-	unsigned long nblocks = zone->spanned_pages >> w->pb_order, i, ha = 0;
+	unsigned long nr = zone->nr_reserved_highatomic, pb = pa_world(w)->pb_nr_pages;
+	unsigned long nblocks = zone->spanned_pages >> pa_world(w)->pb_order, i, ha = 0;
 	/* 6.6 reserves while the count is below this, one pageblock at a time */
 	unsigned long max_managed = zone_managed_pages(zone) / 100 + pb;
 
@@ -65,12 +65,14 @@ bool highatomic_zone_valid(struct zone *zone, char *msg, size_t n)
 void check_highatomic(struct world *w, const char *site)
 {
 	char msg[256];
+	struct zone *zone;
 	bool ok = true;
-	int z;
 
+	(void)w;	/* mm_world's zones */
 	tsan_ignore_begin();
-	for (z = 0; z < w->nr_zones && ok; z++)
-		ok = highatomic_zone_valid(&w->zones[z], msg, sizeof(msg));
+	for_each_populated_zone(zone)
+		if (ok)
+			ok = highatomic_zone_valid(zone, msg, sizeof(msg));
 	tsan_ignore_end();
 	if (!ok)
 		sched_violation("I-HA", site, "%s", msg);
@@ -85,11 +87,12 @@ bool highatomic_reserved_this_run(void)
  * checks it at every acquisition when validators are on). */
 static void highatomic_quiescent(struct world *w, const char *where, struct cfail *f)
 {
+	struct zone *zone;
 	char msg[256];
-	int z;
 
-	for (z = 0; z < w->nr_zones && !f->hit; z++)
-		if (!highatomic_zone_valid(&w->zones[z], msg, sizeof(msg)))
+	(void)w;	/* mm_world's zones */
+	for_each_populated_zone(zone)
+		if (!f->hit && !highatomic_zone_valid(zone, msg, sizeof(msg)))
 			cfail_set(f, "I-HA", where, "%s", msg);
 }
 

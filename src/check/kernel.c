@@ -109,8 +109,8 @@ static void cpus_offline(struct world *w, const char *where, struct cfail *f)
 	for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
 		if (cpu_online(cpu))
 			continue;
-		for (z = 0; z < w->nr_zones; z++) {
-			const struct zone *zone = &w->zones[z];
+		for (z = 0; z < pa_world(w)->nr_zones; z++) {
+			const struct zone *zone = zone_by_idx(w, z);
 			const struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 
 			if (READ_ONCE(pcp->count))
@@ -124,7 +124,7 @@ static void cpus_offline(struct world *w, const char *where, struct cfail *f)
 						  READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[i]));
 		}
 		for (i = 0; i < NR_VM_EVENT_ITEMS; i++)
-			if (__atomic_load_n(&w->vm_events[cpu].event[i], __ATOMIC_RELAXED))
+			if (__atomic_load_n(&pa_world(w)->vm_events[cpu].event[i], __ATOMIC_RELAXED))
 				cfail_set(f, "I-CPUHP", where, "cpu%d is offline with vm events not folded",
 					  cpu);
 	}

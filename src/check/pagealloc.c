@@ -32,7 +32,7 @@ static const char *const mt_names[MIGRATE_TYPES] = {
  */
 static struct {
 	unsigned long pass;		/* check_pass it is from; 0: none */
-	long free_pages[MODEL_MAX_ZONES];	/* ISOLATE excluded */
+	long free_pages[MAX_ZONES_PER_ZONELIST];	/* by zone->idx, ISOLATE excluded */
 	struct walk_list {
 		struct owner_block *iv;
 		size_t n, cap;
@@ -66,7 +66,7 @@ static void walk_add(struct walk_list *l, unsigned long pfn, int order, int who)
 static struct {
 	bool valid;
 	unsigned long gen[NR_PAGE_ORDERS], nr_free[NR_PAGE_ORDERS];
-} seen[MODEL_MAX_ZONES];
+} seen[MAX_ZONES_PER_ZONELIST];	/* by zone->idx */
 
 static bool order_unchanged(const struct zone *zone, int o)
 {
@@ -104,7 +104,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 	long free_pages = 0;
 	int o, mt;
 
-	for (o = 0; o <= w->max_order; o++) {
+	for (o = 0; o <= pa_world(w)->max_order; o++) {
 		struct free_area *area = &zone->free_area[o];
 		unsigned long n = 0;
 		unsigned int nonempty = 0;
@@ -157,7 +157,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 						free_pages += 1L << o;
 				}
 				/* I-BUD-3: the first pair of the order, below max order */
-				if (pair[o] || o >= w->max_order)
+				if (pair[o] || o >= pa_world(w)->max_order)
 					continue;
 				bpfn = pfn ^ (1UL << o);
 				if (bpfn < start || bpfn >= end)
@@ -165,7 +165,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 				buddy = pfn_to_page(bpfn);
 				if (!PageBuddy(buddy) || buddy_order(buddy) != (unsigned int)o)
 					continue;
-				if (o >= w->pb_order) {
+				if (o >= pa_world(w)->pb_order) {
 					int a = get_pfnblock_migratetype(page, pfn);
 					int b = get_pfnblock_migratetype(buddy, bpfn);
 
@@ -189,7 +189,8 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 	/* I-BUD-3: no two free buddies of one order left unmerged (a pair
 	 * becomes one only when one of them is added: its order changed;
 	 * from pageblock order up, only while no pageblock was highatomic) */
-	for (o = 0; o < (highatomic_reserved_this_run() ? w->pb_order : w->max_order) && !f->hit;
+	for (o = 0; o < (highatomic_reserved_this_run() ? pa_world(w)->pb_order
+							: pa_world(w)->max_order) && !f->hit;
 	     o++)
 		if (pair[o])
 			fail(f, "I-BUD-3", site,
@@ -198,7 +199,7 @@ static void zone_free_lists_valid(struct zone *zone, const char *site, struct cf
 			     pair_pfn[o] < pair_bpfn[o] ? pair_bpfn[o] : pair_pfn[o], o);
 	if (f->hit)
 		return;
-	for (o = 0; o <= w->max_order; o++) {
+	for (o = 0; o <= pa_world(w)->max_order; o++) {
 		seen[zone->idx].gen[o] = zone->free_area[o].gen;
 		seen[zone->idx].nr_free[o] = zone->free_area[o].nr_free;
 	}
@@ -278,13 +279,11 @@ static void pcp_lock_validate(void *arg, const char *site)
 {
 	struct per_cpu_pages *pcp = arg;
 	struct world *w = mm_world;
+	struct zone *zone;
 	struct cfail f;
-	int z;
 
 	cfail_init(&f);
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
+	for_each_populated_zone(zone) {
 		if (pcp >= zone->per_cpu_pageset && pcp < zone->per_cpu_pageset + w->cfg.ncpus)
 			pcp_lists_valid(zone, (int)(pcp - zone->per_cpu_pageset), site, &f, false);
 	}
@@ -294,11 +293,10 @@ static void pcp_lock_validate(void *arg, const char *site)
 
 static void pagealloc_attach(struct world *w)
 {
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
+	for_each_populated_zone(zone) {
 		zone->lock.validate = zone_lock_validate;
 		zone->lock.validate_arg = zone;
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
@@ -312,17 +310,21 @@ static void pagealloc_attach(struct world *w)
 
 static void vm_diffs_valid(struct world *w, int cpu, const char *site, struct cfail *f)
 {
-	int z, i;
+	struct zone *zone;
+	int i;
 
-	for (z = 0; z < w->nr_zones && !f->hit; z++) {
-		struct per_cpu_zonestat *p = &w->zones[z].per_cpu_zonestats[cpu];
+	for_each_populated_zone(zone) {
+		struct per_cpu_zonestat *p = &zone->per_cpu_zonestats[cpu];
+
+		if (f->hit)
+			break;
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 			int d = READ_ONCE(p->vm_stat_diff[i]), t = READ_ONCE(p->stat_threshold);
 
 			if (d > t || d < -t) {
 				fail(f, "I-VM-1", site, "cpu%d %s %s differential %d exceeds threshold %d",
-				     cpu, w->zones[z].name, zone_stat_names[i], d, t);
+				     cpu, zone->name, zone_stat_names[i], d, t);
 				break;
 			}
 		}
@@ -340,7 +342,7 @@ static long zone_free_pages_counted(struct zone *zone)
 	long sum = 0;
 	int o, mt;
 
-	for (o = 0; o <= zone->w->max_order; o++)
+	for (o = 0; o <= pa_world(zone->w)->max_order; o++)
 		for (mt = 0; mt < MIGRATE_TYPES; mt++) {
 			struct list_head *head = &zone->free_area[o].free_list[mt], *pos;
 
@@ -355,14 +357,17 @@ static long zone_free_pages_counted(struct zone *zone)
 static void vmstat_exact(struct world *w, const char *site, bool folded, struct cfail *f)
 {
 	long global = atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]), zsum = 0;
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
-	for (z = 0; z < w->nr_zones && !f->hit; z++) {
-		struct zone *zone = &w->zones[z];
+	for_each_populated_zone(zone) {
 		long counter = atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]), diffs = 0;
-		long exact = walk.pass == check_pass ? walk.free_pages[z] : zone_free_pages_counted(zone);
-		long bound = (long)w->cfg.ncpus * w->cfg.stat_threshold;
+		long exact = walk.pass == check_pass ? walk.free_pages[zone->idx]
+						     : zone_free_pages_counted(zone);
+		long bound = (long)w->cfg.ncpus * pa_world(w)->cfg.stat_threshold;
 
+		if (f->hit)
+			break;
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 			diffs += READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
 		zsum += counter;
@@ -386,16 +391,17 @@ static void vmstat_exact(struct world *w, const char *site, bool folded, struct 
 
 static void buddy_collect(struct world *w, struct owner_sink *s)
 {
-	int z, o, mt;
+	struct zone *zone;
+	int o, mt;
 
 	if (walk.pass == check_pass) {
 		owner_add_blocks(s, walk.buddy.iv, walk.buddy.n);
 		return;
 	}
-	for (z = 0; z < w->nr_zones; z++)
-		for (o = 0; o <= w->max_order; o++)
+	for_each_populated_zone(zone)
+		for (o = 0; o <= pa_world(w)->max_order; o++)
 			for (mt = 0; mt < MIGRATE_TYPES; mt++) {
-				struct list_head *head = &w->zones[z].free_area[o].free_list[mt], *p;
+				struct list_head *head = &zone->free_area[o].free_list[mt], *p;
 
 				for (p = head->next; p != head; p = p->next)
 					owner_add(s, page_to_pfn(list_entry(p, struct page, buddy_list)),
@@ -415,15 +421,16 @@ OWNER_SOURCE(buddy_owner);
 
 static void pcp_collect(struct world *w, struct owner_sink *s)
 {
-	int z, cpu, pindex;
+	struct zone *zone;
+	int cpu, pindex;
 
 	if (walk.pass == check_pass) {
 		owner_add_blocks(s, walk.pcp.iv, walk.pcp.n);
 		return;
 	}
-	for (z = 0; z < w->nr_zones; z++)
+	for_each_populated_zone(zone)
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
-			struct per_cpu_pages *pcp = &w->zones[z].per_cpu_pageset[cpu];
+			struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 
 			for (pindex = 0; pindex < NR_PCP_LISTS; pindex++) {
 				struct list_head *head = &pcp->lists[pindex], *p;
@@ -446,14 +453,47 @@ static const struct owner_source pcp_owner = {
 };
 OWNER_SOURCE(pcp_owner);
 
+/*
+ * The struct pages boot left uninitialised, past each node's
+ * first_deferred_pfn: owned by no allocator yet (deferred init, a layer
+ * above, owns what it takes from here on).
+ */
+static void uninit_collect(struct world *w, struct owner_sink *s)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int nid;
+
+	for (nid = 0; nid < pa->nodes_online; nid++) {
+		const struct pglist_data *pgdat = &pa->node_data[nid];
+		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+		unsigned long pfn = __atomic_load_n(&pgdat->first_deferred_pfn, __ATOMIC_RELAXED);
+
+		if (pfn < end)
+			owner_add(s, pfn, end - pfn, (unsigned int)nid);
+	}
+}
+
+static void uninit_describe(unsigned who, char *buf, size_t n)
+{
+	snprintf(buf, n, "node %u's uninitialised memmap (past first_deferred_pfn)", who);
+}
+
+static const struct owner_source uninit_owner = {
+	.name = "uninit", .collect = uninit_collect, .describe = uninit_describe,
+};
+OWNER_SOURCE(uninit_owner);
+
 static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 		       unsigned int pcp2_zones, struct cfail *f)
 {
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
-	for (z = 0; z < w->nr_zones && !f->hit; z++) {
-		struct zone *zone = &w->zones[z];
-		bool disabled = zone_pcp_disabled(zone) && (pcp2_zones & (1u << z));
+	for_each_populated_zone(zone) {
+		bool disabled = zone_pcp_disabled(zone) && (pcp2_zones & (1u << zone->idx));
+
+		if (f->hit)
+			break;
 
 		for (cpu = 0; cpu < w->cfg.ncpus && !f->hit; cpu++) {
 			int count = READ_ONCE(zone->per_cpu_pageset[cpu].count);
@@ -481,12 +521,14 @@ static void pagealloc_run_begin(struct world *w)
 /* Structure first: the free lists, the pcps, the differentials. */
 static void pagealloc_quiescent(struct world *w, const char *where, struct cfail *f)
 {
-	int z, cpu;
+	struct zone *zone;
+	int cpu;
 
 	walk.buddy.n = walk.pcp.n = 0;
 	walk.pass = 0;
-	for (z = 0; z < w->nr_zones && !f->hit; z++)
-		zone_free_lists_valid(&w->zones[z], where, f, true, false);
+	for_each_populated_zone(zone)
+		if (!f->hit)
+			zone_free_lists_valid(zone, where, f, true, false);
 	if (!f->hit)
 		pcps_valid(w, where, false, pcp2_zones(), f);
 	walk.pass = f->hit ? 0 : check_pass;
@@ -496,12 +538,13 @@ static void pagealloc_quiescent(struct world *w, const char *where, struct cfail
 
 static void pagealloc_end(struct world *w, struct cfail *f)
 {
-	int z;
+	struct zone *zone;
 
 	walk.buddy.n = walk.pcp.n = 0;
 	walk.pass = 0;
-	for (z = 0; z < w->nr_zones && !f->hit; z++)
-		zone_free_lists_valid(&w->zones[z], "end", f, true, false);
+	for_each_populated_zone(zone)
+		if (!f->hit)
+			zone_free_lists_valid(zone, "end", f, true, false);
 	if (!f->hit)
 		pcps_valid(w, "end", true, 0, f);
 	walk.pass = f->hit ? 0 : check_pass;
@@ -522,27 +565,29 @@ static void vmstat_quiescent(struct world *w, const char *where, struct cfail *f
 
 static void vmstat_end(struct world *w, struct cfail *f)
 {
-	int z;
+	struct zone *zone;
 
 	vmstat_exact(w, "end", true, f);
 	/* everything given back: every zone merged back into max-order blocks,
 	 * or, once a pageblock was highatomic, every pageblock whole */
-	for (z = 0; z < w->nr_zones && !f->hit && !shadow_live_count(); z++) {
-		struct zone *zone = &w->zones[z];
-		unsigned long want = zone->spanned_pages >> w->max_order;
+	for_each_populated_zone(zone) {
+		/* what boot handed to the buddy allocator (managed_pages) */
+		unsigned long want = zone_managed_pages(zone) >> pa_world(w)->max_order;
 		int o;
 
+		if (f->hit || shadow_live_count())
+			break;
 		if (highatomic_reserved_this_run()) {
-			for (o = 0; o < w->pb_order && !f->hit; o++)
+			for (o = 0; o < pa_world(w)->pb_order && !f->hit; o++)
 				if (zone->free_area[o].nr_free)
 					fail(f, "I-BUD-3", "end",
 					     "%s has %lu free order-%d blocks after everything was "
 					     "freed, inside pageblocks", zone->name,
 					     zone->free_area[o].nr_free, o);
-		} else if (zone->free_area[w->max_order].nr_free != want) {
+		} else if (zone->free_area[pa_world(w)->max_order].nr_free != want) {
 			fail(f, "I-BUD-3", "end",
 			     "%s has %lu free max-order blocks after everything was freed, not %lu",
-			     zone->name, zone->free_area[w->max_order].nr_free, want);
+			     zone->name, zone->free_area[pa_world(w)->max_order].nr_free, want);
 		}
 	}
 }

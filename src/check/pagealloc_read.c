@@ -53,7 +53,7 @@ static struct {
 	int disabling[MAX_TASKS];	/* zone + 1 a task's zone_pcp_disable drains */
 	bool known[MAX_TASKS];		/* ... and its drain met the known race */
 	/* the task + 1 whose disable of the zone is excused, else 0 */
-	int excused_by[MODEL_MAX_ZONES];
+	int excused_by[MAX_ZONES_PER_ZONELIST];	/* by zone->idx */
 } pcp2;
 
 /* Another task holds @l: an update of what it protects is in flight. */
@@ -110,7 +110,7 @@ static void free_pages_read(const char *site, const struct zone *zone, long read
 		    __READ_ONCE(zone->free_fold_inflight);
 	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 		accounted += __READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
-	tol = (long)w->cfg.ncpus * w->cfg.stat_threshold;
+	tol = (long)w->cfg.ncpus * pa_world(w)->cfg.stat_threshold;
 	if (accounted == exact && labs(read - exact) <= tol)
 		goto out;	/* the message below is for a failure only */
 	if (needed >= 0)
@@ -149,7 +149,7 @@ static void vmstat_read(const struct zone *zone, long read)
  * update in flight; in a disable's drain, 6.6's known window. */
 static void drain_read(const char *site, const struct per_cpu_pages *pcp, long read, int zidx)
 {
-	const struct zone *zone = &mm_world->zones[zidx];
+	const struct zone *zone = zone_by_idx(mm_world, zidx);
 	struct task *t = current_task;
 	struct cfail f;
 	long exact;
@@ -269,7 +269,7 @@ unsigned int pcp2_zones(void)
 	unsigned int mask = ~0u;
 	int z;
 
-	for (z = 0; z < MODEL_MAX_ZONES; z++)
+	for (z = 0; z < MAX_ZONES_PER_ZONELIST; z++)
 		if (__atomic_load_n(&pcp2.excused_by[z], __ATOMIC_RELAXED))
 			mask &= ~(1u << z);
 	return mask;

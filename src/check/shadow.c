@@ -44,7 +44,7 @@ static int shadow_create(struct world *w, const struct mm_config *c)
 	struct shadow_world *sw = world_layer_state(w, &shadow_layer);
 
 	(void)c;
-	sw->owner = world_calloc(w->nr_pages, sizeof(*sw->owner));
+	sw->owner = world_calloc(pa_world(w)->nr_pages, sizeof(*sw->owner));
 	return sw->owner ? 0 : -ENOMEM;
 }
 

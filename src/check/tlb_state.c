@@ -29,9 +29,9 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
 	unsigned long i, k;
 
-	s->nr_pages = w->nr_pages;
+	s->nr_pages = pa_world(w)->nr_pages;
 	s->task_pages = (unsigned long)config_get(c, &ck_mm_pages);
-	s->tables = world_calloc(w->nr_pages, sizeof(*s->tables));
+	s->tables = world_calloc(pa_world(w)->nr_pages, sizeof(*s->tables));
 	/* a slot's part is cleared when the slot holds a new mm (slot_array:
 	 * done_ctx is 0 at the start of every run, no mm's ctx_id is), and
 	 * unpoisoned for ASan when the world's first mm takes the slot (most

@@ -56,23 +56,25 @@ int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES] = {
  */
 void setup_per_zone_lowmem_reserve(void)
 {
-	struct world *w = mm_world;
+	struct pglist_data *pgdat;
 	int i, j;
 
-	for (i = 0; i < w->nr_zones; i++) {
-		struct zone *zone = &w->zones[i];
-		int ratio = sysctl_lowmem_reserve_ratio[zone_idx(zone)];
-		bool clear = !ratio || !zone_managed_pages(zone);
-		unsigned long managed_pages = 0;
+	for_each_online_pgdat(pgdat) {
+		for (i = 0; i < MAX_NR_ZONES; i++) {
+			struct zone *zone = &pgdat->node_zones[i];
+			int ratio = sysctl_lowmem_reserve_ratio[i];
+			bool clear = !ratio || !zone_managed_pages(zone);
+			unsigned long managed_pages = 0;
 
-		for (j = 0; j < MAX_NR_ZONES; j++)
-			zone->lowmem_reserve[j] = 0;
-		for (j = i + 1; j < w->nr_zones; j++) {
-			struct zone *upper_zone = &w->zones[j];
+			for (j = 0; j < MAX_NR_ZONES; j++)
+				zone->lowmem_reserve[j] = 0;
+			for (j = i + 1; j < MAX_NR_ZONES; j++) {
+				struct zone *upper_zone = &pgdat->node_zones[j];
 
-			managed_pages += zone_managed_pages(upper_zone);
-			zone->lowmem_reserve[zone_idx(upper_zone)] =
-				clear ? 0 : (long)(managed_pages / (unsigned long)ratio);
+				managed_pages += zone_managed_pages(upper_zone);
+				zone->lowmem_reserve[j] =
+					clear ? 0 : (long)(managed_pages / (unsigned long)ratio);
+			}
 		}
 	}
 }
@@ -82,7 +84,7 @@ void page_alloc_boot_state(struct world *w)
 {
 	refresh_zone_stat_thresholds();
 	setup_per_zone_lowmem_reserve();
-	w->oom_victims = 0;
+	pa_world(w)->oom_victims = 0;
 }
 
 /* ---- the OOM killer's mark ---- */
@@ -93,12 +95,12 @@ void page_alloc_boot_state(struct world *w)
  */
 void mark_oom_victim(struct task *tsk)
 {
-	__atomic_fetch_or(&mm_world->oom_victims, 1UL << tsk->id, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&mm_pa->oom_victims, 1UL << tsk->id, __ATOMIC_RELAXED);
 }
 
 bool tsk_is_oom_victim(const struct task *tsk)
 {
-	return __atomic_load_n(&mm_world->oom_victims, __ATOMIC_RELAXED) & (1UL << tsk->id);
+	return __atomic_load_n(&mm_pa->oom_victims, __ATOMIC_RELAXED) & (1UL << tsk->id);
 }
 
 /* ---- watermarks ---- */
@@ -246,7 +248,8 @@ bool zone_watermark_ok_safe(struct zone *z, unsigned int order, unsigned long ma
  * fragmentation is subtle: it only makes sense to spread allocations to
  * avoid fragmentation between the Normal and DMA32 zones.  On one node the
  * kernel assumes DMA32 is populated if Normal is (x86-64), so a one-zone
- * world's Normal gets ALLOC_NOFRAGMENT too.
+ * world's Normal gets ALLOC_NOFRAGMENT too; on several nodes only a Normal
+ * with a populated DMA32 below it does.
  */
 unsigned int alloc_flags_nofragment(struct zone *zone, gfp_t gfp_mask)
 {
@@ -256,6 +259,14 @@ unsigned int alloc_flags_nofragment(struct zone *zone, gfp_t gfp_mask)
 
 	BUILD_BUG_ON(__GFP_KSWAPD_RECLAIM != ALLOC_KSWAPD);
 	if (!zone || zone_idx(zone) != ZONE_NORMAL)
+		return alloc_flags;
+	/*
+	 * If ZONE_DMA32 exists, assume it is the one after ZONE_NORMAL and
+	 * the pointer is within zone->zone_pgdat->node_zones[].  Also assume
+	 * on UMA that if Normal is populated then so is DMA32.
+	 */
+	BUILD_BUG_ON(ZONE_NORMAL - ZONE_DMA32 != 1);
+	if (nr_online_nodes > 1 && !populated_zone(--zone))
 		return alloc_flags;
 	return alloc_flags | ALLOC_NOFRAGMENT;
 }
@@ -353,14 +364,30 @@ static struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order, i
 					   const struct alloc_context *ac)
 {
 	struct zone *zone;
+	struct zoneref *z;
 	bool no_fallback;
-	int z;
 
 retry:
 	no_fallback = alloc_flags & ALLOC_NOFRAGMENT;
 	for_next_zone_zonelist(zone, z, ac) {
-		unsigned long mark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
+		unsigned long mark;
 		struct page *page;
+
+		if (no_fallback && nr_online_nodes > 1 && zone != ac->preferred_zoneref->zone) {
+			int local_nid;
+
+			/*
+			 * If moving to a remote node, retry but allow
+			 * fragmenting fallbacks.  Locality is more important
+			 * than fragmentation avoidance.
+			 */
+			local_nid = zone_to_nid(ac->preferred_zoneref->zone);
+			if (zone_to_nid(zone) != local_nid) {
+				alloc_flags &= ~ALLOC_NOFRAGMENT;
+				goto retry;
+			}
+		}
+		mark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
 
 		if (!zone_watermark_fast(zone, order, mark, (int)ac->highest_zoneidx,
 					 (unsigned int)alloc_flags)) {
@@ -372,7 +399,7 @@ retry:
 			continue;
 		}
 try_this_zone:
-		page = rmqueue(ac->preferred_zone, zone, order, gfp_mask,
+		page = rmqueue(ac->preferred_zoneref->zone, zone, order, gfp_mask,
 			       (unsigned int)alloc_flags, ac->migratetype);
 		if (page) {
 			prep_new_page(page, order, gfp_mask, (unsigned int)alloc_flags);
@@ -556,8 +583,8 @@ static bool should_reclaim_retry(gfp_t gfp_mask, unsigned int order,
 				 bool did_some_progress, int *no_progress_loops)
 {
 	struct zone *zone;
+	struct zoneref *z;
 	bool ret = false;
-	int z;
 
 	(void)gfp_mask;
 	/* Costly allocations might have made a progress but this doesn't
@@ -708,10 +735,12 @@ static inline void prepare_alloc_pages(gfp_t gfp_mask, unsigned int order,
 	(void)order;
 	ac->highest_zoneidx = gfp_zone(gfp_mask);
 	ac->migratetype = gfp_migratetype(gfp_mask);
-	/* the zonelist: the highest zone the gfp allows, then the lower */
-	ac->preferred_zone = &mm_world->zones[mm_world->nr_zones - 1];
-	while (zone_idx(ac->preferred_zone) > ac->highest_zoneidx)
-		ac->preferred_zone--;
+	ac->zonelist = &NODE_DATA(numa_node_id())->node_zonelists[ZONELIST_FALLBACK];
+	/*
+	 * The preferred zone is used for statistics but crucially it is
+	 * also used as the starting point for the zonelist iterator.
+	 */
+	ac->preferred_zoneref = first_zones_zonelist(ac->zonelist, ac->highest_zoneidx);
 }
 
 /* This is the 'heart' of the zoned buddy allocator. */
@@ -729,7 +758,7 @@ static struct page *__alloc_pages(gfp_t gfp, unsigned int order)
 
 	/* Forbid the first pass from falling back to types that fragment
 	 * memory until all local zones are considered. */
-	alloc_flags |= alloc_flags_nofragment(ac.preferred_zone, gfp);
+	alloc_flags |= alloc_flags_nofragment(ac.preferred_zoneref->zone, gfp);
 
 	/* First allocation attempt */
 	page = get_page_from_freelist(gfp, order, (int)alloc_flags, &ac);

@@ -135,6 +135,8 @@ const char *config_check(const struct mm_config *c, const struct config_key **ba
 				 v, unit, lo, hi);
 		else
 			snprintf(msg, n, "%s must be between %ld and %ld, not %ld", k->name, lo, hi, v);
+		if (k->range_why && strlen(msg) + 1 < n)
+			snprintf(msg + strlen(msg), n - strlen(msg), " (%s)", k->range_why);
 		return msg;
 	}
 	return NULL;

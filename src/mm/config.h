@@ -54,6 +54,9 @@ struct config_key {
 	/* The range given the keys with smaller binary places: values are
 	 * lo, lo + unit, ..., up to hi.  NULL: lo..hi, unit 1. */
 	void (*range)(const struct mm_config *c, long *lo, long *hi, long *unit);
+	/* what range() takes from the other keys, said when a value is out of
+	 * it ("at most one node per CPU"), or NULL */
+	const char *range_why;
 	int id;				/* index in mm_config.v (config_init) */
 };
 

@@ -118,7 +118,7 @@ static __layer_nocov int tlb_create(struct world *w, const struct mm_config *c)
 	}
 	tw->cpu = world_calloc((size_t)tw->ncpus, sizeof(*tw->cpu));
 	/* a table's lock is initialised with the table (pte_alloc_one) */
-	tw->ptl = world_malloc(w->nr_pages, sizeof(*tw->ptl));
+	tw->ptl = world_malloc(pa_world(w)->nr_pages, sizeof(*tw->ptl));
 	if (!tw->cpu || !tw->ptl)
 		return -ENOMEM;
 	for (i = 0; i < TLB_MAX_MMS; i++) {

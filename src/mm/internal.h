@@ -68,19 +68,41 @@ typedef int fpi_t;
 /*
  * Structure for holding the mostly immutable allocation parameters passed
  * between functions involved in allocations, including the alloc_pages*
- * family of functions.  The zonelist is the world's zones from the highest
- * type down; one node, no nodemask, no cpusets.
+ * family of functions.  The zonelist is the local node's (numa_node_id()):
+ * its zones from the highest type down, then the other nodes' by distance
+ * (build_zonelists); no nodemask, no cpusets.
  */
 struct alloc_context {
-	struct zone *preferred_zone;	/* the first zone of the zonelist */
+	struct zonelist *zonelist;
+	/*
+	 * The first zone of the zonelist the allocation may use: the zone
+	 * the fast path and the fallbacks weigh the others against, as in
+	 * 6.6 ("the first usable zone ... not necessarily the local node").
+	 */
+	struct zoneref *preferred_zoneref;
 	int migratetype;
 	enum zone_type highest_zoneidx;
 };
 
-/* The zonelist walk: from the preferred zone down to the lowest. */
-#define for_next_zone_zonelist(zone, i, ac)					\
-	for ((i) = (ac)->preferred_zone->idx;					\
-	     (i) >= 0 && ((zone) = &mm_world->zones[(i)], 1); (i)--)
+/* The zonerefs from @z on whose zone type is at most @highest_zoneidx. */
+static inline struct zoneref *next_zones_zonelist(struct zoneref *z,
+						  enum zone_type highest_zoneidx)
+{
+	while (z->zone && z->zone_idx > (int)highest_zoneidx)
+		z++;
+	return z;
+}
+
+static inline struct zoneref *first_zones_zonelist(struct zonelist *zonelist,
+						   enum zone_type highest_zoneidx)
+{
+	return next_zones_zonelist(zonelist->_zonerefs, highest_zoneidx);
+}
+
+/* The zonelist walk: from the preferred zone to the last usable one. */
+#define for_next_zone_zonelist(zone, z, ac)					\
+	for ((z) = (ac)->preferred_zoneref; ((zone) = (z)->zone) != NULL;	\
+	     (z) = next_zones_zonelist((z) + 1, (ac)->highest_zoneidx))
 
 static inline unsigned int buddy_order(const struct page *page)
 {
@@ -110,6 +132,13 @@ void world_touch_pfn(unsigned long pfn);
 void set_pageblock_migratetype(struct page *page, int migratetype);
 
 /* mm_init.c */
+/*
+ * Leave @nid's struct pages from @pfn on (a max-order block boundary in the
+ * node; ULONG_MAX: none) uninitialised at the next boot, with
+ * first_deferred_pfn = @pfn: what deferred init's layer asks from its
+ * create.  0 or -EINVAL.
+ */
+int pagealloc_defer_memmap(struct world *w, int nid, unsigned long pfn);
 void __init_single_page(struct page *page, unsigned long pfn, unsigned long zone, int nid);
 /* The boot state of @nr_pages struct pages from @start_pfn of @w's memmap
  * (free, before they reach the free lists) */

@@ -17,7 +17,9 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -116,6 +118,23 @@ struct config_key ck_drain = {
 };
 CONFIG_KEY(ck_drain);
 
+/* at most one node per CPU: cpu_to_node() spreads the CPUs in runs */
+static void range_nodes(const struct mm_config *c, long *lo, long *hi, long *unit)
+{
+	*hi = min(*hi, config_get(c, &ck_cpus));
+}
+
+struct config_key ck_nodes = {
+	.name = "nodes", .layer = "pagealloc",
+	.desc = "nodes (pglist_data; 1: the non-NUMA kernel's contig_page_data); at most cpus, "
+		"CPUs spread in runs (cpu c on node c * nodes / cpus); node 0 has the zones, "
+		"the others Normal only",
+	.lo = 1, .hi = MAX_NUMNODES, .def = 1, .bin_off = 25, .bin_len = 1, .shrink = true,
+	.range = range_nodes,
+	.range_why = "at most one node per CPU: cpus >= nodes",
+};
+CONFIG_KEY(ck_nodes);
+
 const char *pcp_bulk_variant_name(int v)
 {
 	return v >= 0 && v < NR_PCP_BULK_VARIANTS ? variant_names[v] : "?";
@@ -132,13 +151,13 @@ DEFINE_HOOKS(pagealloc);
 
 void world_touch_pfn(unsigned long pfn)
 {
-	struct world *w = mm_world;
-	unsigned long block = pfn >> w->max_order;
+	struct pagealloc_world *pa = mm_pa;
+	unsigned long block = pfn >> pa->max_order;
 
 	/* the block's zone->lock is held; the list is shared by the zones */
-	if (!w->dirty[block]) {
-		w->dirty[block] = 1;
-		w->dirty_list[__atomic_fetch_add(&w->nr_dirty, 1, __ATOMIC_RELAXED)] = block;
+	if (!pa->dirty[block]) {
+		pa->dirty[block] = 1;
+		pa->dirty_list[__atomic_fetch_add(&pa->nr_dirty, 1, __ATOMIC_RELAXED)] = block;
 	}
 }
 
@@ -168,20 +187,90 @@ void __init_single_page(struct page *page, unsigned long pfn, unsigned long zone
  */
 void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr_pages)
 {
+	struct pagealloc_world *pa = pa_world(w);
 	unsigned long pfn;
 
 	for (pfn = start_pfn; pfn < start_pfn + nr_pages; pfn++) {
-		struct page *page = &w->memmap[pfn];
+		struct page *page = &pa->memmap[pfn];
 
-		__init_single_page(page, pfn, pfn / w->cfg.zone_pages, 0);
+		__init_single_page(page, pfn, 0, 0);	/* the zone: the memmap's layout */
 		set_page_count(page, 0);	/* __free_pages_core() */
 	}
 }
 
-/* Put every max-order block back on its zone's MOVABLE list, in pfn order. */
+/*
+ * The struct pages past a node's first_deferred_pfn: uninitialised, as
+ * memblock leaves the memmap before memmap_init_range() reaches it.  They
+ * hold the kernel's page_init_poison() pattern and are poisoned for ASan:
+ * nothing in the page allocator may read them (a max-order block never
+ * straddles first_deferred_pfn, so no buddy lookup reaches past it);
+ * deferred init, a layer above, unpoisons what it initialises.
+ */
+#define PAGE_POISON_PATTERN	0xff
+
+static void memmap_poison_deferred(struct pagealloc_world *pa, unsigned long pfn,
+				   unsigned long nr)
+{
+	san_unpoison(&pa->memmap[pfn], nr * sizeof(struct page));
+	memset(&pa->memmap[pfn], PAGE_POISON_PATTERN, nr * sizeof(struct page));
+	san_poison(&pa->memmap[pfn], nr * sizeof(struct page));
+}
+
+int pagealloc_defer_memmap(struct world *w, int nid, unsigned long pfn)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	struct pglist_data *pgdat = &pa->node_data[nid];
+
+	if (nid < 0 || nid >= pa->nodes_online ||
+	    (pfn != ULONG_MAX && (pfn < pgdat->node_start_pfn ||
+				  pfn >= pgdat->node_start_pfn + pgdat->node_spanned_pages ||
+				  pfn & ((1UL << pa->max_order) - 1))))
+		return -EINVAL;
+	pa->deferred_boot_pfn[nid] = pfn;
+	return 0;
+}
+
+/* Each node's first_deferred_pfn, and its memmap's state past it. */
+static void nodes_boot_deferred(struct world *w)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int nid;
+
+	for (nid = 0; nid < pa->nodes_online; nid++) {	/* @w need not be mm_world */
+		struct pglist_data *pgdat = &pa->node_data[nid];
+		unsigned long want = pa->deferred_boot_pfn[pgdat->node_id];
+		unsigned long *have = &pa->deferred_poisoned[pgdat->node_id];
+		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+
+		if (*have != want) {
+			if (*have != ULONG_MAX) {
+				san_unpoison(&pa->memmap[*have], (end - *have) * sizeof(struct page));
+				memmap_init_boot(w, *have, end - *have);
+			}
+			if (want != ULONG_MAX)
+				memmap_poison_deferred(pa, want, end - want);
+			*have = want;
+		}
+		pgdat->first_deferred_pfn = want;
+	}
+}
+
+/* The pages of @zone that boot initialises: those below first_deferred_pfn. */
+static unsigned long zone_boot_pages(const struct zone *zone)
+{
+	unsigned long deferred = zone->zone_pgdat->first_deferred_pfn;
+
+	if (deferred <= zone->zone_start_pfn)
+		return 0;
+	return min(deferred - zone->zone_start_pfn, zone->spanned_pages);
+}
+
+/* Put every initialised max-order block back on its zone's MOVABLE list,
+ * in pfn order. */
 static void zone_boot_free_lists(struct world *w, struct zone *zone)
 {
-	unsigned long pfn, end = zone->zone_start_pfn + zone->spanned_pages;
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long pfn, end = zone->zone_start_pfn + zone_boot_pages(zone);
 	int o, mt;
 
 	for (o = 0; o <= MODEL_MAX_ORDER; o++) {
@@ -190,48 +279,54 @@ static void zone_boot_free_lists(struct world *w, struct zone *zone)
 		zone->free_area[o].nr_free = 0;
 		zone->free_area[o].gen++;
 	}
-	for (pfn = zone->zone_start_pfn; pfn < end; pfn += 1UL << w->max_order) {
-		struct page *page = &w->memmap[pfn];
+	for (pfn = zone->zone_start_pfn; pfn < end; pfn += 1UL << pa->max_order) {
+		struct page *page = &pa->memmap[pfn];
 
-		set_buddy_order(page, (unsigned int)w->max_order);
-		list_add_tail(&page->buddy_list, &zone->free_area[w->max_order].free_list[MIGRATE_MOVABLE]);
-		zone->free_area[w->max_order].nr_free++;
+		set_buddy_order(page, (unsigned int)pa->max_order);
+		list_add_tail(&page->buddy_list, &zone->free_area[pa->max_order].free_list[MIGRATE_MOVABLE]);
+		zone->free_area[pa->max_order].nr_free++;
 	}
-	zone->free_pages_exact = (long)zone->spanned_pages;
+	zone->free_pages_exact = (long)zone_boot_pages(zone);
 	zone->free_fold_inflight = 0;
 }
 
 /* Everything but the memmap: free lists, locks, pcps, counters. */
 static void pagealloc_boot(struct world *w)
 {
-	int z, cpu, i;
+	struct pagealloc_world *pa = pa_world(w);
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int cpu, i;
 
-	for (z = 0; z < w->nr_zones; z++)
-		zone_boot_free_lists(w, &w->zones[z]);
+	for_each_online_pgdat(pgdat)
+		spin_lock_init_named(&pgdat->node_size_lock, "node_size_lock", pgdat->node_id);
+	nodes_boot_deferred(w);
+	for_each_populated_zone(zone)
+		zone_boot_free_lists(w, zone);
 	mutex_init_named(&w->pcp_batch_high_lock, "pcp_batch_high_lock");
 	mutex_init_named(&w->pcpu_drain_mutex, "pcpu_drain_mutex");
 	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		atomic_long_set(&w->vm_zone_stat[i], 0);
-	memset(w->vm_events, 0, sizeof(*w->vm_events) * (size_t)w->cfg.ncpus);
+	memset(pa->vm_events, 0, sizeof(*pa->vm_events) * (size_t)w->cfg.ncpus);
 	memset(mm_stat_percpu, 0, sizeof(*mm_stat_percpu) * (size_t)w->cfg.ncpus);
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
-		spin_lock_init_named(&zone->lock, "zone->lock", z);
-		zone->pageset_high = w->cfg.pcp_high;
-		zone->pageset_batch = w->cfg.pcp_batch;
+	for_each_populated_zone(zone) {
+		spin_lock_init_named(&zone->lock, "zone->lock", zone->idx);
+		zone->pageset_high = pa->cfg.pcp_high;
+		zone->pageset_batch = pa->cfg.pcp_batch;
 		zone->pcp_disabled = false;
 		zone->nr_reserved_highatomic = 0;
-		atomic_long_set(&zone->managed_pages, (long)zone->spanned_pages);
+		/* managed: the pages handed to the buddy allocator (deferred
+		 * init's __free_pages_core adds the rest) */
+		atomic_long_set(&zone->managed_pages, (long)zone_boot_pages(zone));
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 			per_cpu_pages_init(&zone->per_cpu_pageset[cpu], &zone->per_cpu_zonestats[cpu],
-					   cpu, w->cfg.pcp_high, w->cfg.pcp_batch);
+					   cpu, pa->cfg.pcp_high, pa->cfg.pcp_batch);
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 			atomic_long_set(&zone->vm_stat[i], 0);
-		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)zone->spanned_pages);
+		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)zone_boot_pages(zone));
 		atomic_long_set(&w->vm_zone_stat[NR_FREE_PAGES],
 				atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]) +
-				(long)zone->spanned_pages);
+				(long)zone_boot_pages(zone));
 	}
 	page_alloc_boot_state(w);
 }
@@ -260,6 +355,7 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
  * boot state; false if none. */
 static bool pool_take(struct world *w, unsigned long nr)
 {
+	struct pagealloc_world *pa = pa_world(w);
 	struct pool_buf *best = NULL;
 	unsigned long pfn;
 	int i;
@@ -269,12 +365,12 @@ static bool pool_take(struct world *w, unsigned long nr)
 		if (pool[i].memmap && pool[i].cap >= nr && (!best || pool[i].cap < best->cap))
 			best = &pool[i];
 	if (best) {
-		w->memmap = best->memmap;
-		w->mem = best->mem;
-		w->mem_cap = best->cap;
+		pa->memmap = best->memmap;
+		pa->mem = best->mem;
+		pa->mem_cap = best->cap;
 		for (pfn = 0; pfn < best->nr_pages; pfn += 1UL << best->max_order)
 			memmap_init_boot(w, pfn, 1);
-		w->memmap_boot = max(best->boot_pages, nr);
+		pa->memmap_boot = max(best->boot_pages, nr);
 		if (nr > best->boot_pages)
 			memmap_init_boot(w, best->boot_pages, nr - best->boot_pages);
 		memset(best, 0, sizeof(*best));
@@ -287,6 +383,7 @@ static bool pool_take(struct world *w, unsigned long nr)
  * slot, or in place of a smaller one; else they are freed with @w. */
 static void pool_give(struct world *w)
 {
+	struct pagealloc_world *pa = pa_world(w);
 	struct pool_buf *slot = NULL;
 	int i;
 
@@ -294,21 +391,21 @@ static void pool_give(struct world *w)
 	for (i = 0; i < POOL_SLOTS && (!slot || slot->memmap); i++)
 		if (!slot || !pool[i].memmap || pool[i].cap < slot->cap)
 			slot = &pool[i];
-	if (slot->memmap && slot->cap < w->mem_cap) {
+	if (slot->memmap && slot->cap < pa->mem_cap) {
 		san_unpoison(slot->mem, slot->cap * MODEL_PAGE_SIZE);
 		munmap(slot->mem, slot->cap * MODEL_PAGE_SIZE);
 		world_free(slot->memmap);
 		slot->memmap = NULL;
 	}
 	if (!slot->memmap) {
-		slot->memmap = w->memmap;
-		slot->mem = w->mem;
-		slot->cap = w->mem_cap;
-		slot->boot_pages = w->memmap_boot;
-		slot->nr_pages = w->nr_pages;
-		slot->max_order = w->max_order;
-		w->memmap = NULL;
-		w->mem = NULL;
+		slot->memmap = pa->memmap;
+		slot->mem = pa->mem;
+		slot->cap = pa->mem_cap;
+		slot->boot_pages = pa->memmap_boot;
+		slot->nr_pages = pa->nr_pages;
+		slot->max_order = pa->max_order;
+		pa->memmap = NULL;
+		pa->mem = NULL;
 	}
 	pthread_mutex_unlock(&pool_lock);
 }
@@ -317,7 +414,8 @@ static void pool_give(struct world *w)
  * read where it is used. */
 static void pagealloc_tune(struct world *w, const struct mm_config *c)
 {
-	struct machine_config *cfg = &w->cfg;
+	struct pagealloc_world *pa = pa_world(w);
+	struct pagealloc_config *cfg = &pa->cfg;
 
 	cfg->pcp_high = (int)config_get(c, &ck_pcp_high);
 	cfg->pcp_batch = (int)config_get(c, &ck_pcp_batch);
@@ -326,116 +424,235 @@ static void pagealloc_tune(struct world *w, const struct mm_config *c)
 	cfg->drain = (int)config_get(c, &ck_drain);
 }
 
+/*
+ * build_zonerefs_node(): the node's populated zones, from the highest type
+ * down, from @nr on; the new count.
+ */
+static int build_zonerefs_node(struct pglist_data *pgdat, struct zoneref *zonerefs, int nr)
+{
+	int zone_type = MAX_NR_ZONES;
+
+	do {
+		struct zone *zone = pgdat->node_zones + --zone_type;
+
+		if (populated_zone(zone)) {
+			zonerefs[nr].zone = zone;
+			zonerefs[nr].zone_idx = zone_type;
+			nr++;
+		}
+	} while (zone_type);
+	return nr;
+}
+
+/*
+ * build_zonelists(): the node's own zones first, then the other nodes' in
+ * the order find_next_best_node() gives them: by node_distance() (the
+ * model's nodes are all REMOTE_DISTANCE apart), and among equals the nodes
+ * above this one first (6.6 penalises "nodes under us").  With two nodes:
+ * local, then remote.
+ */
+static void build_all_zonelists(struct world *w)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int nid, i, nnodes = pa->nodes_online;
+
+	for (nid = 0; nid < nnodes; nid++) {
+		struct zoneref *zonerefs = pa->node_data[nid].node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+		int nr = 0;
+
+		for (i = 0; i < nnodes; i++)
+			nr = build_zonerefs_node(&pa->node_data[(nid + i) % nnodes], zonerefs, nr);
+		zonerefs[nr].zone = NULL;
+		zonerefs[nr].zone_idx = 0;
+	}
+}
+
+/* page_zone() of @w, which need not be mm_world (destroy) */
+static struct zone *pfn_zone(struct world *w, unsigned long pfn)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int z = 0;
+
+	while (z < pa->nr_zones - 1 &&
+	       pfn - zone_by_idx(w, z)->zone_start_pfn >= zone_by_idx(w, z)->spanned_pages)
+		z++;
+	return zone_by_idx(w, z);
+}
+
+static const char *const zone_names[MAX_NUMNODES + 1][MAX_NR_ZONES] = {
+	{ "DMA32", "Normal" },		/* one node: the names 6.6 prints */
+	{ "Node 0 DMA32", "Node 0 Normal" },
+	{ "Node 1 DMA32", "Node 1 Normal" },
+};
+
+/*
+ * The nodes and their zones, pfn after pfn: node 0 has the `zones` zones
+ * (DMA32 below Normal, as DMA32 lies below 4G), every other node a Normal
+ * zone; each zone has zone_pages pages.  CPUs go to nodes in runs.
+ */
+static int nodes_create(struct world *w)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	struct pagealloc_config *cfg = &pa->cfg;
+	unsigned long pfn = 0;
+	int nid, t, cpu, nz = 0;
+
+	pa->nodes_online = cfg->nnodes;
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		pa->deferred_boot_pfn[nid] = pa->deferred_poisoned[nid] = ULONG_MAX;
+	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
+		pa->cpu_node[cpu] = (unsigned char)(cpu * cfg->nnodes / w->cfg.ncpus);
+	for (nid = 0; nid < cfg->nnodes; nid++) {
+		struct pglist_data *pgdat = &pa->node_data[nid];
+		int lowest = nid ? ZONE_NORMAL : MAX_NR_ZONES - cfg->nzones;
+
+		pgdat->node_id = nid;
+		pgdat->node_start_pfn = pfn;
+		pgdat->first_deferred_pfn = ULONG_MAX;
+		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
+			if (pa->cpu_node[cpu] == nid)
+				__cpumask_set_cpu(cpu, &pgdat->node_cpus);
+		for (t = 0; t < MAX_NR_ZONES; t++) {
+			struct zone *zone = &pgdat->node_zones[t];
+
+			zone->w = w;
+			zone->zone_pgdat = pgdat;
+			zone->zone_start_pfn = pfn;
+			zone->name = zone_names[cfg->nnodes > 1 ? nid + 1 : 0][t];
+			if (t < lowest)
+				continue;
+			zone->idx = nz;
+			pa->zone_order[nz] = zone;
+			pa->nr_zones = ++nz;	/* what destroy frees */
+			zone->spanned_pages = zone->present_pages = cfg->zone_pages;
+			pfn += cfg->zone_pages;
+			pgdat->nr_zones++;
+			/* set by boot (per_cpu_pages_init) and here */
+			zone->per_cpu_pageset =
+				world_malloc((size_t)w->cfg.ncpus, sizeof(struct per_cpu_pages));
+			zone->per_cpu_zonestats =
+				world_malloc((size_t)w->cfg.ncpus, sizeof(struct per_cpu_zonestat));
+			zone->pageblock_mt = world_malloc(cfg->zone_pages >> cfg->pb_order, 1);
+			if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
+				return -ENOMEM;
+			memset(zone->pageblock_mt, MIGRATE_MOVABLE, cfg->zone_pages >> cfg->pb_order);
+			/* min watermark ~1/32 of the zone, low and high +25% and +50% */
+			zone->_watermark[WMARK_MIN] = cfg->zone_pages / 32;
+			zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] * 5 / 4;
+			zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_MIN] * 3 / 2;
+		}
+		pgdat->node_spanned_pages = pgdat->node_present_pages = pfn - pgdat->node_start_pfn;
+	}
+	build_all_zonelists(w);
+	return 0;
+}
+
+static struct world_layer pagealloc_layer;
+
 static int pagealloc_create(struct world *w, const struct mm_config *c)
 {
-	struct machine_config *cfg = &w->cfg;
+	struct pagealloc_world *pa = pa_world(w);
+	struct pagealloc_config *cfg = &pa->cfg;
 	unsigned long nblocks;
 	size_t memsz;
-	int z;
 
+	/* pa_world(): the lowest order, the first layer (mmzone.h) */
+	if (pagealloc_layer.id != PAGEALLOC_LAYER_ID) {
+		fprintf(stderr, "mmfuzz: the page allocator is world layer %d, not %d\n",
+			pagealloc_layer.id, PAGEALLOC_LAYER_ID);
+		abort();
+	}
+	cfg->nnodes = (int)config_get(c, &ck_nodes);
 	cfg->nzones = (int)config_get(c, &ck_zones);
 	cfg->zone_pages = (unsigned long)config_get(c, &ck_zone_pages);
 	cfg->max_order = (int)config_get(c, &ck_max_order);
 	cfg->pb_order = (int)config_get(c, &ck_pageblock_order);
 	pagealloc_tune(w, c);
-	w->max_order = cfg->max_order;
-	w->pb_order = cfg->pb_order;
-	w->pb_nr_pages = 1UL << cfg->pb_order;
-	w->nr_zones = cfg->nzones;
-	w->nr_pages = cfg->zone_pages * (unsigned long)cfg->nzones;
-	nblocks = w->nr_pages >> cfg->max_order;
-	memsz = w->nr_pages * MODEL_PAGE_SIZE;
-	if (wmem_fresh || !pool_take(w, w->nr_pages)) {
+	pa->max_order = cfg->max_order;
+	pa->pb_order = cfg->pb_order;
+	pa->pb_nr_pages = 1UL << cfg->pb_order;
+	pa->nr_pages = cfg->zone_pages * (unsigned long)(cfg->nzones + cfg->nnodes - 1);
+	nblocks = pa->nr_pages >> cfg->max_order;
+	memsz = pa->nr_pages * MODEL_PAGE_SIZE;
+	if (wmem_fresh || !pool_take(w, pa->nr_pages)) {
 		/* every struct page is written by memmap_init_boot below */
-		w->memmap = world_malloc(w->nr_pages, sizeof(struct page));
-		w->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		w->mem_cap = w->nr_pages;
-		if (w->memmap) {
-			memmap_init_boot(w, 0, w->nr_pages);
-			w->memmap_boot = w->nr_pages;
+		pa->memmap = world_malloc(pa->nr_pages, sizeof(struct page));
+		pa->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		pa->mem_cap = pa->nr_pages;
+		if (pa->memmap) {
+			memmap_init_boot(w, 0, pa->nr_pages);
+			pa->memmap_boot = pa->nr_pages;
 		}
-		if (w->mem != MAP_FAILED)
-			san_poison(w->mem, memsz);
+		if (pa->mem != MAP_FAILED)
+			san_poison(pa->mem, memsz);
 	}
-	w->dirty = world_calloc(nblocks, 1);		/* zero after a reset */
-	w->dirty_list = world_malloc(nblocks, sizeof(*w->dirty_list));	/* up to nr_dirty */
-	w->vm_events = world_malloc((size_t)cfg->ncpus, sizeof(*w->vm_events));	/* boot */
+	pa->dirty = world_calloc(nblocks, 1);		/* zero after a reset */
+	pa->dirty_list = world_malloc(nblocks, sizeof(*pa->dirty_list));	/* up to nr_dirty */
+	pa->vm_events = world_malloc((size_t)w->cfg.ncpus, sizeof(*pa->vm_events));	/* boot */
 	if (!mm_stat_percpu)
 		mm_stat_percpu = world_calloc(MAX_CPUS, sizeof(*mm_stat_percpu));
-	if (!w->memmap || w->mem == MAP_FAILED || !w->dirty || !w->dirty_list || !w->vm_events ||
+	if (!pa->memmap || pa->mem == MAP_FAILED || !pa->dirty || !pa->dirty_list || !pa->vm_events ||
 	    !mm_stat_percpu)
 		return -ENOMEM;
-	for (z = 0; z < w->nr_zones; z++) {
-		struct zone *zone = &w->zones[z];
-
-		zone->w = w;
-		zone->idx = z;
-		zone->name = w->nr_zones == 1 || z == 1 ? "Normal" : "DMA32";
-		zone->zone_start_pfn = (unsigned long)z * cfg->zone_pages;
-		zone->spanned_pages = cfg->zone_pages;
-		/* set by boot (per_cpu_pages_init) and here */
-		zone->per_cpu_pageset = world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_pages));
-		zone->per_cpu_zonestats =
-			world_malloc((size_t)cfg->ncpus, sizeof(struct per_cpu_zonestat));
-		zone->pageblock_mt = world_malloc(cfg->zone_pages >> cfg->pb_order, 1);
-		if (!zone->per_cpu_pageset || !zone->per_cpu_zonestats || !zone->pageblock_mt)
-			return -ENOMEM;
-		memset(zone->pageblock_mt, MIGRATE_MOVABLE, cfg->zone_pages >> cfg->pb_order);
-		/* min watermark ~1/32 of the zone, low and high +25% and +50% */
-		zone->_watermark[WMARK_MIN] = cfg->zone_pages / 32;
-		zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] * 5 / 4;
-		zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_MIN] * 3 / 2;
-	}
-	return 0;
+	return nodes_create(w);
 }
 
 static void pagealloc_reset(struct world *w);
 
 static void pagealloc_destroy(struct world *w)
 {
+	struct pagealloc_world *pa = pa_world(w);
 	bool reset = false;
 	int z;
 
-	if (w->memmap && w->mem && w->mem != MAP_FAILED && w->dirty_list && w->dirty) {
+	if (pa->memmap && pa->mem && pa->mem != MAP_FAILED && pa->dirty_list && pa->dirty) {
 		pagealloc_reset(w);	/* dirty[] back to zero */
+		/* a deferred memmap back to the boot state the pool keeps */
+		for (z = 0; z < MAX_NUMNODES; z++)
+			pa->deferred_boot_pfn[z] = ULONG_MAX;
+		nodes_boot_deferred(w);
 		pool_give(w);
 		reset = true;
 	}
-	for (z = 0; z < MODEL_MAX_ZONES; z++) {
-		world_free(w->zones[z].per_cpu_pageset);
-		world_free(w->zones[z].per_cpu_zonestats);
-		world_free(w->zones[z].pageblock_mt);
+	for (z = 0; z < pa->nr_zones; z++) {
+		world_free(zone_by_idx(w, z)->per_cpu_pageset);
+		world_free(zone_by_idx(w, z)->per_cpu_zonestats);
+		world_free(zone_by_idx(w, z)->pageblock_mt);
 	}
-	if (w->mem && w->mem != MAP_FAILED) {
-		san_unpoison(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
-		munmap(w->mem, w->mem_cap * MODEL_PAGE_SIZE);
+	if (pa->mem && pa->mem != MAP_FAILED) {
+		san_unpoison(pa->mem, pa->mem_cap * MODEL_PAGE_SIZE);
+		munmap(pa->mem, pa->mem_cap * MODEL_PAGE_SIZE);
 	}
-	world_free(w->memmap);
+	world_free(pa->memmap);
 	if (reset)
-		world_free_zeroed(w->dirty);
+		world_free_zeroed(pa->dirty);
 	else
-		world_free(w->dirty);
-	world_free(w->dirty_list);
-	world_free(w->vm_events);
+		world_free(pa->dirty);
+	world_free(pa->dirty_list);
+	world_free(pa->vm_events);
 }
 
 /* Rewrite the touched max-order blocks: struct pages, pageblocks, poison. */
 static void pagealloc_reset(struct world *w)
 {
-	unsigned long i, blk = 1UL << w->max_order;
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long i, blk = 1UL << pa->max_order;
 
-	for (i = 0; i < w->nr_dirty; i++) {
-		unsigned long block = w->dirty_list[i], pfn = block << w->max_order;
-		struct zone *zone = &w->zones[pfn / w->cfg.zone_pages];
-		unsigned long pb = (pfn - zone->zone_start_pfn) >> w->pb_order;
+	for (i = 0; i < pa->nr_dirty; i++) {
+		unsigned long block = pa->dirty_list[i], pfn = block << pa->max_order;
+		struct zone *zone = pfn_zone(w, pfn);
+		unsigned long pb = (pfn - zone->zone_start_pfn) >> pa->pb_order;
 
-		memmap_init_boot(w, pfn, blk);
+		if (pfn >= pa->deferred_poisoned[zone_to_nid(zone)])
+			memmap_poison_deferred(pa, pfn, blk);	/* deferred init wrote it */
+		else
+			memmap_init_boot(w, pfn, blk);
 		memset(&zone->pageblock_mt[pb], MIGRATE_MOVABLE,
-		       blk >> w->pb_order ? blk >> w->pb_order : 1);
-		san_poison(w->mem + pfn * MODEL_PAGE_SIZE, blk * MODEL_PAGE_SIZE);
-		w->dirty[block] = 0;
+		       blk >> pa->pb_order ? blk >> pa->pb_order : 1);
+		san_poison(pa->mem + pfn * MODEL_PAGE_SIZE, blk * MODEL_PAGE_SIZE);
+		pa->dirty[block] = 0;
 	}
-	w->nr_dirty = 0;
+	pa->nr_dirty = 0;
 }
 
 /* The end of a run: every pcp drained, every CPU's differentials folded. */
@@ -459,7 +676,8 @@ static void pagealloc_drain(struct world *w)
  */
 static uint64_t pagealloc_max_op_steps(const struct mm_config *c)
 {
-	uint64_t zones = (uint64_t)config_get(c, &ck_zones);
+	/* node 0's zones, and a Normal zone on every other node */
+	uint64_t zones = (uint64_t)(config_get(c, &ck_zones) + config_get(c, &ck_nodes) - 1);
 
 	return zones * (uint64_t)config_get(c, &ck_cpus) *
 	       (uint64_t)(config_get(c, &ck_pcp_high) + config_get(c, &ck_pcp_batch)) +
@@ -469,6 +687,7 @@ static uint64_t pagealloc_max_op_steps(const struct mm_config *c)
 static struct world_layer pagealloc_layer = {
 	.name = "pagealloc",
 	.order = 0,
+	.state_size = sizeof(struct pagealloc_world),
 	.create = pagealloc_create,
 	.boot = pagealloc_boot,
 	.reset = pagealloc_reset,

@@ -17,7 +17,9 @@
  *   pcp_batch_high_lock updaters of pcp->high/batch (readers use READ_ONCE)
  *   pcpu_drain_mutex    serialises __drain_all_pages
  *   IRQs/preemption off the per-CPU vm_stat_diff of this CPU
- * Lock order: pcp_batch_high_lock -> pcpu_drain_mutex -> pcp->lock -> zone->lock
+ *   node_size_lock      a node's spans and first_deferred_pfn (pglist_data)
+ * Lock order: pcp_batch_high_lock -> pcpu_drain_mutex -> pcp->lock -> zone->lock;
+ *             node_size_lock -> zone->lock
  */
 #ifndef MMFUZZ_MM_MMZONE_H
 #define MMFUZZ_MM_MMZONE_H
@@ -27,6 +29,7 @@
 
 #include "../kernel/atomic.h"
 #include "../kernel/compiler.h"
+#include "../kernel/cpumask.h"
 #include "../kernel/list.h"
 #include "../kernel/spinlock.h"
 #include "config.h"
@@ -40,7 +43,11 @@
 #define MODEL_MAX_ORDER		10	/* largest max_order a world may use */
 /* 6.8's name for MAX_ORDER + 1, kept for the checkers' arrays */
 #define NR_PAGE_ORDERS		(MODEL_MAX_ORDER + 1)
-#define MODEL_MAX_ZONES		2
+#define MODEL_MAX_ZONES		2	/* zones of one node */
+#define MODEL_MAX_NODES		2
+#define MAX_NUMNODES		MODEL_MAX_NODES
+/* the zones of every node: what a zonelist and the world's zone order hold */
+#define MAX_ZONES_PER_ZONELIST	(MAX_NUMNODES * MODEL_MAX_ZONES)
 #define MODEL_PAGE_SIZE		64	/* bytes of "memory" behind each page */
 #define PAGE_ALLOC_COSTLY_ORDER	3
 
@@ -260,6 +267,7 @@ struct vm_event_state {
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
 struct world;
+struct pglist_data;
 
 struct zone {
 	/* read-mostly */
@@ -278,14 +286,19 @@ struct zone {
 	int pageset_high;
 	int pageset_batch;
 	bool pcp_disabled;		/* zone_pcp_disable() in force */
+	struct pglist_data *zone_pgdat;
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages;
+	unsigned long present_pages;	/* spanned_pages: no holes; 0: not populated */
 	atomic_long_t managed_pages;
 	unsigned long percpu_drift_mark;
 	/* pages in MIGRATE_HIGHATOMIC pageblocks: zone->lock, READ_ONCE */
 	unsigned long nr_reserved_highatomic;
 	unsigned char *pageblock_mt;	/* migratetype of each pageblock */
 	const char *name;
+	/* the model's: the zone's place in the world's zone order (node by
+	 * node, each node's zones in pfn order: for_each_populated_zone),
+	 * which a program's zone=N names */
 	int idx;
 	struct world *w;
 
@@ -312,13 +325,59 @@ struct zone {
 } ____cacheline_aligned;
 
 /*
- * The simulated machine's size, as the page allocator reads it: every array
- * is allocated from these.  Filled from the config table's keys (the keys
- * are in world.c and mm_init.c) when the world is created.
+ * include/linux/mmzone.h's zonelist: the zones an allocation may use, in
+ * the order it tries them (build_zonelists), NULL-terminated.
  */
-struct machine_config {
-	int ncpus;			/* 1..MAX_CPUS */
-	int nzones;			/* 1..MODEL_MAX_ZONES */
+struct zoneref {
+	struct zone *zone;		/* Pointer to actual zone */
+	int zone_idx;			/* zone_idx(zoneref->zone) */
+};
+
+struct zonelist {
+	struct zoneref _zonerefs[MAX_ZONES_PER_ZONELIST + 1];
+};
+
+enum {
+	ZONELIST_FALLBACK,		/* zonelist with fallback */
+	MAX_ZONELISTS			/* (no __GFP_THISNODE list: no NUMA policies) */
+};
+
+/*
+ * A node: include/linux/mmzone.h's pglist_data.  A non-NUMA kernel has one,
+ * contig_page_data; the model has `nodes` of them (config key), each with
+ * its zones indexed by zone type (node_zones[ZONE_NORMAL]), an unpopulated
+ * zone having no pages.  The node's pages are one pfn range.
+ *
+ * Locks:
+ *   node_size_lock  (pgdat_resize_lock, a spinlock with IRQs saved) the
+ *                   node's and its zones' spans and first_deferred_pfn;
+ *                   nests above zone->lock (6.6 mmzone.h)
+ * The model keeps no node counters (NR_VM_NODE_STAT_ITEMS: the LRU and
+ * NR_ISOLATED_* come with reclaim and compaction).
+ */
+typedef struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	struct zonelist node_zonelists[MAX_ZONELISTS];
+	int nr_zones;			/* number of populated zones in this node */
+	unsigned long node_start_pfn;
+	unsigned long node_present_pages; /* total number of physical pages */
+	unsigned long node_spanned_pages; /* total size of physical page range */
+	int node_id;
+	spinlock_t node_size_lock;
+	/* the first pfn whose struct page boot left uninitialised (deferred
+	 * init), or ULONG_MAX: all initialised (the model's default) */
+	unsigned long first_deferred_pfn;
+	struct cpumask node_cpus;	/* cpumask_of_node() */
+} pg_data_t;
+
+/*
+ * The simulated machine's size, as the page allocator reads it: every array
+ * is allocated from these and the machine's CPUs (struct world).  Filled from
+ * the config table's keys (in mm_init.c) when the world is created.
+ */
+struct pagealloc_config {
+	int nnodes;			/* 1..MAX_NUMNODES, at most ncpus */
+	int nzones;			/* 1..MODEL_MAX_ZONES (node 0's; others: Normal) */
 	unsigned long zone_pages;	/* pages per zone, multiple of 2^max_order */
 	int max_order;			/* largest buddy order (6.4+ MAX_ORDER) */
 	int pb_order;			/* pageblock_order, <= max_order */
@@ -344,11 +403,47 @@ enum pcp_bulk_variant {
 	NR_PCP_BULK_VARIANTS
 };
 
+/*
+ * A world: one simulated machine (world.c), its CPUs and each registered
+ * layer's state; the page allocator's nodes, zones and memmap are its
+ * layer's (pagealloc_world below) like any other layer's.
+ *
+ * Three of the page allocator's globals are still here: the yield sites
+ * on them are named by their expressions ("mutex_unlock(mm_world->
+ * pcp_batch_high_lock)", "atomic(mm_world->vm_zone_stat[item])"), and the
+ * corpus's schedules name those sites.  They move to pagealloc_world once
+ * the site registry keeps an old name for a moved expression.
+ */
+struct machine_config {
+	int ncpus;			/* 1..MAX_CPUS */
+};
+
 struct world {
 	struct mm_config config;	/* the keys it was built from */
 	struct machine_config cfg;
 	void *layer_state[MAX_LAYERS];	/* world_layer_state() */
 	int nr_layers_created;
+
+	/* the page allocator's, named by yield sites (above) */
+	struct mutex pcp_batch_high_lock;
+	struct mutex pcpu_drain_mutex;
+	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
+	 * not on the line of vm_events, read on every event */
+	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
+};
+
+/* The world the model runs in: like the kernel's globals. */
+extern struct world *mm_world;
+
+/*
+ * The page allocator's state in a world (its layer's, world_layer_state):
+ * what the kernel keeps in globals (node_data[], mem_map, vm_event_states;
+ * vm_zone_stat and the pcp mutexes are still struct world's, above).  The
+ * page allocator is layer 0, the lowest order (every later layer allocates
+ * from it), so its state is the world's first: pa_world().
+ */
+struct pagealloc_world {
+	struct pagealloc_config cfg;
 	int max_order;
 	int pb_order;
 	unsigned long pb_nr_pages;
@@ -358,16 +453,20 @@ struct world {
 	unsigned long mem_cap;		/* pages memmap and mem have room for */
 	unsigned long memmap_boot;	/* leading struct pages in the boot state
 					 * (for the memmap pool, mm_init.c) */
-	struct zone zones[MODEL_MAX_ZONES];
-	int nr_zones;
+	struct pglist_data node_data[MAX_NUMNODES];	/* NODE_DATA() */
+	int nodes_online;		/* nr_online_nodes */
+	/* the populated zones in the world's zone order (= pfn order); only
+	 * the iterators, page_zone() and zone_by_idx() read it */
+	struct zone *zone_order[MAX_ZONES_PER_ZONELIST];
+	int nr_zones;			/* populated zones, all nodes */
+	unsigned char cpu_node[MAX_CPUS];	/* cpu_to_node() */
+	/* each node's first_deferred_pfn at boot (pagealloc_defer_memmap;
+	 * ULONG_MAX: none), and where its memmap is poisoned from now */
+	unsigned long deferred_boot_pfn[MAX_NUMNODES];
+	unsigned long deferred_poisoned[MAX_NUMNODES];
 
 	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 	unsigned long oom_victims;	/* task ids marked by mark_oom_victim() */
-	struct mutex pcp_batch_high_lock;
-	struct mutex pcpu_drain_mutex;
-	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
-	 * not on the line of vm_events, read on every event */
-	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
 
 	/* max-order blocks touched since the last reset (see world.c) */
 	unsigned char *dirty ____cacheline_aligned;
@@ -375,33 +474,133 @@ struct world {
 	unsigned long nr_dirty;
 };
 
-/* The world the model runs in: like the kernel's globals. */
-extern struct world *mm_world;
+#define PAGEALLOC_LAYER_ID	0	/* mm_init.c checks it */
 
-#define MAX_ORDER		(mm_world->max_order)
-#define pageblock_order		(mm_world->pb_order)
-#define pageblock_nr_pages	(mm_world->pb_nr_pages)
+static inline struct pagealloc_world *pa_world(const struct world *w)
+{
+	return (struct pagealloc_world *)w->layer_state[PAGEALLOC_LAYER_ID];
+}
+
+/* The page allocator of the world the model runs in. */
+#define mm_pa			pa_world(mm_world)
+
+#define MAX_ORDER		(mm_pa->max_order)
+#define pageblock_order		(mm_pa->pb_order)
+#define pageblock_nr_pages	(mm_pa->pb_nr_pages)
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {
-	return (unsigned long)(page - mm_world->memmap);
+	return (unsigned long)(page - mm_pa->memmap);
 }
 
 static inline struct page *pfn_to_page(unsigned long pfn)
 {
-	return &mm_world->memmap[pfn];
+	return &mm_pa->memmap[pfn];
 }
 
+/*
+ * The zone of a page: as the kernel's zone bits in page->flags would answer
+ * (set from the zone whose range holds the pfn), by a lookup of the ranges.
+ */
 static inline struct zone *page_zone(const struct page *page)
 {
-	return &mm_world->zones[page_to_pfn(page) / mm_world->cfg.zone_pages];
+	unsigned long pfn = page_to_pfn(page);
+	struct zone *const *z = mm_pa->zone_order;
+	struct zone *const *last = z + mm_pa->nr_zones - 1;
+
+	while (z < last && pfn - (*z)->zone_start_pfn >= (*z)->spanned_pages)
+		z++;
+	return *z;
 }
 
-/* The zone's type: the world's zones are the top nr_zones types. */
+#define NODE_DATA(nid)		(&mm_pa->node_data[(nid)])
+#define nr_online_nodes		(mm_pa->nodes_online)
+#define for_each_online_node(nid)						\
+	for ((nid) = 0; (nid) < nr_online_nodes; (nid)++)
+
+/* for_each_online_pgdat: the kernel's first/next_online_pgdat */
+static inline struct pglist_data *first_online_pgdat(void)
+{
+	return NODE_DATA(0);
+}
+
+static inline struct pglist_data *next_online_pgdat(struct pglist_data *pgdat)
+{
+	int nid = pgdat->node_id + 1;
+
+	return nid < nr_online_nodes ? NODE_DATA(nid) : NULL;
+}
+
+#define for_each_online_pgdat(pgdat)						\
+	for ((pgdat) = first_online_pgdat(); (pgdat); (pgdat) = next_online_pgdat(pgdat))
+
+static inline bool populated_zone(const struct zone *zone)
+{
+	return zone->present_pages != 0;
+}
+
+/* next_zone(): the next zone of the node, then the next node's first */
+static inline struct zone *next_zone(struct zone *zone)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+
+	if (zone < pgdat->node_zones + MAX_NR_ZONES - 1)
+		return zone + 1;
+	pgdat = next_online_pgdat(pgdat);
+	return pgdat ? pgdat->node_zones : NULL;
+}
+
+#define for_each_zone(zone)							\
+	for ((zone) = (first_online_pgdat())->node_zones; (zone); (zone) = next_zone(zone))
+
+#define for_each_populated_zone(zone)						\
+	for_each_zone(zone)							\
+		if (!populated_zone(zone))					\
+			; /* do nothing */					\
+		else
+
+/* The zone a program's zone=N names: the Nth of for_each_populated_zone. */
+static inline struct zone *zone_by_idx(const struct world *w, int idx)
+{
+	return pa_world(w)->zone_order[idx];
+}
+
+/* The zone's type (6.6: its index in its node's node_zones[]). */
 static inline enum zone_type zone_idx(const struct zone *zone)
 {
-	return (enum zone_type)(zone->idx + MAX_NR_ZONES - mm_world->nr_zones);
+	return (enum zone_type)(zone - zone->zone_pgdat->node_zones);
 }
+
+static inline int zone_to_nid(const struct zone *zone)
+{
+	return zone->zone_pgdat->node_id;
+}
+
+static inline int page_to_nid(const struct page *page)
+{
+	return zone_to_nid(page_zone(page));
+}
+
+static inline struct pglist_data *page_pgdat(const struct page *page)
+{
+	return page_zone(page)->zone_pgdat;
+}
+
+/* include/linux/topology.h: the node of a CPU, and a node's CPUs */
+static inline int cpu_to_node(int cpu)
+{
+	return mm_pa->cpu_node[cpu];
+}
+
+#define cpumask_of_node(nid)	(&NODE_DATA(nid)->node_cpus)
+
+/* numa_node_id(): raw_cpu_read(numa_node), no preemption check */
+#define numa_node_id()		cpu_to_node(raw_smp_processor_id())
+
+/* include/linux/memory_hotplug.h: the node's span and first_deferred_pfn */
+#define pgdat_resize_lock(pgdat, flags)	spin_lock_irqsave(&(pgdat)->node_size_lock, (flags))
+#define pgdat_resize_unlock(pgdat, flags)					\
+	spin_unlock_irqrestore(&(pgdat)->node_size_lock, (flags))
 
 static inline enum zone_type page_zonenum(const struct page *page)
 {
@@ -415,7 +614,7 @@ static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 
 static inline void *page_address(const struct page *page)
 {
-	return mm_world->mem + page_to_pfn(page) * MODEL_PAGE_SIZE;
+	return mm_pa->mem + page_to_pfn(page) * MODEL_PAGE_SIZE;
 }
 
 static inline unsigned long zone_managed_pages(struct zone *zone)

@@ -521,8 +521,9 @@ out_unlock:
 bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force)
 {
 	struct zone *zone;
+	struct zoneref *z;
 	unsigned long flags;
-	int z, order, ret;
+	int order, ret;
 
 	for_next_zone_zonelist(zone, z, ac) {
 		/* Preserve at least one pageblock unless memory pressure is

@@ -230,9 +230,9 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 	count = min(pcp->count, count);
 	if (count <= 0)
 		return;
-	if (bug_on(BUG_PCP_PICK_UNLOCKED) || mm_world->cfg.variant == PCP_BULK_PICK_OUTSIDE)
+	if (bug_on(BUG_PCP_PICK_UNLOCKED) || mm_pa->cfg.variant == PCP_BULK_PICK_OUTSIDE)
 		free_pcppages_bulk_pick_outside(zone, count, pcp, pindex);
-	else if (mm_world->cfg.variant == PCP_BULK_LOCKED_RR)
+	else if (mm_pa->cfg.variant == PCP_BULK_LOCKED_RR)
 		free_pcppages_bulk_locked_rr(zone, count, pcp, pindex);
 	else
 		free_pcppages_bulk_single_pass(zone, count, pcp, pindex);
@@ -252,7 +252,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 	struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 	int count;
 
-	if (mm_world->cfg.drain == DRAIN_LOCKED_COUNT) {
+	if (mm_pa->cfg.drain == DRAIN_LOCKED_COUNT) {
 		spin_lock(&pcp->lock);
 		if (pcp->count) {
 			mm_stat_inc(MM_PCP_DRAIN);
@@ -274,10 +274,10 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 
 static void drain_pages(unsigned int cpu)
 {
-	int z;
+	struct zone *zone;
 
-	for (z = 0; z < mm_world->nr_zones; z++)
-		drain_pages_zone(cpu, &mm_world->zones[z]);
+	for_each_populated_zone(zone)
+		drain_pages_zone(cpu, zone);
 }
 
 /*
@@ -334,7 +334,6 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 	}
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++) {
 		bool has_pcps = false;
-		int z;
 
 		if (force_all_cpus) {
 			has_pcps = true;
@@ -346,14 +345,16 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 			HOOK(pagealloc, state_read, pcp, 1);
 			has_pcps = count != 0;
 		} else {
-			for (z = 0; z < mm_world->nr_zones && !has_pcps; z++) {
-				struct per_cpu_pages *pcp =
-					per_cpu_ptr(mm_world->zones[z].per_cpu_pageset, cpu);
+			struct zone *z;
+
+			for_each_populated_zone(z) {
+				struct per_cpu_pages *pcp = per_cpu_ptr(z->per_cpu_pageset, cpu);
 				int count = data_race(pcp->count);
 
-				HOOK(pagealloc, read_drain_all_pcp, pcp, count, z);
+				HOOK(pagealloc, read_drain_all_pcp, pcp, count, z->idx);
 				HOOK(pagealloc, state_read, pcp, 1);
-				has_pcps = count != 0;
+				if ((has_pcps = count != 0))
+					break;
 			}
 		}
 		if (has_pcps)
@@ -653,23 +654,23 @@ void zone_pcp_update(struct zone *zone, int cpu_online)
  * vmstat differentials folded. */
 static int page_alloc_cpu_dead(unsigned int cpu)
 {
-	int z;
+	struct zone *zone;
 
 	drain_pages(cpu);
 	vm_events_fold_cpu((int)cpu);
 	cpu_vm_stats_fold((int)cpu);
-	for (z = 0; z < mm_world->nr_zones; z++)
-		zone_pcp_update(&mm_world->zones[z], 0);
+	for_each_populated_zone(zone)
+		zone_pcp_update(zone, 0);
 	return 0;
 }
 
 static int page_alloc_cpu_online(unsigned int cpu)
 {
-	int z;
+	struct zone *zone;
 
 	(void)cpu;
-	for (z = 0; z < mm_world->nr_zones; z++)
-		zone_pcp_update(&mm_world->zones[z], 1);
+	for_each_populated_zone(zone)
+		zone_pcp_update(zone, 1);
 	return 0;
 }
 

@@ -20,16 +20,16 @@ _Static_assert(MAX_CPUS < 255, "a CPU + 1 fits the owner byte");
 
 void pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs)
 {
-	unsigned char *owner = calloc(w->nr_pages, 1);
+	unsigned char *owner = calloc(pa_world(w)->nr_pages, 1);
 	unsigned long pfn;
 	int z, cpu, i;
 
 	*pages = *runs = 0;
 	if (!owner)
 		return;
-	for (z = 0; z < w->nr_zones; z++) {
+	for (z = 0; z < pa_world(w)->nr_zones; z++) {
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
-			struct per_cpu_pages *pcp = &w->zones[z].per_cpu_pageset[cpu];
+			struct per_cpu_pages *pcp = &zone_by_idx(w, z)->per_cpu_pageset[cpu];
 
 			for (i = 0; i < NR_PCP_LISTS; i++) {
 				struct page *page;
@@ -41,7 +41,7 @@ void pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs)
 			}
 		}
 	}
-	for (pfn = 0; pfn < w->nr_pages; pfn++)
+	for (pfn = 0; pfn < pa_world(w)->nr_pages; pfn++)
 		if (owner[pfn] && (!pfn || owner[pfn] != owner[pfn - 1]))
 			(*runs)++;
 	free(owner);
@@ -56,15 +56,15 @@ void pagealloc_stat_snap(struct world *w, void *snap)
 		s->mm[i] = mm_stat_sum((enum mm_stat_item)i);
 	s->pgalloc = sum_vm_event(PGALLOC);
 	s->pgfree = sum_vm_event(PGFREE);
-	for (z = 0; z < w->nr_zones; z++) {
-		const struct lock_stat *st = &w->zones[z].lock.st;
+	for (z = 0; z < pa_world(w)->nr_zones; z++) {
+		const struct lock_stat *st = &zone_by_idx(w, z)->lock.st;
 
 		s->zone_acquired += st->acquired;
 		s->zone_contended += __atomic_load_n(&st->contended, __ATOMIC_RELAXED);
 		s->zone_trylock_failed += __atomic_load_n(&st->trylock_failed, __ATOMIC_RELAXED);
 		s->zone_hold_cycles += st->hold_cycles;
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++) {
-			const struct lock_stat *p = &w->zones[z].per_cpu_pageset[cpu].lock.st;
+			const struct lock_stat *p = &zone_by_idx(w, z)->per_cpu_pageset[cpu].lock.st;
 
 			s->pcp_acquired += p->acquired;
 			s->pcp_contended += __atomic_load_n(&p->contended, __ATOMIC_RELAXED);

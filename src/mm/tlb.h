@@ -234,7 +234,7 @@ static inline pte_t *pte_table_base(unsigned long pfn)
 
 static inline struct page *virt_to_page(const void *addr)
 {
-	return pfn_to_page((unsigned long)((const unsigned char *)addr - mm_world->mem) /
+	return pfn_to_page((unsigned long)((const unsigned char *)addr - mm_pa->mem) /
 			   MODEL_PAGE_SIZE);
 }
 

@@ -83,7 +83,7 @@ void mm_stat_reset(void)
 
 void __count_vm_events(enum vm_event_item item, long delta)
 {
-	unsigned long *p = &mm_world->vm_events[current_task->cpu].event[item];
+	unsigned long *p = &mm_pa->vm_events[current_task->cpu].event[item];
 
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + (unsigned long)delta,
 			 __ATOMIC_RELAXED);
@@ -97,7 +97,7 @@ unsigned long sum_vm_event(enum vm_event_item item)
 	if (item == PGALLOC)
 		return sum_vm_event(PGALLOC_DMA32) + sum_vm_event(PGALLOC_NORMAL);
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
-		sum += __atomic_load_n(&mm_world->vm_events[cpu].event[item], __ATOMIC_RELAXED);
+		sum += __atomic_load_n(&mm_pa->vm_events[cpu].event[item], __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -193,11 +193,11 @@ static void fold_inflight(struct zone *zone, long v)
 int refresh_cpu_vm_stats(bool do_pagesets)
 {
 	long global_zone_diff[NR_VM_ZONE_STAT_ITEMS] = { 0 };
-	int i, z, changes = 0;
+	struct zone *zone;
+	int i, changes = 0;
 
 	(void)do_pagesets;	/* no NUMA remote pagesets in the model */
-	for (z = 0; z < mm_world->nr_zones; z++) {
-		struct zone *zone = &mm_world->zones[z];
+	for_each_populated_zone(zone) {
 		struct per_cpu_zonestat *pzstats;
 
 		preempt_disable();
@@ -268,10 +268,10 @@ unsigned long global_zone_page_state(enum zone_stat_item item)
  */
 void refresh_zone_stat_thresholds(void)
 {
-	int z, cpu, threshold = mm_world->cfg.stat_threshold;
+	int cpu, threshold = mm_pa->cfg.stat_threshold;
+	struct zone *zone;
 
-	for (z = 0; z < mm_world->nr_zones; z++) {
-		struct zone *zone = &mm_world->zones[z];
+	for_each_populated_zone(zone) {
 		unsigned long max_drift, tolerate_drift;
 
 		/* at boot, before any task runs */
@@ -294,10 +294,10 @@ void refresh_zone_stat_thresholds(void)
 void cpu_vm_stats_fold(int cpu)
 {
 	long global_zone_diff[NR_VM_ZONE_STAT_ITEMS] = { 0 };
-	int i, z;
+	struct zone *zone;
+	int i;
 
-	for (z = 0; z < mm_world->nr_zones; z++) {
-		struct zone *zone = &mm_world->zones[z];
+	for_each_populated_zone(zone) {
 		struct per_cpu_zonestat *pzstats = per_cpu_ptr(zone->per_cpu_zonestats, cpu);
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
@@ -325,7 +325,7 @@ void cpu_vm_stats_fold(int cpu)
  * processor." */
 void vm_events_fold_cpu(int cpu)
 {
-	struct vm_event_state *fold_state = &mm_world->vm_events[cpu];
+	struct vm_event_state *fold_state = &mm_pa->vm_events[cpu];
 	int i;
 
 	for (i = 0; i < NR_VM_EVENT_ITEMS; i++) {

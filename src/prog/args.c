@@ -36,8 +36,8 @@ int arg_hi(const struct op_arg *a, const struct mm_config *c)
 		return a->nnames - 1;
 	case ARG_FLAGS:
 		return (1 << a->nnames) - 1;
-	case ARG_ZONE:
-		return (int)config_get(c, &ck_zones) - 1;
+	case ARG_ZONE:	/* the world's zones: node 0's, a Normal on each other node */
+		return (int)(config_get(c, &ck_zones) + config_get(c, &ck_nodes) - 1) - 1;
 	case ARG_CPU:
 		return (int)config_get(c, &ck_cpus) - 1;
 	default:

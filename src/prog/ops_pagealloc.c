@@ -54,7 +54,7 @@ static struct pagealloc_run *run_state(struct op_ctx *c)
  */
 static void pcp_enable(struct op_ctx *c, int z)
 {
-	zone_pcp_enable(&c->w->zones[z]);
+	zone_pcp_enable(zone_by_idx(c->w, z));
 	run_state(c)->pcp_disabled_zone[c->t->id] = 0;
 }
 
@@ -167,7 +167,7 @@ static void do_drain_all(struct op_ctx *c)
 {
 	int z = c->op->arg[1];
 
-	__drain_all_pages(z < 0 ? NULL : &c->w->zones[z], c->op->arg[0]);
+	__drain_all_pages(z < 0 ? NULL : zone_by_idx(c->w, z), c->op->arg[0]);
 }
 
 static struct op_desc op_drain_all = {
@@ -190,7 +190,7 @@ static void do_zone_pcp_disable(struct op_ctx *c)
 	/* one disable at a time per task: a second would self-deadlock */
 	if (r->pcp_disabled_zone[c->t->id])
 		return;
-	zone_pcp_disable(&c->w->zones[z]);
+	zone_pcp_disable(zone_by_idx(c->w, z));
 	r->pcp_disabled_zone[c->t->id] = z + 1;
 }
 
@@ -223,7 +223,7 @@ static void do_set_pcp_high_batch(struct op_ctx *c)
 	/* while this task holds pcp_batch_high_lock, nothing to do */
 	if (run_state(c)->pcp_disabled_zone[c->t->id])
 		return;
-	zone_pcp_set_high_batch(&c->w->zones[c->op->arg[0]], c->op->arg[1], c->op->arg[2]);
+	zone_pcp_set_high_batch(zone_by_idx(c->w, c->op->arg[0]), c->op->arg[1], c->op->arg[2]);
 }
 
 static struct op_desc op_set_pcp_high_batch = {
@@ -255,7 +255,7 @@ OP_DESC(op_migrate);
 
 static void do_read_counters(struct op_ctx *c)
 {
-	struct zone *zone = &c->w->zones[0];
+	struct zone *zone = zone_by_idx(c->w, 0);
 	unsigned long v[4];
 
 	v[0] = zone_page_state(zone, NR_FREE_PAGES);
@@ -287,7 +287,7 @@ OP_DESC(op_vmstat_refresh);
 
 static void do_drain_zone_pages(struct op_ctx *c)
 {
-	struct zone *zone = &c->w->zones[c->op->arg[0]];
+	struct zone *zone = zone_by_idx(c->w, c->op->arg[0]);
 
 	/* the vmstat worker is bound to its CPU */
 	preempt_disable();

@@ -308,10 +308,14 @@ SEEDS := $(wildcard $(SEED_DIRS:%=%/*.mmf))
 # corpus/DIR/NAME.mmf -> TARGET/DIR-NAME: one flat directory per target
 seed_name = $(subst /,-,$(patsubst corpus/%.mmf,%,$(1)))
 target_seeds = $(if $(filter mm,$(1)),$(SEEDS),$(wildcard corpus/$(1)/*.mmf))
+# A seed naming what the tree no longer has (a yield site a code change
+# removed, an operation, a key) is kept with that dropped (encode
+# --keep-going), and the line that says so is kept in corpus/dropped/NAME.txt
+# for mmfuzz fuzz to repeat at every campaign; mmfuzz run still refuses it.
 define seed_rules
 $(BUILD)/corpus/$(1)/$(call seed_name,$(2)).bin: $(2) $(MMFUZZ)
-	@mkdir -p $$(dir $$@)
-	$(Q)$(MMFUZZ) encode $$< -o $$@
+	@mkdir -p $$(dir $$@) $(BUILD)/corpus/dropped
+	$(Q)$(MMFUZZ) encode --keep-going --dropped $(BUILD)/corpus/dropped/$(call seed_name,$(2)).txt $$< -o $$@
 CORPUS_BINS += $(BUILD)/corpus/$(1)/$(call seed_name,$(2)).bin
 endef
 CORPUS_BINS :=

@@ -52,6 +52,8 @@ static const char fuzz_usage[] =
 	"                    not its parents; one campaign at a time: DIR/lock)\n"
 	"  --no-ilv          no interleaving coverage (for the benchmark)\n"
 	"  --seed N          the engine's seed, 0 to 4294967295 (default: time)\n"
+	"  --seeds DIR       start from DIR's text programs (*.mmf), not the shipped\n"
+	"                    corpus; an empty DIR: from nothing (not for --target text)\n"
 	"  --until-found     stop at the first finding, print the time it took\n"
 	"  --engine-arg ARG  one more argument for the engine (repeatable), e.g.\n"
 	"                    --engine-arg=-use_value_profile=1, --engine-arg=-pexplore\n"
@@ -209,8 +211,9 @@ static int campaign_run(struct campaign *c)
 	if (!c->quiet)
 		fprintf(stderr, "mmfuzz fuzz: campaign %d in %s; building the %s %s target (%s), "
 			"log %s\n", c->run, c->out, c->engine, c->target, c->sanitizer, c->build_log);
-	if (build(c))
+	if (build(c) || (c->seeds_from && campaign_seeds_encode(c)))
 		return campaign_signal() ? 128 + campaign_signal() : EXIT_USAGE;
+	campaign_seeds_notes(c);
 	setenv("MMFUZZ_STATS", c->stats, 1);
 	setenv("MMFUZZ_CRASHES", c->crashes, 1);
 	{
@@ -270,7 +273,7 @@ int cmd_fuzz(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' }, { "inject", required_argument, 0, 'i' },
 		{ "out", required_argument, 0, 'o' }, { "no-ilv", no_argument, 0, 'n' },
 		{ "seed", required_argument, 0, 's' }, { "until-found", no_argument, 0, 'u' },
-		{ "engine-arg", required_argument, 0, 'A' },
+		{ "engine-arg", required_argument, 0, 'A' }, { "seeds", required_argument, 0, 'D' },
 		{ "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' }, { 0 } };
 	struct campaign c = { .engine = "libfuzzer", .target = "mm", .out = "findings", .jobs = 1,
 				.seconds = 60, .ilv = true };
@@ -289,6 +292,7 @@ int cmd_fuzz(int argc, char **argv)
 		case 'o': c.out = optarg; break;
 		case 'n': c.ilv = false; break;
 		case 'u': c.until_found = true; break;
+		case 'D': c.seeds_from = optarg; break;
 		case 'A':
 			if (c.nengine_args == MAX_ENGINE_ARGS) {
 				fprintf(stderr, "mmfuzz fuzz: at most %d --engine-arg\n", MAX_ENGINE_ARGS);
@@ -356,6 +360,10 @@ int cmd_fuzz(int argc, char **argv)
 	if (!strcmp(c.engine, "random") && (strcmp(c.target, "mm") || strcmp(c.sanitizer, "none"))) {
 		fprintf(stderr, "mmfuzz fuzz: the random engine runs the mm seeds in this process "
 			"(--target mm, --sanitizer none)\n");
+		return EXIT_USAGE;
+	}
+	if (c.seeds_from && !strcmp(c.target, "text")) {
+		fprintf(stderr, "mmfuzz fuzz: --seeds is for the program targets, not text\n");
 		return EXIT_USAGE;
 	}
 	if (find_root(&c)) {

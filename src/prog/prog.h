@@ -78,7 +78,7 @@ struct prog {
 	/*
 	 * "aim:": what the program was written for (bug switches, mutant ids,
 	 * yield sites), canonical, ", " apart; "" for a generic seed.  Text
-	 * only: metadata, never in the binary form (docs/format.md).
+	 * only: metadata, never in the binary form (docs/seeds.md).
 	 */
 	char aim[PROG_AIM_MAX];
 };

@@ -56,7 +56,7 @@ static int parse_mms(struct parser *ps, struct pstate *st, const char *k)
 	}
 }
 
-/* A mutant id as bench/mutgen.pl names them: CLASS@FUNCTION#N. */
+/* A mutant id as bench/mutgen.pl names them: CLASS@FUNCTION#N or #N.K. */
 static bool mutant_id_ok(const char *s)
 {
 	static const char *const classes[] = {
@@ -70,8 +70,9 @@ static bool mutant_id_ok(const char *s)
 	for (c = at + 1; c < hash; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_')
 			return false;
+	/* "#N", or "#N.K" for one argument of a clamp */
 	for (c = hash + 1; *c; c++)
-		if (!isdigit((unsigned char)*c))
+		if (!isdigit((unsigned char)*c) && (*c != '.' || c == hash + 1 || !c[1]))
 			return false;
 	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
 		if (strlen(classes[i]) == (size_t)(at - s) && !strncmp(s, classes[i], (size_t)(at - s)))

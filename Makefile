@@ -350,6 +350,17 @@ bench-bugs: $(MMFUZZ)
 		$(if $(BENCH_ENGINES),-e "$(BENCH_ENGINES)") $(if $(BENCH_BUGS),-b "$(BENCH_BUGS)") \
 		$(if $(BENCH_TARGET),-t "$(BENCH_TARGET)")
 
+# make bench-search [SEARCH_RUNS=3] [SEARCH_CAP=600] [SEARCH_BUGS="..."|none]
+# [SEARCH_MUTANTS=REGEX|none] [SEARCH_ARGS="-S|-N ..."]: time to first detection of every
+# bug switch and non-equivalent catalogue mutant with the seeds aimed at it
+# removed, and from no seeds; writes docs/measurements/bench-search.md
+# (bench/bench_search.sh).  Hours at the defaults.
+.PHONY: bench-search
+bench-search: $(MMFUZZ)
+	@MMFUZZ=$(abspath $(MMFUZZ)) bench/bench_search.sh -r $(or $(SEARCH_RUNS),3) \
+		-c $(or $(SEARCH_CAP),600) $(if $(SEARCH_BUGS),-b "$(SEARCH_BUGS)") \
+		$(if $(SEARCH_MUTANTS),-m '$(SEARCH_MUTANTS)') $(SEARCH_ARGS)
+
 # make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]:
 # executions per second of the mm target against commit 80487fb on the same
 # grown corpus, and of the tlb target beside it on its own grown seeds
@@ -410,7 +421,7 @@ bench-stress: $(MMFUZZ)
 
 # ---- mutation score ----
 # make mutants [MUTANTS_TIME=120] [MUTANTS=REGEX]: every single-point mutant
-# of src/mm from the catalogue (bench/mutants.cat) against the default
+# of src/mm from the catalogue (bench/mutants/*.cat, one file per layer) against the default
 # campaign, MUTANTS_TIME seconds each; the table and the score
 # (bench/mutants.sh, report in $(BUILD)/mutants/report).  Hours on two cores:
 # ci/mutants runs it, make test does not.

@@ -53,7 +53,10 @@ static const char fuzz_usage[] =
 	"  --no-ilv          no interleaving coverage (for the benchmark)\n"
 	"  --seed N          the engine's seed, 0 to 4294967295 (default: time)\n"
 	"  --seeds DIR       start from DIR's text programs (*.mmf), not the shipped\n"
-	"                    corpus; an empty DIR: from nothing (not for --target text)\n"
+	"                    corpus; an empty DIR: from nothing (not for --target text);\n"
+	"                    without it, MMFUZZ_SEEDS_DIR=D in the environment means\n"
+	"                    --seeds D/TARGET (bench/bench_search.sh: the seeds aimed\n"
+	"                    at a bug removed, through bench_bugs.sh and mutants.sh)\n"
 	"  --until-found     stop at the first finding, print the time it took\n"
 	"  --engine-arg ARG  one more argument for the engine (repeatable), e.g.\n"
 	"                    --engine-arg=-use_value_profile=1, --engine-arg=-pexplore\n"
@@ -361,6 +364,16 @@ int cmd_fuzz(int argc, char **argv)
 		fprintf(stderr, "mmfuzz fuzz: the random engine runs the mm seeds in this process "
 			"(--target mm, --sanitizer none)\n");
 		return EXIT_USAGE;
+	}
+	if (!c.seeds_from && getenv("MMFUZZ_SEEDS_DIR") && strcmp(c.target, "text")) {
+		static char env_seeds[4096];
+
+		if (snprintf(env_seeds, sizeof(env_seeds), "%s/%s", getenv("MMFUZZ_SEEDS_DIR"),
+			     c.target) >= (int)sizeof(env_seeds)) {
+			fprintf(stderr, "mmfuzz fuzz: MMFUZZ_SEEDS_DIR: a path too long\n");
+			return EXIT_USAGE;
+		}
+		c.seeds_from = env_seeds;
 	}
 	if (c.seeds_from && !strcmp(c.target, "text")) {
 		fprintf(stderr, "mmfuzz fuzz: --seeds is for the program targets, not text\n");

@@ -240,7 +240,7 @@ END {
 		}
 		printf "\n"
 	}
-	printf "\nPer layer (the median of the bugs' medians; bugs found in most runs within %d s):\n\n", cap
+	printf "\nPer layer (the median of the bugs medians; the bugs found in most runs within %d s):\n\n", cap
 	printf "| layer | bugs |"
 	for (c = 1; c <= nc; c++) printf " %s: median s | found |", cf[c] == "aimed" ? "aimed removed" : "no seeds"
 	printf "\n|---|---|"
@@ -258,9 +258,10 @@ END {
 	}
 	printf "\n"
 	for (c = 1; c <= nc; c++)
-		printf "%s: %d of %d bugs found in most runs within %d s (%.0f%%), median of the medians %s s (issue 19 target with the aimed seeds removed: at least 80%%, under 60 s)\n\n", \
+		printf "%s: %d of %d bugs found in most runs within %d s (%.0f%%), median of the medians %s s%s\n\n", \
 			cf[c] == "aimed" ? "Aimed seeds removed" : "From no seeds", found[c], na[c], cap, \
-			na[c] ? 100 * found[c] / na[c] : 0, na[c] ? show(median(all[c])) : "-"
+			na[c] ? 100 * found[c] / na[c] : 0, na[c] ? show(median(all[c])) : "-", \
+			cf[c] == "aimed" ? " (issue 19 target: at least 80% within 600 s, median under 60 s)" : ""
 }' "$results" > "$table"
 cat "$table"
 

@@ -29,7 +29,7 @@ set -u
 
 usage() {
 	cat <<EOF
-usage: bench/bench_search.sh [-r RUNS] [-c CAP] [-b SWITCHES] [-m REGEX] [-S] [-N] [-o PAGE] [-w DIR]
+usage: bench/bench_search.sh [-r RUNS] [-c CAP] [-b SWITCHES] [-m REGEX] [-S] [-N] [-o PAGE] [-w DIR] [-T]
   -r RUNS      campaign seeds per bug and configuration (default 3)
   -c CAP       seconds per campaign (default 600)
   -b SWITCHES  the bug switches, space apart (default every one; none: no switch)
@@ -39,13 +39,14 @@ usage: bench/bench_search.sh [-r RUNS] [-c CAP] [-b SWITCHES] [-m REGEX] [-S] [-
   -N           no "no seeds" campaigns
   -o PAGE      the page written (default docs/measurements/bench-search.md)
   -w DIR       work directory (default: a temporary one, removed at the end)
+  -T           no campaigns: the table and the page again from -w DIR's results
 EOF
 	exit 2
 }
 
-runs=3 cap=600 switches= mutants= do_aimed=1 do_none=1 page= work=
+runs=3 cap=600 switches= mutants= do_aimed=1 do_none=1 page= work= table_only=0
 cmdline="bench/bench_search.sh $*"
-while getopts "r:c:b:m:SNo:w:" o; do
+while getopts "r:c:b:m:SNo:w:T" o; do
 	case $o in
 	r) runs=$OPTARG ;;
 	c) cap=$OPTARG ;;
@@ -55,6 +56,7 @@ while getopts "r:c:b:m:SNo:w:" o; do
 	N) do_none=0 ;;
 	o) page=$OPTARG ;;
 	w) work=$OPTARG ;;
+	T) table_only=1 ;;
 	*) usage ;;
 	esac
 done
@@ -69,6 +71,10 @@ cd "$root" || exit 2
 page=${page:-$root/docs/measurements/bench-search.md}
 mmfuzz=${MMFUZZ:-$root/build/mmfuzz}
 make -s build/mmfuzz || exit 2
+if [ $table_only = 1 ]; then
+	[ -n "$work" ] && [ -s "$work/facts" ] && [ -f "$work/results" ] || {
+		echo "bench/bench_search.sh: -T wants -w DIR of an earlier run" >&2; exit 2; }
+fi
 if [ -z "$work" ]; then
 	work=$(mktemp -d "${TMPDIR:-/tmp}/bench-search.XXXXXX") || exit 2
 	trap 'rm -rf "$work"' EXIT
@@ -76,6 +82,8 @@ fi
 mkdir -p "$work" || exit 2
 work=$(cd "$work" && pwd)
 
+results=$work/results	# kind name config run seconds found
+if [ $table_only = 0 ]; then
 # ---- the bugs ----
 [ -n "$switches" ] || switches=$("$mmfuzz" bugs | awk '{ print $1 }')
 [ "$switches" = none ] && switches=
@@ -150,7 +158,6 @@ all_seeds=$(wc -l < "$work/aims")
 # ---- the campaigns ----
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s)
-results=$work/results	# kind name config run seconds found
 : > "$results"
 configs=
 [ $do_aimed = 1 ] && configs="$configs aimed"
@@ -167,7 +174,7 @@ for b in $switches; do
 		else
 			seeds "$work/seeds"
 		fi
-		echo "-- $b ($cfg): $(find "$work/seeds/mm" -name '*.mmf' | wc -l) of $all_seeds seeds" >&2
+		echo "-- $b ($cfg): $(find "$work/seeds/mm" -name '*.mmf' | wc -l) of $all_seeds seeds kept (a layer's target: those of its directory)" >&2
 		MMFUZZ_SEEDS_DIR=$work/seeds MMFUZZ=$mmfuzz bench/bench_bugs.sh -r "$runs" -c "$cap" \
 			-e libfuzzer -b "$b" -o "$work/bugs.csv" > /dev/null || {
 			echo "bench/bench_search.sh: bench_bugs.sh failed on $b ($cfg)" >&2; exit 1; }
@@ -184,7 +191,7 @@ for m in $mlist; do
 		fi
 		r=1
 		while [ $r -le "$runs" ]; do
-			echo "-- $m ($cfg) run $r: $(find "$work/seeds/mm" -name '*.mmf' | wc -l) of $all_seeds seeds" >&2
+			echo "-- $m ($cfg) run $r: $(find "$work/seeds/mm" -name '*.mmf' | wc -l) of $all_seeds seeds kept (a layer's target: those of its directory)" >&2
 			re=$(printf '%s' "$m" | sed 's/[][\\.^$*+?(){}|]/\\&/g')
 			MMFUZZ_SEEDS_DIR=$work/seeds bench/mutants.sh -t "$cap" -s "$r" -m "^$re\$" \
 				-o "$work/mut" > "$work/mut.out" 2>&1 || {
@@ -198,6 +205,16 @@ for m in $mlist; do
 done
 secs=$(( $(date +%s) - start ))
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
+commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
+git diff --quiet HEAD 2> /dev/null || commit="$commit (with uncommitted changes)"
+# what the page says of this run, for -T
+{
+	declare -p cmdline commit secs load0 load1 runs cap configs all_seeds
+	echo "nsw=$(echo $switches | wc -w) nmut=$(echo $mlist | wc -w) when='$(date -u '+%Y-%m-%d %H:%M UTC')'"
+} > "$work/facts"
+fi	# table_only
+# shellcheck disable=SC1091
+. "$work/facts"
 
 # ---- the table ----
 table=$work/table
@@ -217,7 +234,8 @@ BEGIN {
 	key = $2 SUBSEP $3
 	if (!($2 in seen)) { seen[$2] = 1; order[++nb] = $2; kind[$2] = $1 }
 	t[key] = t[key] " " $5; n[key]++
-	if ($6 == 1) { fcap[key]++; if ($5 + 0 <= 60) f60[key]++ }
+	# a finding the campaign reports just past the cap is not within it
+	if ($6 == 1 && $5 + 0 <= cap + 0) { fcap[key]++; if ($5 + 0 <= 60) f60[key]++ }
 }
 END {
 	printf "| bug | kind | layer | seeds removed |"
@@ -267,8 +285,6 @@ cat "$table"
 
 # ---- the page, written atomically ----
 mkdir -p "$(dirname "$page")" || exit 2
-commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
-git diff --quiet HEAD 2> /dev/null || commit="$commit (with uncommitted changes)"
 cpu=$(sed -n 's/^model name[ \t]*: //p' /proc/cpuinfo | head -1)
 {
 	echo "# bench-search: search power without the aimed seeds"
@@ -277,13 +293,14 @@ cpu=$(sed -n 's/^model name[ \t]*: //p' /proc/cpuinfo | head -1)
 	echo
 	echo "- command: \`$cmdline\`"
 	echo "- commit: $commit"
-	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), ${secs} s of campaigns"
+	echo "- date: $when, ${secs} s of campaigns"
 	echo "- machine: $(uname -srm), $(nproc) CPU(s)${cpu:+, $cpu}"
 	echo "- load average (1, 5, 15 min): $load0 before, $load1 after"
-	echo "- parameters: $runs run(s) per bug and configuration (libFuzzer seeds 1..$runs), cap ${cap} s (a run that finds nothing counts as the cap), configurations:$configs; $(echo $switches | wc -w) switch(es), $(echo $mlist | wc -w) mutant(s)"
+	echo "- parameters: $runs run(s) per bug and configuration (libFuzzer seeds 1..$runs), cap ${cap} s (a run that finds nothing counts as the cap), configurations:$configs; $nsw switch(es), $nmut mutant(s)"
 	echo "- campaigns: the default one (libFuzzer, ASan+UBSan, one job; a switch on its layer's target as bench/bench_bugs.sh picks it, a mutant on its catalogue's target as bench/mutants.sh does)"
 	echo "- aimed removed: every seed whose \`aim:\` names the bug, or names a window (yield site) that a seed aimed at the bug names, is left out; the column says how many of the $all_seeds seeds"
 	echo "- no seeds: the campaign starts from nothing"
+	[ $table_only = 0 ] || echo "- the table rendered again from that run's results (\`bench/bench_search.sh -T\`)"
 	echo
 	cat "$table"
 } > "$page.tmp.$$" && mv "$page.tmp.$$" "$page" || { rm -f "$page.tmp.$$"; exit 2; }

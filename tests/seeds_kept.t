@@ -6,7 +6,7 @@
 # run and plain encode still refuse the file (exit 2, FILE:LINE:COL).
 # aim: is validated the same way and never reaches the binary form.
 . tests/lib/tap.sh
-plan 14
+plan 16
 
 # corpus/tlb/zap_deferred_flush.mmf with its decision at T1.2 moved to a
 # yield site the tree does not have
@@ -36,6 +36,12 @@ ok $? "encode --keep-going keeps it and says so once, FILE:LINE:COL in the note"
 ok $? "a seed that lost nothing: no word, and the old note is removed"
 "$MMFUZZ" decode --keep-going "$seed" > /dev/null 2>&1; rc=$?
 [ $rc = 2 ]; ok $? "decode has no seed mode (exit $rc)"
+"$MMFUZZ" encode --dropped "$TMP/note" "$seed" -o "$TMP/z.bin" > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc = 2 ] && [ ! -e "$TMP/z.bin" ] && grep -q -- '--dropped goes with --keep-going' "$TMP/err"
+ok $? "encode --dropped without --keep-going: exit 2, nothing written"
+"$MMFUZZ" fuzz --target text --seeds "$TMP/seeds" --out "$TMP/never" > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc = 2 ] && [ ! -e "$TMP/never" ] && grep -q -- '--seeds is for the program targets' "$TMP/err"
+ok $? "fuzz --seeds with the text target: exit 2, nothing started"
 
 # an operation the tree does not have, the op that frees its handle, and the
 # decisions: the one at the dropped op goes, the later one follows its op

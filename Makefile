@@ -313,10 +313,14 @@ SEEDS := $(wildcard $(SEED_DIRS:%=%/*.mmf))
 # corpus/DIR/NAME.mmf -> TARGET/DIR-NAME: one flat directory per target
 seed_name = $(subst /,-,$(patsubst corpus/%.mmf,%,$(1)))
 target_seeds = $(if $(filter mm,$(1)),$(SEEDS),$(wildcard corpus/$(1)/*.mmf))
+# A seed naming what the tree no longer has (a yield site a code change
+# removed, an operation, a key) is kept with that dropped (encode
+# --keep-going), and the line that says so is kept in corpus/dropped/NAME.txt
+# for mmfuzz fuzz to repeat at every campaign; mmfuzz run still refuses it.
 define seed_rules
 $(BUILD)/corpus/$(1)/$(call seed_name,$(2)).bin: $(2) $(MMFUZZ)
-	@mkdir -p $$(dir $$@)
-	$(Q)$(MMFUZZ) encode $$< -o $$@
+	@mkdir -p $$(dir $$@) $(BUILD)/corpus/dropped
+	$(Q)$(MMFUZZ) encode --keep-going --dropped $(BUILD)/corpus/dropped/$(call seed_name,$(2)).txt $$< -o $$@
 CORPUS_BINS += $(BUILD)/corpus/$(1)/$(call seed_name,$(2)).bin
 endef
 CORPUS_BINS :=
@@ -351,6 +355,17 @@ bench-bugs: $(MMFUZZ)
 		-c $(or $(BENCH_CAP),300) -o $(BUILD)/bench-bugs.csv \
 		$(if $(BENCH_ENGINES),-e "$(BENCH_ENGINES)") $(if $(BENCH_BUGS),-b "$(BENCH_BUGS)") \
 		$(if $(BENCH_TARGET),-t "$(BENCH_TARGET)")
+
+# make bench-search [SEARCH_RUNS=3] [SEARCH_CAP=600] [SEARCH_BUGS="..."|none]
+# [SEARCH_MUTANTS=REGEX|none] [SEARCH_ARGS="-S|-N ..."]: time to first detection of every
+# bug switch and non-equivalent catalogue mutant with the seeds aimed at it
+# removed, and from no seeds; writes docs/measurements/bench-search.md
+# (bench/bench_search.sh).  Hours at the defaults.
+.PHONY: bench-search
+bench-search: $(MMFUZZ)
+	@MMFUZZ=$(abspath $(MMFUZZ)) bench/bench_search.sh -r $(or $(SEARCH_RUNS),3) \
+		-c $(or $(SEARCH_CAP),600) $(if $(SEARCH_BUGS),-b "$(SEARCH_BUGS)") \
+		$(if $(SEARCH_MUTANTS),-m '$(SEARCH_MUTANTS)') $(SEARCH_ARGS)
 
 # make bench-exec [EXEC_SECS=30] [EXEC_ROUNDS=3] [EXEC_ENGINES="libfuzzer afl"]
 # [EXEC_TARGETS="..."] [EXEC_GROW=RUNS] [EXEC_REV=COMMIT]: executions per second
@@ -422,7 +437,7 @@ bench-stress: $(MMFUZZ)
 
 # ---- mutation score ----
 # make mutants [MUTANTS_TIME=120] [MUTANTS=REGEX]: every single-point mutant
-# of src/mm from the catalogue (bench/mutants.cat) against the default
+# of src/mm from the catalogue (bench/mutants/*.cat, one file per layer) against the default
 # campaign, MUTANTS_TIME seconds each; the table and the score
 # (bench/mutants.sh, report in $(BUILD)/mutants/report).  Hours on two cores:
 # ci/mutants runs it, make test does not.

@@ -3,7 +3,7 @@
 #
 # bench/mutants.sh (make mutants, ci/mutants): the mutation score of the
 # default campaign.  Single-point mutants of src/mm come from the catalogue
-# of the kernel's concurrency mistakes (bench/mutants.cat, made by
+# of the kernel's concurrency mistakes (bench/mutants/*.cat, made by
 # bench/mutgen.pl); each is built in its own copy of the tree and given to
 # the default campaign (mmfuzz fuzz: libFuzzer with ASan+UBSan, the shipped
 # seeds, target mm or the layer's own as the catalogue's target lines say)
@@ -26,7 +26,8 @@ usage: bench/mutants.sh [-t SECONDS] [-m REGEX] [-s SEED] [-o DIR] [-e FILE] [-c
   -s SEED     the campaign's seed (default 1)
   -o DIR      work directory and report (default build/mutants)
   -e FILE     the equivalences (default bench/mutants.equiv)
-  -c FILE     the catalogue (default bench/mutants.cat)
+  -c FILE     the catalogue: a file, or a directory of *.cat read as one
+              (default bench/mutants, one file per layer)
   -p PAGE     also write the report as a measurements page (make mutants:
               docs/measurements/mutants.md, bench/mpage.sh); a run of part
               of the catalogue (-m, -c) says so at its top
@@ -36,7 +37,7 @@ EOF
 	exit 2
 }
 
-budget=120 match= seed=1 out=build/mutants equiv=bench/mutants.equiv cat=bench/mutants.cat
+budget=120 match= seed=1 out=build/mutants equiv=bench/mutants.equiv cat=bench/mutants
 keep=0 list=0 page=
 cmdline=bench/mutants.sh	# as given, for the page (-p)
 for a in "$@"; do
@@ -68,6 +69,12 @@ mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 equiv=$(cd "$(dirname "$equiv")" && pwd)/$(basename "$equiv")
 cat=$(cd "$(dirname "$cat")" && pwd)/$(basename "$cat")
+# the catalogue's files (one per layer) as one, in name order, as
+# bench/mutgen.pl reads a directory
+if [ -d "$cat" ]; then
+	cat "$cat"/*.cat > "$out/catalogue" || exit 2
+	cat=$out/catalogue
+fi
 
 perl bench/mutgen.pl -c "$cat" list src/mm/*.c > "$out/all" || exit 2
 if [ -n "$match" ]; then

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 #
 # bench/mutgen.pl: single-point mutants of the model, made mechanically from
-# the catalogue (bench/mutants.cat) and the source files.
+# the catalogue (bench/mutants/*.cat: one file per layer, read in name order
+# as one) and the source files.
 #
-#   bench/mutgen.pl [-c CATALOGUE] list FILE...
+#   bench/mutgen.pl [-c CATALOGUE] list FILE...     (CATALOGUE: a file, or a
+#       directory whose *.cat are read; default bench/mutants)
 #       one line per mutant: ID, FILE:LINE, CLASS, what changes
 #   bench/mutgen.pl [-c CATALOGUE] apply ID FILE...
 #       rewrite, in place, the one file the mutant ID changes
@@ -16,7 +18,7 @@
 use strict;
 use warnings;
 
-my $cat = 'bench/mutants.cat';
+my $cat = 'bench/mutants';
 if (@ARGV >= 2 && $ARGV[0] eq '-c') {
 	shift;
 	$cat = shift;
@@ -29,6 +31,10 @@ die "usage: $0 [-c CATALOGUE] list FILE... | apply ID FILE...\n"
 
 # ---- the catalogue ----
 my (@locks, @held, @counter, @listop, @yield, @atomic, @clamp, @racy, @exclude);
+my @cats = -d $cat ? sort(glob("$cat/*.cat")) : ($cat);
+die "$cat: no *.cat in it\n" unless @cats;
+for my $catfile (@cats) {
+$cat = $catfile;
 open(my $cf, '<', $cat) or die "$cat: $!\n";
 while (my $l = <$cf>) {
 	chomp $l;
@@ -64,6 +70,7 @@ while (my $l = <$cf>) {
 	}
 }
 close $cf;
+}
 
 sub any_match {
 	my ($s, @res) = @_;

@@ -30,7 +30,7 @@ mkdir -p "$TMP/src"
 cp src/mm/*.c "$TMP/src/"
 sed -i '1i /* shifted */' "$TMP/src/page_alloc_pcp.c"
 sed -i '/^static int nr_pcp_free/,/^}/ s/^\(\tint min_nr_free.*\)$/\1\n\t(void)0;/' "$TMP/src/page_alloc_pcp.c"
-(cd "$TMP/src" && "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants.cat" list ./*.c) |
+(cd "$TMP/src" && "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants" list ./*.c) |
 	cut -f1 > "$TMP/ids2"
 cut -f1 "$TMP/l1" | diff - "$TMP/ids2" > /dev/null
 ok $? "the ids stay when lines shift and another function changes"
@@ -38,7 +38,7 @@ ok $? "the ids stay when lines shift and another function changes"
 mkdir -p "$TMP/a"
 cp src/mm/*.c "$TMP/a/"
 id=$(grep $'\tsrc/mm/vmstat.c:' "$TMP/l1" | grep -m1 $'\tatomic-split\t' | cut -f1)
-(cd "$TMP/a" && "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants.cat" apply "$id" ./*.c) > /dev/null
+(cd "$TMP/a" && "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants" apply "$id" ./*.c) > /dev/null
 changed=$(for f in src/mm/*.c; do cmp -s "$f" "$TMP/a/$(basename "$f")" || echo "$f"; done)
 diff "src/mm/vmstat.c" "$TMP/a/vmstat.c" | grep -q '^> .*atomic_long_set(.*atomic_long_read(' &&
 	[ "$changed" = src/mm/vmstat.c ]
@@ -47,7 +47,7 @@ ok $? "apply $id: one file changed, atomic_long_add became a read and a set"
 # a catalogue with one rule that cannot compile (its keep form is no C)
 # beside the real one
 sed '/^lock  \\bmutex_lock/s/  -  -$/  no such call($1)  -/' \
-	bench/mutants.cat > "$TMP/cat"
+	bench/mutants/*.cat > "$TMP/cat"
 grep -q 'no such call' "$TMP/cat"
 ok $? "a test catalogue whose mutex rule does not compile"
 printf '%s\n' "# ID  reason" \

@@ -94,6 +94,9 @@ static enum trip trip(const struct prog *orig, const char *name)
 		     o0.sig, (unsigned long long)o0.hash, o2.sig, (unsigned long long)o2.hash);
 		goto out;
 	}
+	/* aim: is the text's metadata, which the binary form never holds
+	 * (docs/seeds.md): the rest must come back */
+	memcpy(b.aim, q.aim, sizeof(b.aim));
 	if (prog_decode_canonical(e, &b, &r, NULL) < 0 || !(d2 = prog_print_text(&b)))
 		goto out;
 	if (strcmp(d1, d2)) {

@@ -49,7 +49,7 @@ mutant() {	# mutant ID SEED SIGNATURE [SED: the seed's schedule for the mutant]
 	# (not the whole build/: its bench and campaign directories run to GBs)
 	cp -a Makefile src stress "$tree/" && mkdir -p "$tree/build" &&
 		cp -a build/src build/libmmfuzz.a "$tree/build/" 2> /dev/null
-	(cd "$tree" && perl "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants.cat" apply "$id" \
+	(cd "$tree" && perl "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants" apply "$id" \
 		src/mm/*.c) > "$TMP/apply" 2>&1
 	file=$(cut -f2 "$TMP/apply" | cut -d: -f1)
 	[ -n "$file" ] && ! cmp -s "$file" "$tree/$file"

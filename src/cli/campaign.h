@@ -37,7 +37,9 @@ struct campaign {
 	char tag[16];			/* "rN": what it writes is named so */
 	char root[4096];
 	char bin[4096];
-	char seeds[4096];
+	char seeds[4096];		/* the directory the engine starts from */
+	const char *seeds_from;		/* --seeds DIR (text programs), or NULL */
+	char notes[4200];		/* what each seed lost: NAME.txt (encode --dropped) */
 	char crashes[4096];
 	char stats[4200];		/* DIR/stats/rN */
 	char build_log[4200];		/* DIR/logs/rN-build.log */
@@ -62,6 +64,16 @@ int campaign_signal(void);
  * (until_found) something was found; *first gets the seconds to the first
  * finding.  0, or -1 when the engine could not run (said on stderr).
  */
+/*
+ * --seeds DIR: its text programs encoded (mmfuzz encode --keep-going) into
+ * OUT/seeds/rN, which becomes c->seeds.  0, or -1 after saying why (a file
+ * that even the seed mode cannot read is bad input).
+ */
+int campaign_seeds_encode(struct campaign *c);
+/* Each seed the engine gets that lost something to this tree (a yield site,
+ * an operation, a key it no longer has): one line on stderr and in
+ * OUT/logs/rN-seeds.log. */
+void campaign_seeds_notes(struct campaign *c);
 int campaign_random(struct campaign *c, struct triage *t, double t0, double *first);
 int campaign_engine_options(struct campaign *c);
 int campaign_engine(struct campaign *c, struct triage *t, double t0, double *first);

@@ -37,6 +37,9 @@ int input_load(struct input *in, const char *path, enum input_form form);
 /* --target T: binary inputs mean what they mean to fuzz target T (mm). */
 extern const struct fuzz_target *input_target;
 int input_target_opt(const char *cmd, const char *name);
+/* Text inputs parsed in this mode when set (encode --keep-going: the
+ * campaigns' seed mode, prog.h's struct text_mode); NULL: strict. */
+extern struct text_mode *input_mode;
 void input_free(struct input *in);
 /* --text / --binary (@opt is "text" or "binary"); -1 for both at once. */
 int input_form_opt(const char *cmd, const char *opt, enum input_form *form);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* mmfuzz decode / encode: between the binary and the text form. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../prog/codec.h"
 #include "cli.h"
@@ -22,7 +24,7 @@ static const char decode_usage[] =
 	"                     (default mm)\n";
 
 static const char encode_usage[] =
-	"usage: mmfuzz encode [--text | --binary] FILE -o OUT\n"
+	"usage: mmfuzz encode [--text | --binary] [--keep-going [--dropped NOTE]] FILE -o OUT\n"
 	"\n"
 	"Write a program (text or binary) in the binary form the fuzzers mutate.\n"
 	"Schedule decisions become step counts (the program is run once to count\n"
@@ -33,7 +35,17 @@ static const char encode_usage[] =
 	"                     replaced atomically, a device or FIFO written in place\n"
 	"  --text, --binary   read FILE as that form, whatever it looks like\n"
 	"  --target T         a binary FILE means what it means to fuzz target T\n"
-	"                     (default mm)\n";
+	"                     (default mm)\n"
+	"  --keep-going       a seed, not a file asked for: a decision at a yield site,\n"
+	"                     an operation (and the ops that take its handle), a header\n"
+	"                     key, a bug switch or an aim this tree does not have is\n"
+	"                     dropped, said in one line on stderr, and the rest encoded\n"
+	"                     (make corpus; mmfuzz fuzz's --seeds)\n"
+	"  --dropped NOTE     with --keep-going: that line also in the file NOTE, which\n"
+	"                     is removed when nothing was dropped\n";
+
+static bool keep_going;
+static const char *dropped_note;
 
 /* decode and encode: [--text|--binary] FILE [-o OUT]; -1 after an error,
  * 1 after --help */
@@ -42,7 +54,9 @@ static int codec_args(const char *cmd, const char *usage, int argc, char **argv,
 {
 	static const struct option lo[] = {
 		{ "text", no_argument, 0, 'T' }, { "target", required_argument, 0, 'G' },
-		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' }, { 0 } };
+		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' },
+		{ "keep-going", no_argument, 0, 'K' }, { "dropped", required_argument, 0, 'D' },
+		{ 0 } };
 	int c;
 
 	optind = 1;
@@ -61,6 +75,17 @@ static int codec_args(const char *cmd, const char *usage, int argc, char **argv,
 		case 'o':
 			*out = optarg;
 			break;
+		case 'K':
+		case 'D':
+			if (!want_out) {
+				opt_error(cmd, '?', argv);
+				return -1;
+			}
+			if (c == 'K')
+				keep_going = true;
+			else
+				dropped_note = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 1;
@@ -75,6 +100,10 @@ static int codec_args(const char *cmd, const char *usage, int argc, char **argv,
 	}
 	if (optind + 1 < argc) {
 		fprintf(stderr, "mmfuzz %s: one FILE only, not '%s' too\n", cmd, argv[optind + 1]);
+		return -1;
+	}
+	if (dropped_note && !keep_going) {
+		fprintf(stderr, "mmfuzz %s: --dropped goes with --keep-going\n", cmd);
 		return -1;
 	}
 	if (want_out && !*out) {
@@ -229,6 +258,7 @@ int cmd_encode(int argc, char **argv)
 	static int lines[PROG_MAX_DEC];
 	enum input_form form = INPUT_AUTO;
 	const char *out = NULL, *file = NULL;
+	struct text_mode mode = { .keep_going = true };
 	struct run_result r;
 	struct input in;
 	struct exec *e;
@@ -240,8 +270,26 @@ int cmd_encode(int argc, char **argv)
 	rc = codec_args("encode", encode_usage, argc, argv, true, &file, &out, &form);
 	if (rc)
 		return rc > 0 ? EXIT_CLEAN : EXIT_USAGE;
+	input_mode = keep_going ? &mode : NULL;
 	if (input_load(&in, file, form))
 		return EXIT_USAGE;
+	if (keep_going && dropped_note) {
+		char line[400];
+		int len = 0;
+
+		if (mode.dropped)
+			len = snprintf(line, sizeof(line), "%s; the seed kept (%d dropped in "
+				       "all)\n", mode.note, mode.dropped);
+		if (mode.dropped ? write_output(dropped_note, line, (size_t)len)
+				 : unlink(dropped_note) && errno != ENOENT) {
+			if (!mode.dropped)
+				fprintf(stderr, "mmfuzz encode: %s: %s\n", dropped_note, strerror(errno));
+			input_free(&in);
+			return EXIT_USAGE;
+		}
+	}
+	if (mode.dropped)
+		fprintf(stderr, "%s; the seed kept (%d dropped in all)\n", mode.note, mode.dropped);
 	if (output_check(out)) {
 		input_free(&in);
 		return EXIT_USAGE;

@@ -56,6 +56,11 @@ static const char fuzz_usage[] =
 	"                    not its parents; one campaign at a time: DIR/lock)\n"
 	"  --no-ilv          no interleaving coverage (for the benchmark)\n"
 	"  --seed N          the engine's seed, 0 to 4294967295 (default: time)\n"
+	"  --seeds DIR       start from DIR's text programs (*.mmf), not the shipped\n"
+	"                    corpus; an empty DIR: from nothing (not for --target text);\n"
+	"                    without it, MMFUZZ_SEEDS_DIR=D in the environment means\n"
+	"                    --seeds D/TARGET (bench/bench_search.sh: the seeds aimed\n"
+	"                    at a bug removed, through bench_bugs.sh and mutants.sh)\n"
 	"  --until-found     stop at the first finding, print the time it took\n"
 	"  --engine-arg ARG  one more argument for the engine (repeatable), e.g.\n"
 	"                    --engine-arg=-use_value_profile=1, --engine-arg=-pexplore\n"
@@ -234,8 +239,9 @@ static int campaign_run(struct campaign *c)
 	if (!c->quiet)
 		fprintf(stderr, "mmfuzz fuzz: campaign %d in %s; building the %s %s target (%s), "
 			"log %s\n", c->run, c->out, c->engine, c->target, c->sanitizer, c->build_log);
-	if (build(c))
+	if (build(c) || (c->seeds_from && campaign_seeds_encode(c)))
 		return campaign_signal() ? 128 + campaign_signal() : EXIT_USAGE;
+	campaign_seeds_notes(c);
 	setenv("MMFUZZ_STATS", c->stats, 1);
 	setenv("MMFUZZ_CRASHES", c->crashes, 1);
 	{
@@ -305,7 +311,7 @@ int cmd_fuzz(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' }, { "inject", required_argument, 0, 'i' },
 		{ "out", required_argument, 0, 'o' }, { "no-ilv", no_argument, 0, 'n' },
 		{ "seed", required_argument, 0, 's' }, { "until-found", no_argument, 0, 'u' },
-		{ "engine-arg", required_argument, 0, 'A' },
+		{ "engine-arg", required_argument, 0, 'A' }, { "seeds", required_argument, 0, 'D' },
 		{ "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' }, { 0 } };
 	struct campaign c = { .engine = "libfuzzer", .target = "mm", .out = "findings", .jobs = 1,
 				.seconds = 60, .ilv = true };
@@ -324,6 +330,7 @@ int cmd_fuzz(int argc, char **argv)
 		case 'o': c.out = optarg; break;
 		case 'n': c.ilv = false; break;
 		case 'u': c.until_found = true; break;
+		case 'D': c.seeds_from = optarg; break;
 		case 'A':
 			if (c.nengine_args == MAX_ENGINE_ARGS) {
 				fprintf(stderr, "mmfuzz fuzz: at most %d --engine-arg\n", MAX_ENGINE_ARGS);
@@ -399,6 +406,20 @@ int cmd_fuzz(int argc, char **argv)
 	if (!strcmp(c.engine, "random") && (strcmp(c.target, "mm") || strcmp(c.sanitizer, "none"))) {
 		fprintf(stderr, "mmfuzz fuzz: the random engine runs the mm seeds in this process "
 			"(--target mm, --sanitizer none)\n");
+		return EXIT_USAGE;
+	}
+	if (!c.seeds_from && getenv("MMFUZZ_SEEDS_DIR") && strcmp(c.target, "text")) {
+		static char env_seeds[4096];
+
+		if (snprintf(env_seeds, sizeof(env_seeds), "%s/%s", getenv("MMFUZZ_SEEDS_DIR"),
+			     c.target) >= (int)sizeof(env_seeds)) {
+			fprintf(stderr, "mmfuzz fuzz: MMFUZZ_SEEDS_DIR: a path too long\n");
+			return EXIT_USAGE;
+		}
+		c.seeds_from = env_seeds;
+	}
+	if (c.seeds_from && !strcmp(c.target, "text")) {
+		fprintf(stderr, "mmfuzz fuzz: --seeds is for the program targets, not text\n");
 		return EXIT_USAGE;
 	}
 	if (find_root(&c)) {

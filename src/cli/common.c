@@ -76,6 +76,7 @@ fail:
 }
 
 const struct fuzz_target *input_target;
+struct text_mode *input_mode;
 
 int input_target_opt(const char *cmd, const char *name)
 {
@@ -131,7 +132,8 @@ int input_load(struct input *in, const char *path, enum input_form form)
 					  input_target ? input_target : target_default());
 		return 0;
 	}
-	if (prog_parse_text_n((const char *)in->data, in->size, path, in->prog, err, sizeof(err))) {
+	if (prog_parse_text_mode((const char *)in->data, in->size, path, in->prog, err, sizeof(err),
+				 input_mode)) {
 		fprintf(stderr, "%s\n", err);
 		goto fail;
 	}

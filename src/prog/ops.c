@@ -264,6 +264,7 @@ void prog_init(struct prog *p)
 	p->ndec = 0;
 	p->expect = EXPECT_NONE;
 	p->expect_sig[0] = 0;
+	p->aim[0] = 0;
 	p->expect_tsan_race = false;
 	p->fallback_depth = 0;
 	p->seed = 0;

@@ -33,6 +33,7 @@
 #define PROG_MAX_DEC	1024
 #define PROG_MAX_CPUS	MAX_CPUS
 #define PROG_MAX_TASKS	8
+#define PROG_AIM_MAX	256
 
 struct op {
 	unsigned char code;		/* the descriptor's binary code */
@@ -74,6 +75,12 @@ struct prog {
 	enum expect_kind expect;
 	char expect_sig[128];
 	bool expect_tsan_race;		/* the TSan build reports a data race first */
+	/*
+	 * "aim:": what the program was written for (bug switches, mutant ids,
+	 * yield sites), canonical, ", " apart; "" for a generic seed.  Text
+	 * only: metadata, never in the binary form (docs/seeds.md).
+	 */
+	char aim[PROG_AIM_MAX];
 };
 
 void prog_init(struct prog *p);
@@ -133,6 +140,21 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 		      char *err, size_t errlen);
 /* The canonical text; the caller frees it.  With @notes (one per op, or
  * NULL), each op's non-NULL note follows it as a comment. */
+/*
+ * The campaigns' seed mode (mmfuzz fuzz, make corpus's encode --keep-going):
+ * a decision at a yield site, an operation, a header key, a bug switch or an
+ * aim the tree no longer has is dropped, not refused (an op that takes a
+ * dropped op's handle goes with it, and decisions in a task that lost an op
+ * keep pointing at the ops they named).  @dropped counts them; @note says
+ * the first, "FILE:LINE:COL: what was dropped".  Anything else still fails.
+ */
+struct text_mode {
+	bool keep_going;
+	int dropped;
+	char note[320];
+};
+int prog_parse_text_mode(const char *text, size_t size, const char *file, struct prog *p,
+			 char *err, size_t errlen, struct text_mode *mode);
 char *prog_print_text(const struct prog *p);
 char *prog_print_text_notes(const struct prog *p, const char *const *notes);
 bool prog_is_text(const uint8_t *data, size_t size);

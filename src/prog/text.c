@@ -97,6 +97,29 @@ static int define_label(struct parser *ps, struct pstate *st, const char *label,
 	return 0;
 }
 
+/* The seed mode: task @t's next op line dropped, with the handle it makes. */
+static void drop_op(struct pstate *st, int t, const char *label, size_t labeln)
+{
+	st->op_dropped[t][st->nread_ops[t]++] = true;
+	if (label && labeln < sizeof(st->dropped_labels[0].name)) {
+		struct label *l = &st->dropped_labels[st->ndropped_labels++];
+
+		memcpy(l->name, label, labeln);
+		l->name[labeln] = 0;
+	}
+}
+
+static bool label_dropped(const struct pstate *st, const char *h, size_t hn)
+{
+	int i;
+
+	for (i = 0; i < st->ndropped_labels; i++)
+		if (tok_is(h, hn, st->dropped_labels[i].name))
+			return true;
+	return false;
+}
+
+/* 0, -1 after an error, 1 when the seed mode dropped the line */
 static int parse_op(struct parser *ps, struct pstate *st)
 {
 	struct prog *p = st->p;
@@ -107,7 +130,9 @@ static int parse_op(struct parser *ps, struct pstate *st)
 	struct op *op;
 	int k;
 
-	if (p->nops >= PROG_MAX_OPS)
+	int nlabels0 = st->nlabels, nrefs0 = st->nrefs, r;
+
+	if (p->nops >= PROG_MAX_OPS || st->nread_ops[st->cur_task] >= PROG_MAX_OPS)
 		return perr(ps, w, "more than %d operations", PROG_MAX_OPS);
 	op = &p->ops[p->nops];
 	memset(op, 0, sizeof(*op));
@@ -128,8 +153,12 @@ static int parse_op(struct parser *ps, struct pstate *st)
 
 		snprintf(name, sizeof(name), "%.*s", (int)wn, w);
 		d = op_lookup(name);
-		if (!d)
-			return perr(ps, w, "unknown operation '%s'", name);
+		if (!d) {
+			r = pdrop(ps, w, "its line", "unknown operation '%s'", name);
+			if (r > 0)
+				drop_op(st, st->cur_task, label, labeln);
+			return r;
+		}
 	}
 	op->code = d->code;
 	if (op->irq && !d->irq_ok)
@@ -161,6 +190,15 @@ static int parse_op(struct parser *ps, struct pstate *st)
 				return perr(ps, h, "unexpected '%.*s' after %s", (int)hn, h, d->name);
 			if (hn >= sizeof(st->refs[0].name))
 				return perr(ps, h, "handle name too long");
+			if (ps->mode && ps->mode->keep_going && label_dropped(st, h, hn)) {
+				r = pdrop(ps, h, "this line too",
+					  "'%.*s' is a dropped operation's handle", (int)hn, h);
+				while (st->nrefs > nrefs0)
+					free(st->refs[--st->nrefs].linecopy);
+				st->nlabels = nlabels0;
+				drop_op(st, st->cur_task, label, labeln);
+				return r;
+			}
 			memcpy(st->refs[st->nrefs].name, h, hn);
 			st->refs[st->nrefs].name[hn] = 0;
 			st->refs[st->nrefs].col = (int)(h - ps->line);
@@ -199,6 +237,7 @@ static int parse_op(struct parser *ps, struct pstate *st)
 	}
 	p->nops++;
 	st->ntask_ops[st->cur_task]++;
+	st->nread_ops[st->cur_task]++;
 	return 0;
 }
 
@@ -298,15 +337,27 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 		if (parse_decision_task(ps, p, w, (size_t)(dot - w), &task))
 			return -1;
 		if (parse_num(ps, dot + 1, wn - (size_t)(dot + 1 - w), 0,
-			      task < p->ntasks ? st->ntask_ops[task] : 65535, &k, "op index"))
+			      task < p->ntasks ? st->nread_ops[task] : 65535, &k, "op index"))
 			return -1;
+		/* the seed mode dropped ops of this task: the decision follows
+		 * the op it named, or goes with it */
+		if (task < p->ntasks && st->nread_ops[task] != st->ntask_ops[task]) {
+			long j, below = 0;
+
+			if (k < st->nread_ops[task] && st->op_dropped[task][k])
+				return pdrop(ps, w, "the decision too",
+					     "T%d.%ld is a dropped operation", task, k);
+			for (j = 0; j < k; j++)
+				below += st->op_dropped[task][j];
+			k -= below;
+		}
 		sn = token(ps, &s);
 		if (!sn || sn >= sizeof(name))
 			return perr(ps, s, "expected a yield site name");
 		snprintf(name, sizeof(name), "%.*s", (int)sn, s);
 		site = site_lookup(name);
 		if (!site)
-			return perr(ps, s, "unknown yield site '%s'", name);
+			return pdrop(ps, s, "the decision", "unknown yield site '%s'", name);
 		wn = token(ps, &w);
 		if (wn < 2 || w[0] != '#' || parse_num(ps, w + 1, wn - 1, 1, 65535, &occ, "occurrence"))
 			return perr(ps, w, "expected #N, the occurrence of the site in that op");
@@ -356,6 +407,14 @@ static void strip_comment(char *s, bool decision)
 		}
 }
 
+/* "aim:": a mutant id's "#N" is no comment either */
+static bool is_aim_line(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return !strncmp(s, "aim:", 4);
+}
+
 static bool is_decision_line(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -387,11 +446,11 @@ static int resolve_refs(struct parser *ps, struct pstate *st)
 	return 0;
 }
 
-int prog_parse_text_n(const char *text, size_t size, const char *file, struct prog *p,
-		      char *err, size_t errlen)
+int prog_parse_text_mode(const char *text, size_t size, const char *file, struct prog *p,
+			 char *err, size_t errlen, struct text_mode *mode)
 {
 	struct pstate *st = calloc(1, sizeof(*st));
-	struct parser ps = { file, NULL, NULL, 0, err, errlen, false };
+	struct parser ps = { file, NULL, NULL, 0, err, errlen, false, mode };
 	const char *cur = text, *end = text + size;
 	bool header = true, magic = false;
 	char *line = NULL;
@@ -404,6 +463,10 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 	prog_init(p);
 	p->ntasks = 0;
 	p->keyed = true;
+	if (mode) {
+		mode->dropped = 0;
+		mode->note[0] = 0;
+	}
 	st->p = p;
 	st->cur_task = -1;
 	cur = skip_preamble(cur, end, &ps.lineno);
@@ -445,7 +508,8 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 			magic = true;
 			continue;
 		}
-		strip_comment(line, st->in_schedule && is_decision_line(line));
+		strip_comment(line, st->in_schedule ? is_decision_line(line)
+						    : header && is_aim_line(line));
 		if (at_eol(&ps))
 			continue;
 		wn = token(&ps, &w);
@@ -513,18 +577,18 @@ int prog_parse_text_n(const char *text, size_t size, const char *file, struct pr
 				ps.pos = colon;
 				wn = (size_t)(colon - w);
 			}
-			if (text_parse_header(&ps, st, w, wn))
+			if (text_parse_header(&ps, st, w, wn) < 0)
 				goto out;
 			continue;
 		}
 		ps.pos = w;
 		if (st->in_schedule) {
-			if (parse_decision(&ps, st))
+			if (parse_decision(&ps, st) < 0)
 				goto out;
 		} else if (st->cur_task < 0) {
 			perr(&ps, w, "an operation outside a task");
 			goto out;
-		} else if (parse_op(&ps, st)) {
+		} else if (parse_op(&ps, st) < 0) {
 			goto out;
 		}
 	}
@@ -572,6 +636,12 @@ out:
 	free(line);
 	free(st);
 	return rc;
+}
+
+int prog_parse_text_n(const char *text, size_t size, const char *file, struct prog *p,
+		      char *err, size_t errlen)
+{
+	return prog_parse_text_mode(text, size, file, p, err, errlen, NULL);
 }
 
 int prog_parse_text(const char *text, const char *file, struct prog *p, char *err, size_t errlen)

@@ -56,6 +56,101 @@ static int parse_mms(struct parser *ps, struct pstate *st, const char *k)
 	}
 }
 
+/* A mutant id as bench/mutgen.pl names them: CLASS@FUNCTION#N or #N.K. */
+static bool mutant_id_ok(const char *s)
+{
+	static const char *const classes[] = {
+		"lock-drop", "counter-unlocked", "counter-yield", "atomic-split",
+		"recheck-drop", "clamp-drop", "list-count-swap", "racy-trusted" };
+	const char *at = strchr(s, '@'), *hash = strrchr(s, '#'), *c;
+	size_t i;
+
+	if (!at || !hash || hash < at + 2 || !hash[1])
+		return false;
+	for (c = at + 1; c < hash; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			return false;
+	/* "#N", or "#N.K" for one argument of a clamp */
+	for (c = hash + 1; *c; c++)
+		if (!isdigit((unsigned char)*c) && (*c != '.' || c == hash + 1 || !c[1]))
+			return false;
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strlen(classes[i]) == (size_t)(at - s) && !strncmp(s, classes[i], (size_t)(at - s)))
+			return true;
+	return false;
+}
+
+/*
+ * "aim: pcp_free_nolock, lock-drop@free_pcppages_bulk#1, rmqueue_bulk:spin_unlock(zone->lock)"
+ * or "aim: none": the bug switches (mmfuzz bugs), catalogue mutants
+ * (CLASS@FUNCTION#N) and windows (yield sites) the program was written for.
+ * A word with '@' is a mutant, one with ':' or '(' a yield site, any other
+ * a switch.  Metadata: kept in p->aim, canonical ", " apart, never encoded.
+ */
+static int parse_aim(struct parser *ps, struct pstate *st)
+{
+	struct prog *p = st->p;
+	size_t len = 0;
+	const char *w;
+	size_t wn;
+
+	if (st->seen_aim)
+		return perr(ps, ps->pos, "'aim' given twice");
+	st->seen_aim = true;
+	p->aim[0] = 0;
+	w = ps->pos;
+	wn = strcspn(w, " \t\r,");
+	if (tok_is(w, wn, "none")) {
+		ps->pos += wn;
+		goto eol;
+	}
+	if (!*ps->pos)
+		return perr(ps, ps->pos, "aim: bug switches, mutants (CLASS@FUNCTION#N) or "
+			    "yield sites, ', ' apart, or none");
+	while (*ps->pos) {
+		const char *b = ps->pos;
+		char word[160];
+		bool known;
+
+		while (*ps->pos && *ps->pos != ',' && !isspace((unsigned char)*ps->pos))
+			ps->pos++;
+		if (ps->pos == b)
+			return perr(ps, b, "aim: an empty item");
+		snprintf(word, sizeof(word), "%.*s", (int)(ps->pos - b), b);
+		if (strchr(word, '@'))
+			known = mutant_id_ok(word);
+		else if (strchr(word, ':') || strchr(word, '('))
+			known = site_lookup(word) != NULL;
+		else
+			known = bug_lookup(word) >= 0;
+		if (!known) {
+			if (pdrop(ps, b, "that aim", strchr(word, '@') ? "aim: '%s' is no mutant id "
+				  "(CLASS@FUNCTION#N of bench/mutgen.pl's classes)" :
+				  strchr(word, ':') || strchr(word, '(') ?
+				  "aim: unknown yield site '%s'" :
+				  "aim: unknown bug switch '%s' (see mmfuzz bugs)", word) < 0)
+				return -1;
+		} else {
+			if (len + strlen(word) + 3 >= sizeof(p->aim))
+				return perr(ps, b, "aim: longer than %d characters", PROG_AIM_MAX - 1);
+			len += (size_t)snprintf(p->aim + len, sizeof(p->aim) - len, "%s%s",
+						len ? ", " : "", word);
+		}
+		skip_ws(ps);
+		if (*ps->pos == ',') {
+			ps->pos++;
+			skip_ws(ps);
+			if (!*ps->pos)
+				return perr(ps, ps->pos, "aim: an item after ','");
+		}
+	}
+	return 0;
+eol:
+	if (!at_eol(ps))
+		return perr(ps, ps->pos, "unexpected text after the value of 'aim'");
+	return 0;
+}
+
 int text_check_mms(struct parser *ps, struct pstate *st)
 {
 	const struct prog *p = st->p;
@@ -104,9 +199,11 @@ int text_parse_header(struct parser *ps, struct pstate *st, const char *k, size_
 				ps->pos++;
 			snprintf(bname, sizeof(bname), "%.*s", (int)(ps->pos - b), b);
 			id = bug_lookup(bname);
-			if (id < 0)
-				return perr(ps, b, "unknown bug switch '%s' (see mmfuzz bugs)", bname);
-			p->bugs |= 1ULL << id;
+			if (id < 0 && pdrop(ps, b, "the switch",
+					    "unknown bug switch '%s' (see mmfuzz bugs)", bname) < 0)
+				return -1;
+			if (id >= 0)
+				p->bugs |= 1ULL << id;
 			skip_ws(ps);
 			if (*ps->pos == ',')
 				ps->pos++;
@@ -155,9 +252,11 @@ int text_parse_header(struct parser *ps, struct pstate *st, const char *k, size_
 		p->expect_tsan_race = true;
 		goto eol;
 	}
+	if (!strcmp(name, "aim"))
+		return parse_aim(ps, st);
 	key = config_key_lookup(name);
 	if (!key)
-		return perr(ps, k, "unknown header key '%s'", name);
+		return pdrop(ps, k, "its line", "unknown header key '%s'", name);
 	if (st->key_at[key->id].line)
 		return perr(ps, k, "'%s' given twice", name);
 	wn = token(ps, &w);

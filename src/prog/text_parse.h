@@ -24,6 +24,7 @@ struct parser {
 	char *err;
 	size_t errlen;
 	bool failed;
+	struct text_mode *mode;	/* NULL: strict (every name the tree's) */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -41,6 +42,29 @@ static inline int perr(struct parser *ps, const char *at, const char *fmt, ...)
 		 at ? (int)(at - ps->line) + 1 : 1, msg);
 	ps->failed = true;
 	return -1;
+}
+
+/*
+ * A name the tree does not have: an error (perr's -1), or in the seed mode
+ * (mode->keep_going) 1, the thing dropped and said in mode->note (the first):
+ * "FILE:LINE:COL: MESSAGE: DROPPED dropped".
+ */
+__attribute__((format(printf, 4, 5)))
+static inline int pdrop(struct parser *ps, const char *at, const char *dropped, const char *fmt,
+			...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!ps->mode || !ps->mode->keep_going)
+		return perr(ps, at, "%s", msg);
+	if (!ps->mode->dropped++)
+		snprintf(ps->mode->note, sizeof(ps->mode->note), "%s:%d:%d: %s: %s dropped",
+			 ps->file, ps->lineno, at ? (int)(at - ps->line) + 1 : 1, msg, dropped);
+	return 1;
 }
 
 static inline void skip_ws(struct parser *ps)
@@ -184,6 +208,13 @@ struct pstate {
 	bool seen_bugs, seen_expect, seen_tsan, seen_mms;
 	bool in_schedule;
 	int ntask_ops[PROG_MAX_TASKS];
+	/* the seed mode: each task's op lines read (kept or dropped), which of
+	 * them were dropped, and the handles the dropped ops would have made */
+	int nread_ops[PROG_MAX_TASKS];
+	bool op_dropped[PROG_MAX_TASKS][PROG_MAX_OPS];
+	struct label dropped_labels[PROG_MAX_OPS];
+	int ndropped_labels;
+	bool seen_aim;
 };
 
 /* "key: value" in the header (@k, @kn: the key; ps->pos at its ':'). */

@@ -127,6 +127,8 @@ char *prog_print_text_notes(const struct prog *p, const char *const *notes)
 		abort();
 	config_default(&def);
 	sb_printf(&b, "%s\n", TEXT_MAGIC);
+	if (p->aim[0])
+		sb_printf(&b, "aim: %s\n", p->aim);
 	/* only the keys that differ from their defaults: a key added later
 	 * changes no earlier file's text */
 	for (i = 0; i < config_nkeys(); i++) {

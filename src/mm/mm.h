@@ -49,7 +49,8 @@ static inline void *folio_address(const struct folio *folio)
 
 /* The keys of the machine and of the page allocator (world.c, mm_init.c). */
 extern struct config_key ck_cpus, ck_zones, ck_max_order, ck_pageblock_order,
-	ck_zone_pages, ck_pcp_high, ck_pcp_batch, ck_stat_threshold, ck_variant, ck_drain;
+	ck_zone_pages, ck_pcp_high, ck_pcp_batch, ck_stat_threshold, ck_variant, ck_drain,
+	ck_pcp_batch_scale_max;
 
 /* A world for @cfg (config_check must pass), in its boot state. */
 int world_create(const struct mm_config *cfg, struct world **out);

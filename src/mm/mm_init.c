@@ -115,6 +115,14 @@ struct config_key ck_drain = {
 	.names = drain_variant_names, .bin_off = 15, .bin_len = 1, .tune = true,
 };
 CONFIG_KEY(ck_drain);
+/* mm/Kconfig PCP_BATCH_SCALE_MAX (6.6.45): int, range 0 6, default 5 */
+struct config_key ck_pcp_batch_scale_max = {
+	.name = "pcp_batch_scale_max", .layer = "pagealloc",
+	.desc = "CONFIG_PCP_BATCH_SCALE_MAX: drain_pages_zone (drain: locked_count) frees "
+		"at most batch << this many pages per pcp->lock hold",
+	.lo = 0, .hi = 6, .def = 5, .bin_off = 25, .bin_len = 1, .tune = true,
+};
+CONFIG_KEY(ck_pcp_batch_scale_max);
 
 const char *pcp_bulk_variant_name(int v)
 {
@@ -324,6 +332,7 @@ static void pagealloc_tune(struct world *w, const struct mm_config *c)
 	cfg->stat_threshold = (int)config_get(c, &ck_stat_threshold);
 	cfg->variant = (int)config_get(c, &ck_variant);
 	cfg->drain = (int)config_get(c, &ck_drain);
+	cfg->pcp_batch_scale_max = (int)config_get(c, &ck_pcp_batch_scale_max);
 }
 
 static int pagealloc_create(struct world *w, const struct mm_config *c)

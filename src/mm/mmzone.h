@@ -327,12 +327,13 @@ struct machine_config {
 	int stat_threshold;		/* vmstat per-CPU threshold, 1..125 */
 	int variant;			/* enum pcp_bulk_variant */
 	int drain;			/* enum drain_variant */
+	int pcp_batch_scale_max;	/* CONFIG_PCP_BATCH_SCALE_MAX, 0..6 */
 };
 
 /* drain_pages_zone's look at pcp->count: 6.6's, and the later fix */
 enum drain_variant {
 	DRAIN_RACY_COUNT,		/* 6.6: READ_ONCE(pcp->count) before pcp->lock */
-	DRAIN_LOCKED_COUNT,		/* the count read under pcp->lock */
+	DRAIN_LOCKED_COUNT,		/* 6.6.45: under pcp->lock, batch << SCALE_MAX at a time */
 	NR_DRAIN_VARIANTS
 };
 
@@ -381,6 +382,8 @@ extern struct world *mm_world;
 #define MAX_ORDER		(mm_world->max_order)
 #define pageblock_order		(mm_world->pb_order)
 #define pageblock_nr_pages	(mm_world->pb_nr_pages)
+/* mm/Kconfig's int, the pcp_batch_scale_max key */
+#define CONFIG_PCP_BATCH_SCALE_MAX	(mm_world->cfg.pcp_batch_scale_max)
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {

@@ -247,8 +247,10 @@ struct read_oracle ro_drain_all_pcp = { "__drain_all_pages", NULL };
  * Drain pcplists of the indicated processor and zone.  6.6 looks at the
  * count before taking the lock, and a refill that has taken its pages from
  * the buddy but not yet counted them is skipped (zone_pcp_disable can then
- * leave pages behind); the later fix reads the count under the lock
- * (drain=locked_count).
+ * leave pages behind).  6.6.45 (drain: locked_count; 66eca1021a42 with
+ * 52166607ecc9's batching) reads the count under the lock and frees at
+ * most batch << CONFIG_PCP_BATCH_SCALE_MAX pages per hold, dropping and
+ * retaking pcp->lock between batches.
  */
 static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 {
@@ -256,12 +258,22 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 	int count;
 
 	if (mm_world->cfg.drain == DRAIN_LOCKED_COUNT) {
-		spin_lock(&pcp->lock);
-		if (pcp->count) {
-			mm_stat_inc(MM_PCP_DRAIN);
-			free_pcppages_bulk(zone, pcp->count, pcp, 0);
-		}
-		spin_unlock(&pcp->lock);
+		do {
+			spin_lock(&pcp->lock);
+			count = pcp->count;
+			if (count) {
+				/* pcp->batch: WRITE_ONCE'd under pcp_batch_high_lock;
+				 * one read, the model's min() evaluates twice */
+				int batch = READ_ONCE(pcp->batch);
+				int to_drain = min(count,
+					batch << CONFIG_PCP_BATCH_SCALE_MAX);
+
+				mm_stat_inc(MM_PCP_DRAIN);
+				free_pcppages_bulk(zone, to_drain, pcp, 0);
+				count -= to_drain;
+			}
+			spin_unlock(&pcp->lock);
+		} while (count);
 		return;
 	}
 	count = data_race(pcp->count);

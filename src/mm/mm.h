@@ -145,6 +145,8 @@ void drain_zone_pages(struct zone *zone, struct per_cpu_pages *pcp);
 void drain_all_pages(struct zone *zone);
 void __drain_all_pages(struct zone *zone, bool force_all_cpus);
 void zone_pcp_disable(struct zone *zone);
+/* kswapd's pass (vmscan.c): ZONE_RECLAIM_ACTIVE on zones 0..highest_zoneidx meanwhile */
+void balance_pgdat(int order, int highest_zoneidx);
 void zone_pcp_enable(struct zone *zone);
 /* percpu_pagelist_high_fraction-style update of every CPU's high and batch */
 void zone_pcp_set_high_batch(struct zone *zone, int high, int batch);

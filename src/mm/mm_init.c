@@ -229,6 +229,7 @@ static void pagealloc_boot(struct world *w)
 		zone->pageset_high = w->cfg.pcp_high;
 		zone->pageset_batch = w->cfg.pcp_batch;
 		zone->pcp_disabled = false;
+		zone->flags = 0;
 		zone->nr_reserved_highatomic = 0;
 		atomic_long_set(&zone->managed_pages, (long)zone->spanned_pages);
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)

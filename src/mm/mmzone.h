@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "../kernel/atomic.h"
+#include "../kernel/bitops.h"
 #include "../kernel/compiler.h"
 #include "../kernel/list.h"
 #include "../kernel/spinlock.h"
@@ -278,6 +279,7 @@ struct zone {
 	int pageset_high;
 	int pageset_batch;
 	bool pcp_disabled;		/* zone_pcp_disable() in force */
+	unsigned long flags;		/* enum zone_flags: set_bit, clear_bit, test_bit */
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages;
 	atomic_long_t managed_pages;
@@ -328,6 +330,11 @@ struct machine_config {
 	int variant;			/* enum pcp_bulk_variant */
 	int drain;			/* enum drain_variant */
 	int pcp_batch_scale_max;	/* CONFIG_PCP_BATCH_SCALE_MAX, 0..6 */
+};
+
+/* zone->flags (6.6 has ZONE_BOOSTED_WATERMARK too: no boosting in the model) */
+enum zone_flags {
+	ZONE_RECLAIM_ACTIVE = 1,	/* kswapd may be scanning the zone */
 };
 
 /* drain_pages_zone's look at pcp->count: 6.6's, and the later fix */

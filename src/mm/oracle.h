@@ -46,8 +46,11 @@ struct read_oracle {
  *   pcp, aux the zone index);
  * ro_drain_all_pcp: __drain_all_pages' pcp->count emptiness check (obj
  *   the pcp, aux the zone index);
- * ro_vmstat_show: NR_FREE_PAGES as /proc/vmstat shows it (obj the zone).
+ * ro_vmstat_show: NR_FREE_PAGES as /proc/vmstat shows it (obj the zone);
+ * ro_pcp_high_batch: nr_pcp_high's pcp->batch under ZONE_RECLAIM_ACTIVE
+ *   (obj the pcp, aux the zone index).
  */
-extern struct read_oracle ro_watermark, ro_drain_pcp, ro_drain_all_pcp, ro_vmstat_show;
+extern struct read_oracle ro_watermark, ro_drain_pcp, ro_drain_all_pcp, ro_vmstat_show,
+	ro_pcp_high_batch;
 
 #endif /* MMFUZZ_MM_ORACLE_H */

@@ -466,14 +466,26 @@ static int nr_pcp_free(struct per_cpu_pages *pcp, int high, bool free_high)
 	return clamp(batch, min_nr_free, max_nr_free);
 }
 
+struct read_oracle ro_pcp_high_batch = { "nr_pcp_high", NULL };
+
 static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, bool free_high)
 {
-	int high = READ_ONCE(pcp->high);
+	int high = READ_ONCE(pcp->high), batch;
 
-	(void)zone;
 	if (unlikely(!high || free_high))
 		return 0;
-	return high;
+
+	if (!test_bit(ZONE_RECLAIM_ACTIVE, &zone->flags))
+		return high;
+
+	/*
+	 * If reclaim is active, limit the number of pages that can be
+	 * stored on pcp lists (one read of batch: the model's min()
+	 * evaluates twice)
+	 */
+	batch = READ_ONCE(pcp->batch);
+	READ_ORACLE(&ro_pcp_high_batch, pcp, batch, zone->idx);
+	return min(batch << 2, high);
 }
 
 /* Caller holds pcp->lock. */

@@ -97,6 +97,7 @@ static void stress_config(const struct stress_opts *o, int ncpus, struct mm_conf
 	config_set(cfg, &ck_pcp_batch, batch);
 	config_set(cfg, &ck_pcp_high, o->pcp_high ? o->pcp_high : 6 * batch);
 	config_set(cfg, &ck_variant, o->variant);
+	config_set(cfg, &ck_drain, o->drain);
 	if (o->wl->configure)
 		o->wl->configure(o, cfg);
 	zone_pages = (unsigned long)config_get(cfg, &ck_zone_pages);

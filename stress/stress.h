@@ -105,6 +105,7 @@ struct stress_opts {
 	bool verbose;
 	bool process_mode;		/* will-it-scale's _processes binary (see docs) */
 	int variant;			/* enum pcp_bulk_variant */
+	int drain;			/* enum drain_variant */
 	uint64_t inject;		/* bug switches */
 	int pcp_high, pcp_batch;	/* 0: the stress defaults */
 	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */

@@ -198,7 +198,8 @@ bad stress 'mmfuzz stress: --mode both is for --scaling' pcp_alloc1 --mode both
 bad stress 'mmfuzz stress: -m and -n do not go together' pcp_alloc1 -m -n
 bad stress "mmfuzz stress: -o 'a'b.csv': a quote or line end gnuplot cannot take" --scaling pcp_alloc1 -o "a'b.csv"
 bad stress 'mmfuzz stress: -o adir: not a regular file *' --scaling pcp_alloc1 -o adir
-bad stress 'mmfuzz stress: --compare needs --variant or --inject configurations' --compare pcp_alloc1
+bad stress 'mmfuzz stress: --compare needs --variant, --drain or --inject configurations' --compare pcp_alloc1
+bad stress "mmfuzz stress: unknown drain 'locked' (racy_count, locked_count)" --drain locked pcp_alloc1
 bad stress "mmfuzz stress: bad -r '2': a number from 3 to 1000" --compare --variant locked_rr pcp_alloc1 -r 2
 bad stress "mmfuzz stress: unknown option '--frob' (mmfuzz stress --help)" pcp_alloc1 --frob
 bad stress 'mmfuzz stress: -s needs a value' pcp_alloc1 -s

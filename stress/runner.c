@@ -133,6 +133,7 @@ static void stress_config(const struct stress_opts *o, int ncpus, struct mm_conf
 	config_set(cfg, &ck_pcp_batch, batch);
 	config_set(cfg, &ck_pcp_high, 6 * batch);
 	config_set(cfg, &ck_variant, o->variant);
+	config_set(cfg, &ck_drain, o->drain);
 	/* what the command line set, before the workload sizes what it needs
 	 * from it, and again after: it wins */
 	stress_config_apply(o, cfg);

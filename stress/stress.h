@@ -118,6 +118,7 @@ struct stress_opts {
 	bool process_mode;		/* will-it-scale's _processes binary (see docs) */
 	bool host;			/* the machine's kernel, not the model (host.c) */
 	int variant;			/* enum pcp_bulk_variant */
+	int drain;			/* enum drain_variant */
 	uint64_t inject;		/* bug switches */
 	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */
 	/* config keys given on the command line: they win over the runner's

@@ -35,6 +35,9 @@ printf 'mmfuzz 1\ntask T0 cpu=0\n  h0 = alloc_pages order=0 mt=sideways\n' > bad
 printf 'cpus: 2\n%s\n' "$prog" > nomagic.mmf
 printf 'mmfuzz1\n%s\n' "$prog" > m1.mmf
 printf 'mmfuzz 1\ncpus: 2\n\0\n' > nul.mmf
+# PCP_BATCH_SCALE_MAX: Kconfig's range 0..6
+printf 'mmfuzz 1\npcp_batch_scale_max: 7\n%s\n' "$prog" > scale7.mmf
+printf 'mmfuzz 1\npcp_batch_scale_max: 5x\n%s\n' "$prog" > scale_x.mmf
 : > empty
 # the header's mms: two tasks, then a header line each
 two='task T0 cpu=0
@@ -98,6 +101,8 @@ bad run 'mms_in_two.mmf:2:13: T0 is in two mms: a task runs in one address space
 bad run 'mms_twice_in_one.mmf:2:12: T1 named twice in one mm' mms_twice_in_one.mmf
 bad run "mms_no_such_task.mmf:2:9: mms: T2, but the program's tasks are T0..T1" mms_no_such_task.mmf
 bad run 'mms_past_max.mmf:2:10: task must be between 0 and 7, not 8' mms_past_max.mmf
+bad run 'scale7.mmf:2:22: pcp_batch_scale_max must be between 0 and 6, not 7' scale7.mmf
+bad run "scale_x.mmf:2:22: '5x' is not a number (pcp_batch_scale_max)" scale_x.mmf
 bad run 'mms_empty_mm.mmf:2:9: an mm without tasks: expected a task like T0' mms_empty_mm.mmf
 bad run 'mms_trailing.mmf:2:12: an mm without tasks: expected a task like T0' mms_trailing.mmf
 bad run "mms_nothing.mmf:2:5: mms: expected the tasks of each mm, like 'mms: T0 T1, T2'" mms_nothing.mmf
@@ -222,7 +227,8 @@ bad stress 'mmfuzz stress: --mode both is for --scaling' pcp_alloc1 --mode both
 bad stress 'mmfuzz stress: -m and -n do not go together' pcp_alloc1 -m -n
 bad stress "mmfuzz stress: -o 'a'b.csv': a quote or line end gnuplot cannot take" --scaling pcp_alloc1 -o "a'b.csv"
 bad stress 'mmfuzz stress: -o adir: not a regular file *' --scaling pcp_alloc1 -o adir
-bad stress 'mmfuzz stress: --compare needs --variant or --inject configurations' --compare pcp_alloc1
+bad stress 'mmfuzz stress: --compare needs --variant, --drain or --inject configurations' --compare pcp_alloc1
+bad stress "mmfuzz stress: unknown drain 'locked' (racy_count, locked_count)" --drain locked pcp_alloc1
 bad stress "mmfuzz stress: bad -r '2': a number from 3 to 1000" --compare --variant locked_rr pcp_alloc1 -r 2
 bad stress "mmfuzz stress: unknown option '--frob' (mmfuzz stress --help)" pcp_alloc1 --frob
 bad stress 'mmfuzz stress: -s needs a value' pcp_alloc1 -s

@@ -47,7 +47,7 @@ int main(void)
 {
 	struct exec *e = exec_create();
 
-	tap_plan(6);
+	tap_plan(8);
 	ok(run_seed(e, "highatomic") && nstat(MM_HIGHATOMIC_RESERVE) == 1 && nstat(MM_SLOWPATH) >= 1,
 	   "highatomic: clean, one pageblock reserved in the slow path (%lu)",
 	   nstat(MM_HIGHATOMIC_RESERVE));
@@ -68,6 +68,13 @@ int main(void)
 	ok(run_seed(e, "lowmem") && zone_by_idx(mm_world, 0)->lowmem_reserve[ZONE_NORMAL] == 1 &&
 	   sum_vm_event(PGALLOC_DMA32) > 0 && nstat(MM_ALLOC_FAIL) >= 1,
 	   "lowmem: clean, DMA32 keeps 1 page from Normal's allocations, both zones run dry");
+	ok(run_seed(e, "drain_batches") && nstat(MM_PCP_DRAIN) == 4,
+	   "drain_batches: clean, 6.6.45's drain re-reads the count after its relock: four "
+	   "batches of at most 2 (%lu), the three pages freed in the window among them",
+	   nstat(MM_PCP_DRAIN));
+	ok(run_seed(e, "reclaim_active") && nstat(MM_PCP_BULK_FREE) >= 1,
+	   "reclaim_active: clean, a free during balance_pgdat bulk-frees at batch << 2 = 8, "
+	   "under high (32) (bulk frees: %lu)", nstat(MM_PCP_BULK_FREE));
 	exec_destroy(e);
 	return tap_done();
 }

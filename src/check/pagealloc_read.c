@@ -17,6 +17,12 @@
  *     is held by another task (a refill or a free in flight).  A drain that
  *     skips a pcp holding pages with nobody in the middle of updating it is
  *     a count that went wrong outside its lock.
+ * I-READ@nr_pcp_high  The pcp->batch a free reads to clamp pcp->high while
+ *     the zone is ZONE_RECLAIM_ACTIVE (batch << 2) is the zone's batch,
+ *     unless pcp_batch_high_lock is held (an update or a disable in
+ *     flight, which writes batch before high: a torn pair 6.6 tolerates,
+ *     "Any new users of pcp->batch and pcp->high should ensure they can
+ *     cope with those fields changing asynchronously").
  * I-PCP-2  After zone_pcp_disable() every pcp of the zone is empty, and
  *     stays so while the disable holds.  6.6 misses one window: its
  *     drain_pages_zone reads pcp->count before the lock, and a refill that
@@ -200,6 +206,30 @@ static void drain_all_pcp_read(const struct per_cpu_pages *pcp, long read, int z
 	drain_read("__drain_all_pages", pcp, read, zidx);
 }
 
+/* nr_pcp_high's batch under ZONE_RECLAIM_ACTIVE: the zone's, or an update
+ * in flight */
+static void high_batch_read(const struct per_cpu_pages *pcp, long read, int zidx)
+{
+	const struct zone *zone = zone_by_idx(mm_world, zidx);
+	long want;
+	struct cfail f;
+
+	cfail_init(&f);
+	tsan_ignore_begin();
+	if (__atomic_load_n(&mm_world->pcp_batch_high_lock.sl.owner, __ATOMIC_RELAXED))
+		goto out;
+	want = zone->pageset_batch;
+	if (read != want)
+		cfail_set(&f, "I-READ", "nr_pcp_high",
+			  "cpu%d %s pcp: a free under ZONE_RECLAIM_ACTIVE read pcp->batch %ld where "
+			  "the zone's is %ld and nobody holds pcp_batch_high_lock: high clamped to "
+			  "%ld, not %ld", pcp_cpu(zone, pcp), zone->name, read, want,
+			  min(read << 2, (long)__READ_ONCE(pcp->high)),
+			  min(want << 2, (long)__READ_ONCE(pcp->high)));
+out:
+	cfail_report(&f);
+}
+
 /* ---- I-PCP-2 ---- */
 
 /* The task running a disable or an enable: a program's (a test may call
@@ -287,6 +317,7 @@ static void read_attach(struct world *w)
 	pagealloc_hooks.pcp_disable_begin = pcp2_disable_begin;
 	pagealloc_hooks.pcp_disable_done = pcp2_disable_done;
 	pagealloc_hooks.pcp_enable_done = pcp2_enable_done;
+	pagealloc_hooks.read_pcp_high_batch = high_batch_read;
 }
 
 static void read_run_begin(struct world *w)

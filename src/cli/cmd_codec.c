@@ -326,6 +326,12 @@ int cmd_encode(int argc, char **argv)
 				"(T0..T%d did); not written\n", in.path, lines[bad],
 				target_col(&in, lines[bad]), t, r.ntasks - 1);
 		rc = EXIT_USAGE;
+	} else if (n == -3) {
+		fprintf(stderr, "%s:%d:%d: a decision at need_resched(): the binary form keys "
+			"decisions by step, and need_resched() is a step only for a decision "
+			"named at its site; not written\n", in.path, lines[bad],
+			target_col(&in, lines[bad]));
+		rc = EXIT_USAGE;
 	} else if (n < 0) {
 		fprintf(stderr, "%s: cannot encode\n", file);
 		rc = EXIT_USAGE;

@@ -15,7 +15,7 @@
 static const char stress_usage[] =
 	"usage: mmfuzz stress WORKLOAD [-t TASKS] [-s SECONDS] [-m] [-n] [-v] [options]\n"
 	"       mmfuzz stress --scaling WORKLOAD [-s SECONDS] [-o FILE.csv] [options]\n"
-	"       mmfuzz stress --compare (--variant NAME | --inject NAME)... WORKLOAD\n"
+	"       mmfuzz stress --compare (--variant NAME | --drain NAME | --inject NAME)... WORKLOAD\n"
 	"                     [-t TASKS] [-s SECONDS] [-r RUNS] [options]\n"
 	"       mmfuzz stress WORKLOAD --host [-t TASKS] [-s SECONDS] [--mode MODE]\n"
 	"       mmfuzz stress --scaling --host WORKLOAD [-s SECONDS] [-o FILE.csv]\n"
@@ -37,6 +37,8 @@ static const char stress_usage[] =
 	"                     none: no switch, a --compare column of its own)\n"
 	"  --variant NAME     free_pcppages_bulk: single_pass (6.6, default),\n"
 	"                     pick_outside (4.17, seed 000's patch), locked_rr (4.16)\n"
+	"  --drain NAME       drain_pages_zone: racy_count (6.6.0, default) or\n"
+	"                     locked_count (6.6.45's fix)\n"
 	"  --mode MODE        thread (default) or process; --scaling: both (default)\n"
 	"  --warmup N         samples discarded first (default 6, WARMUP_ITERATIONS + 1)\n"
 	"  --sample-ms MS     length of a sample (default 1000; shorter for tests): the\n"
@@ -70,7 +72,7 @@ static const char stress_usage[] =
 	"130 interrupted (what was measured so far is printed).\n";
 
 enum {
-	OPT_INJECT = 256, OPT_VARIANT, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
+	OPT_INJECT = 256, OPT_VARIANT, OPT_DRAIN, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
 	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG, OPT_SET, OPT_KEYS, OPT_HOST,
 };
@@ -197,7 +199,7 @@ struct stress_cli {
 	int nhost_child;
 	unsigned long runs, max_tasks;
 	struct compare_config cfg[8];
-	int ncfg, nvariants;
+	int ncfg, nvariants, ndrains;
 	char *child[64 + 2 * MM_CONFIG_MAX];
 	char numbuf[16][24];
 	char setbuf[MM_CONFIG_MAX][96];	/* the children's --set KEY=VALUE */
@@ -260,6 +262,7 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "inject", required_argument, 0, OPT_INJECT },
 		{ "variant", required_argument, 0, OPT_VARIANT },
+		{ "drain", required_argument, 0, OPT_DRAIN },
 		{ "mode", required_argument, 0, OPT_MODE },
 		{ "warmup", required_argument, 0, OPT_WARMUP },
 		{ "sample-ms", required_argument, 0, OPT_SAMPLE_MS },
@@ -358,6 +361,18 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			o->variant = id;
 			c->nvariants++;
 			if (add_config(c, "--variant", optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_DRAIN:
+			id = (int)config_enum_lookup(&ck_drain, optarg);
+			if (id < 0) {
+				fprintf(stderr, "mmfuzz stress: unknown drain '%s' (racy_count, "
+					"locked_count)\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->drain = id;
+			c->ndrains++;
+			if (add_config(c, "--drain", optarg))
 				return EXIT_USAGE;
 			break;
 		case OPT_MODE:
@@ -512,7 +527,7 @@ static int run_compare(struct stress_cli *c)
 	int i;
 
 	if (c->ncfg == 0) {
-		fprintf(stderr, "mmfuzz stress: --compare needs --variant or --inject "
+		fprintf(stderr, "mmfuzz stress: --compare needs --variant, --drain or --inject "
 			"configurations\n");
 		return EXIT_USAGE;
 	}
@@ -624,8 +639,9 @@ int cmd_stress(int argc, char **argv)
 		rc = run_compare(c);
 	} else if (c->scaling) {
 		rc = run_scaling(c);
-	} else if (c->nvariants > 1) {
-		fprintf(stderr, "mmfuzz stress: one --variant per run (--compare takes more)\n");
+	} else if (c->nvariants > 1 || c->ndrains > 1) {
+		fprintf(stderr, "mmfuzz stress: one --variant and one --drain per run (--compare "
+			"takes more)\n");
 		rc = EXIT_USAGE;
 	} else if (c->mode && !strcmp(c->mode, "both")) {
 		fprintf(stderr, "mmfuzz stress: --mode both is for --scaling\n");

@@ -198,4 +198,23 @@ static inline bool irqs_disabled_task(const struct task *t)
 /* Inside a loop that may not terminate: counts toward the livelock bound. */
 #define loop_point(label)	yield_point(YIELD_SITE(YP_LOOP, label))
 
+/*
+ * need_resched() and cond_resched().  In fiber mode TIF_NEED_RESCHED is set
+ * by a schedule decision at the need_resched() call's own site
+ * ("zap_pte_range:point(need_resched)"), which names the task to run at
+ * the next cond_resched(); without one both cost a branch and no step.  In
+ * real mode (stress) nothing sets it: the host's scheduler preempts.
+ */
+#define need_resched() ({							\
+	struct task *__nr_t = current_task;					\
+	__nr_t && __nr_t->fs &&							\
+		fsched_need_resched(__nr_t, YIELD_SITE(YP_POINT, "need_resched")); })
+
+#define cond_resched() ({							\
+	struct task *__cr_t = current_task;					\
+	int __cr = __cr_t && __cr_t->fs && __cr_t->resched;			\
+	if (__cr)								\
+		fsched_cond_resched(__cr_t, YIELD_SITE(YP_POINT, "cond_resched"));	\
+	__cr; })
+
 #endif /* MMFUZZ_KERNEL_PREEMPT_H */

@@ -193,6 +193,10 @@ static unsigned long zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct
 
 		if (pte_none(ptent))
 			continue;
+
+		if (need_resched())
+			break;
+
 		if (!pte_present(ptent))
 			sched_violation("bad_pte", __func__, "pte %#lx at %#lx: no swap in the model",
 					pte_val(ptent), addr);
@@ -238,7 +242,7 @@ static void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 		addr = zap_pte_range(tlb, vma, pmd, addr, next);
 		if (addr != next)
 			pmd--;
-	} while (pmd++, addr != end);
+	} while (pmd++, (void)cond_resched(), addr != end);
 }
 
 static void unmap_single_vma(struct mmu_gather *tlb, struct vm_area_struct *vma,

@@ -51,7 +51,7 @@ static inline void *folio_address(const struct folio *folio)
 /* The keys of the machine and of the page allocator (world.c, mm_init.c). */
 extern struct config_key ck_cpus, ck_zones, ck_max_order, ck_pageblock_order,
 	ck_zone_pages, ck_pcp_high, ck_pcp_batch, ck_stat_threshold, ck_variant, ck_drain,
-	ck_nodes;
+	ck_nodes, ck_pcp_batch_scale_max;
 
 /* A world for @cfg (config_check must pass), in its boot state. */
 int world_create(const struct mm_config *cfg, struct world **out);
@@ -146,6 +146,8 @@ void drain_zone_pages(struct zone *zone, struct per_cpu_pages *pcp);
 void drain_all_pages(struct zone *zone);
 void __drain_all_pages(struct zone *zone, bool force_all_cpus);
 void zone_pcp_disable(struct zone *zone);
+/* kswapd's pass (vmscan.c): ZONE_RECLAIM_ACTIVE on zones 0..highest_zoneidx meanwhile */
+void balance_pgdat(pg_data_t *pgdat, int order, int highest_zoneidx);
 void zone_pcp_enable(struct zone *zone);
 /* percpu_pagelist_high_fraction-style update of every CPU's high and batch */
 void zone_pcp_set_high_batch(struct zone *zone, int high, int batch);

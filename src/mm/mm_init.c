@@ -117,6 +117,14 @@ struct config_key ck_drain = {
 	.names = drain_variant_names, .bin_off = 15, .bin_len = 1, .tune = true,
 };
 CONFIG_KEY(ck_drain);
+/* mm/Kconfig PCP_BATCH_SCALE_MAX (6.6.45): int, range 0 6, default 5 */
+struct config_key ck_pcp_batch_scale_max = {
+	.name = "pcp_batch_scale_max", .layer = "pagealloc",
+	.desc = "CONFIG_PCP_BATCH_SCALE_MAX: drain_pages_zone (drain: locked_count) frees "
+		"at most batch << this many pages per pcp->lock hold",
+	.lo = 0, .hi = 6, .def = 5, .bin_off = 26, .bin_len = 1, .tune = true,
+};
+CONFIG_KEY(ck_pcp_batch_scale_max);
 
 /* at most one node per CPU: cpu_to_node() spreads the CPUs in runs */
 static void range_nodes(const struct mm_config *c, long *lo, long *hi, long *unit)
@@ -314,6 +322,7 @@ static void pagealloc_boot(struct world *w)
 		zone->pageset_high = pa->cfg.pcp_high;
 		zone->pageset_batch = pa->cfg.pcp_batch;
 		zone->pcp_disabled = false;
+		zone->flags = 0;
 		zone->nr_reserved_highatomic = 0;
 		/* managed: the pages handed to the buddy allocator (deferred
 		 * init's __free_pages_core adds the rest) */
@@ -422,6 +431,7 @@ static void pagealloc_tune(struct world *w, const struct mm_config *c)
 	cfg->stat_threshold = (int)config_get(c, &ck_stat_threshold);
 	cfg->variant = (int)config_get(c, &ck_variant);
 	cfg->drain = (int)config_get(c, &ck_drain);
+	cfg->pcp_batch_scale_max = (int)config_get(c, &ck_pcp_batch_scale_max);
 }
 
 /*

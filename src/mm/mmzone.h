@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "../kernel/atomic.h"
+#include "../kernel/bitops.h"
 #include "../kernel/compiler.h"
 #include "../kernel/cpumask.h"
 #include "../kernel/list.h"
@@ -287,6 +288,7 @@ struct zone {
 	int pageset_batch;
 	bool pcp_disabled;		/* zone_pcp_disable() in force */
 	struct pglist_data *zone_pgdat;
+	unsigned long flags;		/* enum zone_flags: set_bit, clear_bit, test_bit */
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages;
 	unsigned long present_pages;	/* spanned_pages: no holes; 0: not populated */
@@ -386,12 +388,18 @@ struct pagealloc_config {
 	int stat_threshold;		/* vmstat per-CPU threshold, 1..125 */
 	int variant;			/* enum pcp_bulk_variant */
 	int drain;			/* enum drain_variant */
+	int pcp_batch_scale_max;	/* CONFIG_PCP_BATCH_SCALE_MAX, 0..6 */
+};
+
+/* zone->flags (6.6 has ZONE_BOOSTED_WATERMARK too: no boosting in the model) */
+enum zone_flags {
+	ZONE_RECLAIM_ACTIVE = 1,	/* kswapd may be scanning the zone */
 };
 
 /* drain_pages_zone's look at pcp->count: 6.6's, and the later fix */
 enum drain_variant {
 	DRAIN_RACY_COUNT,		/* 6.6: READ_ONCE(pcp->count) before pcp->lock */
-	DRAIN_LOCKED_COUNT,		/* the count read under pcp->lock */
+	DRAIN_LOCKED_COUNT,		/* 6.6.45: under pcp->lock, batch << SCALE_MAX at a time */
 	NR_DRAIN_VARIANTS
 };
 
@@ -487,6 +495,8 @@ static inline struct pagealloc_world *pa_world(const struct world *w)
 #define MAX_ORDER		(mm_pa->max_order)
 #define pageblock_order		(mm_pa->pb_order)
 #define pageblock_nr_pages	(mm_pa->pb_nr_pages)
+/* mm/Kconfig's int, the pcp_batch_scale_max key */
+#define CONFIG_PCP_BATCH_SCALE_MAX	(mm_pa->cfg.pcp_batch_scale_max)
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {

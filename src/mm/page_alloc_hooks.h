@@ -24,13 +24,15 @@ struct pagealloc_hooks {
 	 *   the order-0 check passes on more than @needed;
 	 * read_vmstat: NR_FREE_PAGES as /proc/vmstat shows it;
 	 * read_drain_pcp: drain_pages_zone's pcp->count before the lock;
-	 * read_drain_all_pcp: __drain_all_pages' pcp->count emptiness check
-	 *   (@zidx the zone's index for both).
+	 * read_drain_all_pcp: __drain_all_pages' pcp->count emptiness check;
+	 * read_pcp_high_batch: nr_pcp_high's pcp->batch under
+	 *   ZONE_RECLAIM_ACTIVE (@zidx the zone's index for the last three).
 	 */
 	void (*read_watermark)(const struct zone *zone, long read, long needed);
 	void (*read_vmstat)(const struct zone *zone, long read);
 	void (*read_drain_pcp)(const struct per_cpu_pages *pcp, long read, int zidx);
 	void (*read_drain_all_pcp)(const struct per_cpu_pages *pcp, long read, int zidx);
+	void (*read_pcp_high_batch)(const struct per_cpu_pages *pcp, long read, int zidx);
 
 	/*
 	 * zone_pcp_disable() of the task running begins (before it takes

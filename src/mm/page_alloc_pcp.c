@@ -244,8 +244,10 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
  * Drain pcplists of the indicated processor and zone.  6.6 looks at the
  * count before taking the lock, and a refill that has taken its pages from
  * the buddy but not yet counted them is skipped (zone_pcp_disable can then
- * leave pages behind); the later fix reads the count under the lock
- * (drain=locked_count).
+ * leave pages behind).  6.6.45 (drain: locked_count; 66eca1021a42 with
+ * 52166607ecc9's batching) reads the count under the lock and frees at
+ * most batch << CONFIG_PCP_BATCH_SCALE_MAX pages per hold, dropping and
+ * retaking pcp->lock between batches.
  */
 static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 {
@@ -253,12 +255,22 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 	int count;
 
 	if (mm_pa->cfg.drain == DRAIN_LOCKED_COUNT) {
-		spin_lock(&pcp->lock);
-		if (pcp->count) {
-			mm_stat_inc(MM_PCP_DRAIN);
-			free_pcppages_bulk(zone, pcp->count, pcp, 0);
-		}
-		spin_unlock(&pcp->lock);
+		do {
+			spin_lock(&pcp->lock);
+			count = pcp->count;
+			if (count) {
+				/* pcp->batch: WRITE_ONCE'd under pcp_batch_high_lock;
+				 * one read, the model's min() evaluates twice */
+				int batch = READ_ONCE(pcp->batch);
+				int to_drain = min(count,
+					batch << CONFIG_PCP_BATCH_SCALE_MAX);
+
+				mm_stat_inc(MM_PCP_DRAIN);
+				free_pcppages_bulk(zone, to_drain, pcp, 0);
+				count -= to_drain;
+			}
+			spin_unlock(&pcp->lock);
+		} while (count);
 		return;
 	}
 	count = data_race(pcp->count);
@@ -456,14 +468,25 @@ static int nr_pcp_free(struct per_cpu_pages *pcp, int high, bool free_high)
 	return clamp(batch, min_nr_free, max_nr_free);
 }
 
+
 static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, bool free_high)
 {
-	int high = READ_ONCE(pcp->high);
+	int high = READ_ONCE(pcp->high), batch;
 
-	(void)zone;
 	if (unlikely(!high || free_high))
 		return 0;
-	return high;
+
+	if (!test_bit(ZONE_RECLAIM_ACTIVE, &zone->flags))
+		return high;
+
+	/*
+	 * If reclaim is active, limit the number of pages that can be
+	 * stored on pcp lists (one read of batch: the model's min()
+	 * evaluates twice)
+	 */
+	batch = READ_ONCE(pcp->batch);
+	HOOK(pagealloc, read_pcp_high_batch, pcp, batch, zone->idx);
+	return min(batch << 2, high);
 }
 
 /* Caller holds pcp->lock. */

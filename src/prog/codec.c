@@ -104,11 +104,18 @@ long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t 
 	if (p->keyed) {
 		if (run_recorded(e, p, r, fired))
 			return -1;
-		for (i = 0; i < p->ndec; i++)
+		for (i = 0; i < p->ndec; i++) {
+			const struct yield_site *s = site_by_id(p->dec[i].site);
+
 			if (fired[i] && p->dec[i].target >= p->ntasks) {
 				*bad = i;
 				return -2;
 			}
+			if (fired[i] && s && s->type == YP_POINT && !strcmp(s->what, "need_resched")) {
+				*bad = i;
+				return -3;
+			}
+		}
 		rc = canonical_schedule(e, p, r, fired);
 		if (rc < 0)
 			return -1;

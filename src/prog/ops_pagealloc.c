@@ -304,6 +304,25 @@ static struct op_desc op_drain_zone_pages = {
 };
 OP_DESC(op_drain_zone_pages);
 
+static void do_balance_pgdat(struct op_ctx *c)
+{
+	/* kswapd of the zone's node, balancing up to the zone's type */
+	struct zone *zone = zone_by_idx(c->w, c->op->arg[0]);
+
+	balance_pgdat(zone->zone_pgdat, 0, zone_idx(zone));
+}
+
+static struct op_desc op_balance_pgdat = {
+	OP_NAME("balance_pgdat"), .code = 0x0b, .layer = "pagealloc",
+	.desc = "kswapd's balance_pgdat() up to the zone: ZONE_RECLAIM_ACTIVE on zones 0..zone "
+		"for the pass (frees then keep at most batch * 4 pages on a pcp); no LRU: "
+		"its reclaim is one point",
+	.nargs = 1,
+	.args = { { .name = "zone", .kind = ARG_ZONE } },
+	.exec = do_balance_pgdat,
+};
+OP_DESC(op_balance_pgdat);
+
 /* ---- the fuzz target ---- */
 
 static const char *const pagealloc_layers[] = { "pagealloc", NULL };

@@ -213,6 +213,40 @@ static __sched_notsan void record(struct fsched *fs, const struct task *cur, int
 	r->occ = cur->site ? cur->occ[cur->site->id] : 0;
 }
 
+/*
+ * need_resched() at @s: the input's next decision, keyed to this task at
+ * this site, sets it (recorded like a yield point's); nothing else does.
+ */
+__sched_notsan bool fsched_need_resched(struct task *t, const struct yield_site *s)
+{
+	struct fsched *fs = t->fs;
+	const struct sched_decision *d;
+	const struct yield_site *last = t->site;
+
+	if (t->resched)
+		return true;
+	if (fs->pol.kind != POL_INPUT || fs->fallback || !fs->pol.keyed ||
+	    fs->next_dec >= fs->pol.ndec)
+		return false;
+	/* this site's occurrences, as a yield point's (keyed runs are slow) */
+	if (!t->occ[s->id]++)
+		t->occ_touched[t->nocc_touched++] = s->id;
+	d = &fs->pol.dec[fs->next_dec];
+	if (d->task != t->id || d->op != t->op || d->site != s->id || d->occ != t->occ[s->id])
+		return false;
+	fs->next_dec++;
+	t->resched = (short)(d->target + 1);
+	fs->hash = (fs->hash ^ (s->hash + 0x6e72u + (uint64_t)t->id)) * 0x100000001b3ULL;
+	if (fs->rec == REC_INPUT) {
+		t->site = s;
+		record(fs, t, d->target);
+		t->site = last;
+	}
+	if (fs->next_dec >= fs->pol.ndec)
+		sched_fallback_begin(fs);
+	return true;
+}
+
 __sched_notsan void sched_fallback_begin(struct fsched *fs)
 {
 	fs->fallback = true;

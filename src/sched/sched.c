@@ -259,6 +259,29 @@ __sched_notsan void fsched_yield_out(struct task *t, const struct yield_site *s)
 		fsched_step_slow(fs, t, s);
 }
 
+__sched_notsan void fsched_cond_resched(struct task *t, const struct yield_site *s)
+{
+	struct fsched *fs = t->fs;
+	int next = t->resched - 1;
+
+	t->resched = 0;
+	fs->step++;
+	fs->hash = (fs->hash ^ (s->hash + 0x63u + (uint64_t)t->id)) * 0x100000001b3ULL;
+	t->site = s;
+	if (fs->ring)
+		fsched_ring(t, fs->step, s);
+	if (fs->slow)
+		count_occ(t, s);
+	if (next < 0 || next >= fs->ntasks || !sched_task_runnable(fs, &fs->task[next]))
+		next = t->id;
+	if (next != t->id)
+		fs->preemptions++;
+	if (fs->trace)
+		fs->trace(fs, t, s, next != t->id ? next : -1);
+	sched_update_next_event(fs);
+	switch_to(fs, t, next);
+}
+
 __sched_notsan void fsched_ilv_pairs(struct fsched *fs, unsigned site)
 {
 	unsigned int m = fs->parked_mask;
@@ -535,6 +558,7 @@ static __sched_notsan void task_reset(struct fsched *fs, struct task *t, int cpu
 	t->rcu_nesting = 0;
 	t->op = -1;
 	t->site = NULL;
+	t->resched = 0;
 	t->wait = NULL;
 	t->wcond = NULL;
 	t->kfn = NULL;

@@ -161,6 +161,9 @@ struct task {
 	uint64_t rcu_sec_step;		/* rcu_clock() at the outermost rcu_read_lock */
 	int op;				/* index of the current operation */
 	const struct yield_site *site;	/* last yield site */
+	/* TIF_NEED_RESCHED: the task + 1 a decision at a need_resched()
+	 * site wants to run at this task's next cond_resched(), else 0 */
+	short resched;
 
 	/* fiber mode */
 	struct fsched *fs;
@@ -407,6 +410,19 @@ static inline void yield_point(const struct yield_site *s)
 		fsched_step_slow(fs, t, s);
 }
 #endif
+
+/*
+ * need_resched() at site @s (fiber mode): true when the input's next keyed
+ * decision is this task's at @s (its op and occurrence), as a tick would
+ * set TIF_NEED_RESCHED there, or an earlier one is still pending.  Not a
+ * step: without such a decision nothing of the run changes (no step, no
+ * trace event, no hash), so no other policy ever sets it.  The decision's
+ * target runs at the task's next cond_resched().
+ */
+bool fsched_need_resched(struct task *t, const struct yield_site *s);
+/* cond_resched() with need_resched set: one step at @s, and the switch to
+ * the target its decision named (if it can run; else the task goes on). */
+void fsched_cond_resched(struct task *t, const struct yield_site *s);
 
 /* Block the current fiber task on @l until it is free (caller re-checks). */
 void fsched_block_on(struct task *t, struct sched_lock *l, const struct yield_site *s);

@@ -26,14 +26,17 @@
 
 CC=${CC:-clang}
 command -v "$CC" >/dev/null || { echo "1..0 # SKIP $CC not found"; exit 0; }
-# the Makefile's warning flags, as errors
-WARN=$(printf 'docs-code-warn:\n\t@echo $(WARN)\n' | make -s --no-print-directory -f Makefile -f - docs-code-warn 2>/dev/null)
-[ -n "$WARN" ] || WARN="-Wall -Wextra"
+command -v python3 >/dev/null || { echo "1..0 # SKIP python3 not found"; exit 0; }
+# the Makefile's warning flags (its WARN), as errors
+# shellcheck disable=SC2016
+WARN=$(printf 'docs-code-warn:\n\t@echo $(WARN)\n' |
+	make -s --no-print-directory -f Makefile -f - docs-code-warn 2>/dev/null)
+case $WARN in -W*) ;; *) echo "1..1"; echo "not ok 1 - the Makefile's WARN flags read: '$WARN'"; exit 1;; esac
 
 # docs/X.md -> $TMP/blocks/NNN.c (one translation unit a block) and a list
 # "NNN.c<TAB>file:line<TAB>kind"
 mkdir -p "$TMP/blocks"
-python3 - "$TMP/blocks" ${DOCS_CODE_PAGES:-docs/*.md} > "$TMP/list" <<'PY' || { echo "1..0 # SKIP python3"; exit 0; }
+python3 - "$TMP/blocks" docs/*.md > "$TMP/list" <<'PY' || { echo "1..1"; echo "not ok 1 - the blocks extracted"; exit 1; }
 import re, sys
 out, pages = sys.argv[1], sys.argv[2:]
 n = 0
@@ -71,6 +74,7 @@ for page in pages:
         print(f"{name}\t{page}:{start}\t{kind}")
         i = j + 1
 PY
+[ -s "$TMP/list" ] || { echo "1..1"; echo "not ok 1 - docs/*.md have \`\`\`c blocks"; exit 1; }
 plan "$(wc -l < "$TMP/list")"
 while IFS=$'\t' read -r name where kind; do
 	if [ "$kind" = fragment ]; then

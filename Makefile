@@ -401,10 +401,10 @@ $(MMFUZZ) $(STRESS_TEST_BINS): LDLIBS += $(URCU_LIBS)
 
 .PHONY: bench-stress bench-lines
 # bench-lines: the cache lines the tasks of a stress run trade, counted by
-# bench/linesim.c from the model's TSan instrumentation (LINESIM_ARGS: the
+# tools/linesim.c from the model's TSan instrumentation (LINESIM_ARGS: the
 # stress arguments, default pcp_alloc1 -t 2 -s 6).
 bench-lines: deps
-	@bench/linesim.sh $(LINESIM_ARGS)
+	@tools/linesim.sh $(LINESIM_ARGS)
 
 # make bench-stress prints the figures and writes them, with the commit, the
 # machine and its load, to docs/measurements/bench-stress.md (bench/mpage.sh).

@@ -17,6 +17,7 @@
 #include <ucontext.h>
 
 #include "kernel/spinlock.h"
+#include "sched/fiber.h"
 #include "prog/exec.h"
 #include "prog/ops.h"
 
@@ -57,6 +58,40 @@ static double call_ns(long iters)
 	for (i = 0; i < iters; i++)
 		empty_call(i);
 	return (now_ns() - t0) / (double)iters;
+}
+
+/* A fiber switch: round trips between the main fiber and one other. */
+static struct fiber bench_main, bench_f;
+static long bench_left;
+
+static void bench_entry(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		__atomic_fetch_sub(&bench_left, 1, __ATOMIC_RELAXED);
+		fiber_switch(&bench_f, &bench_main, false, false);
+	}
+}
+
+/* ns per switch (a round trip is two), or -1 if the fiber cannot be made */
+static double fiber_switch_ns(long iters)
+{
+	static bool made;
+	double t0;
+
+	if (!made) {
+		fiber_init_main(&bench_main);
+		if (fiber_create(&bench_f, 64 * 1024, bench_entry, NULL, "bench"))
+			return -1;
+		/* first entry */
+		fiber_switch(&bench_main, &bench_f, true, false);
+		made = true;
+	}
+	__atomic_store_n(&bench_left, iters, __ATOMIC_RELAXED);
+	t0 = now_ns();
+	while (__atomic_load_n(&bench_left, __ATOMIC_RELAXED) > 0)
+		fiber_switch(&bench_main, &bench_f, false, false);
+	return (now_ns() - t0) / (2.0 * (double)iters);
 }
 
 /* swapcontext, for comparison: it pays a sigprocmask system call per switch */
@@ -191,7 +226,7 @@ int main(int argc, char **argv)
 	os0 = os;
 	od0.no_quiescent = os0.no_quiescent = true;
 	for (k = 0; k < ROUNDS; k++) {
-		sw[k] = fiber_bench_switch_ns(2000000);
+		sw[k] = fiber_switch_ns(2000000);
 		call[k] = call_ns(20000000);
 		uc[k] = swapcontext_ns(200000);
 		lock_validate_enabled = true;

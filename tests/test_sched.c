@@ -12,6 +12,7 @@
 #include "kernel/compiler.h"
 #include "kernel/lockdep.h"
 #include "kernel/spinlock.h"
+#include "sched/fiber.h"
 #include "sched/sched.h"
 #include "tap.h"
 
@@ -150,6 +151,19 @@ static int run(struct fsched *fs, int ntasks, const int *cpus, struct sched_poli
 /* ---- real pthreads through the same primitives ---- */
 static struct task ptask[2];
 
+/* Two bare fibers trading the CPU (what the scheduler does at every switch). */
+static struct fiber pp_main, pp_f;
+static long pp_trips;
+
+static void pp_entry(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pp_trips++;
+		fiber_switch(&pp_f, &pp_main, false, false);
+	}
+}
+
 static void *pthread_body(void *arg)
 {
 	struct task *t = arg;
@@ -175,7 +189,7 @@ int main(void)
 	uint64_t h1, h2;
 	pthread_t th[2];
 
-	tap_plan(24);
+	tap_plan(25);
 	ok(fs != NULL, "scheduler created with %d fibers", MAX_TASKS);
 
 	scen = LOCKED;
@@ -329,9 +343,15 @@ int main(void)
 	   "no lock or preemption leaked on the pthreads");
 
 	{
-		double ns = fiber_bench_switch_ns(200000);
-
-		ok(ns > 0, "fiber switch measured: %.1f ns", ns);
+		fiber_init_main(&pp_main);
+		ok(fiber_create(&pp_f, 64 * 1024, pp_entry, NULL, "pingpong") == 0,
+		   "a fiber is created");
+		fiber_switch(&pp_main, &pp_f, true, false);
+		for (i = 0; i < 200000; i++)
+			fiber_switch(&pp_main, &pp_f, false, false);
+		ok(pp_trips == 200001, "200000 switch round trips after the first entry: %ld",
+		   pp_trips - 1);
+		fiber_destroy(&pp_f);
 	}
 	ok(sites_count() > 5 && site_lookup("body:spin_lock(lock_a)") != NULL,
 	   "yield sites are named: %u sites, body:spin_lock(lock_a) found", sites_count());

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -177,37 +176,4 @@ __sched_notsan void fiber_switch(struct fiber *from, struct fiber *to, bool sync
 		fiber_learn_prev(bottom, size);
 	}
 #endif
-}
-
-/* ---- switch cost, for make bench ---- */
-
-static struct fiber bench_main, bench_f;
-static long bench_left;
-
-static void bench_entry(void *arg)
-{
-	(void)arg;
-	for (;;) {
-		__atomic_fetch_sub(&bench_left, 1, __ATOMIC_RELAXED);
-		fiber_switch(&bench_f, &bench_main, false, false);
-	}
-}
-
-double fiber_bench_switch_ns(long iters)
-{
-	struct timespec a, b;
-
-	fiber_init_main(&bench_main);
-	if (fiber_create(&bench_f, 64 * 1024, bench_entry, NULL, "bench"))
-		return -1;
-	/* first entry */
-	fiber_switch(&bench_main, &bench_f, true, false);
-	__atomic_store_n(&bench_left, iters, __ATOMIC_RELAXED);
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	while (__atomic_load_n(&bench_left, __ATOMIC_RELAXED) > 0)
-		fiber_switch(&bench_main, &bench_f, false, false);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	/* iters round trips = 2*iters switches */
-	return ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
-	       (2.0 * (double)iters);
 }

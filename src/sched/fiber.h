@@ -54,7 +54,4 @@ void fiber_destroy(struct fiber *f);
  */
 void fiber_switch(struct fiber *from, struct fiber *to, bool sync, bool last);
 
-/* ns per switch pair, measured (for make bench). */
-double fiber_bench_switch_ns(long iters);
-
 #endif /* MMFUZZ_SCHED_FIBER_H */

@@ -23,7 +23,7 @@
  * (seconds after the start to begin counting, default 2: skip the set-up),
  * LINESIM_FOR (seconds to count, default 4), LINESIM_MIN (transfers for a
  * block to be listed, default 1000).  The report goes to stderr at the end
- * of the window, as lines the script bench/linesim.sh symbolizes:
+ * of the window, as lines the script tools/linesim.sh symbolizes:
  *
  *   linesim: block 0x... transfers N (reads R, invalidations I) pc 0x... 0x...
  *   linesim: blocks shared: B, transfers: T, in S s of BYTES-byte blocks

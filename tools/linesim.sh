@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# bench/linesim.sh [-b 64|128] [-m MIN] [STRESS ARGS...]
+# tools/linesim.sh [-b 64|128] [-m MIN] [STRESS ARGS...]
 #
-# The cache lines the tasks of a stress run trade (bench/linesim.c): builds
+# The cache lines the tasks of a stress run trade (tools/linesim.c): builds
 # mmfuzz with clang's TSan instrumentation against the linesim runtime in
 # build-linesim/, runs `mmfuzz stress STRESS ARGS` (default: pcp_alloc1 -t 2
 # -s 6), counts from 2 s to 6 s after the start, and prints each block two
@@ -41,7 +41,7 @@ for f in src/sched/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/
 		$CC $flags -c "$f" -o "$o" || exit 2
 	fi
 done
-$CC -O2 -g -c bench/linesim.c -o $B/linesim.o || exit 2
+$CC -O2 -g -c tools/linesim.c -o $B/linesim.o || exit 2
 urcu=$(pkg-config --libs liburcu-memb 2>/dev/null || echo -lurcu-memb -lurcu-common)
 $CC -no-pie -o $B/mmfuzz $objs $B/linesim.o -lpthread -lm $urcu || exit 2
 

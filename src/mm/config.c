@@ -56,12 +56,23 @@ static void config_build(void)
 		struct config_key *k = (struct config_key *)keys[i];
 
 		/* a place taken twice, or out of the block, is a programming
-		 * error that would change old corpus files: refuse to start */
+		 * error that would change old corpus files: refuse to start.
+		 * Sorted by bin_off, two keys overlap only if some neighbours
+		 * do (a key begins before the one before it ends). */
 		if (k->bin_len < 1 || k->bin_len > 3 || k->bin_off + k->bin_len > CONFIG_BIN_BYTES ||
-		    (k->fuzz_n && (uint64_t)(k->hi - k->lo + 1) > 1ULL << (8 * k->bin_len - 4)) ||
-		    (i && keys[i - 1]->bin_off + keys[i - 1]->bin_len > k->bin_off)) {
-			fprintf(stderr, "mmfuzz: config key %s: bad binary place %u+%u\n", k->name,
-				k->bin_off, k->bin_len);
+		    (k->fuzz_n && (uint64_t)(k->hi - k->lo + 1) > 1ULL << (8 * k->bin_len - 4))) {
+			fprintf(stderr, "mmfuzz: registry of config keys: config key %s: bad binary place "
+				"%u+%u (1 to 3 bytes inside the %d-byte block, wide enough for fuzz_n)\n",
+				k->name, k->bin_off, k->bin_len, CONFIG_BIN_BYTES);
+			abort();
+		}
+		if (i && keys[i - 1]->bin_off + keys[i - 1]->bin_len > k->bin_off) {
+			const struct config_key *p = keys[i - 1];
+
+			fprintf(stderr, "mmfuzz: registry of config keys: config keys %s (bytes %u..%u) "
+				"and %s (bytes %u..%u) overlap in the binary config block\n", p->name,
+				p->bin_off, p->bin_off + p->bin_len - 1, k->name, k->bin_off,
+				k->bin_off + k->bin_len - 1);
 			abort();
 		}
 		k->id = (int)i;

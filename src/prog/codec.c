@@ -94,32 +94,20 @@ int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, 
 }
 
 long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t cap,
-			   struct run_result *r, bool *fired, int *bad)
+			   struct run_result *r, bool *fired)
 {
 	static bool own[PROG_MAX_DEC], all[PROG_MAX_DEC];
-	int i, rc;
 
 	if (!fired)
 		fired = own;
 	if (p->keyed) {
-		if (run_recorded(e, p, r, fired))
-			return -1;
-		for (i = 0; i < p->ndec; i++)
-			if (fired[i] && p->dec[i].target >= p->ntasks) {
-				*bad = i;
-				return -2;
-			}
-		rc = canonical_schedule(e, p, r, fired);
-		if (rc < 0)
+		/* v3 holds a decision to a kernel thread as it is (v2 could
+		 * not: it stored targets modulo the tasks) */
+		if (run_recorded(e, p, r, fired) || canonical_schedule(e, p, r, fired) < 0)
 			return -1;
 		/* the step counts, from a run of the keyed decisions */
 		if (run_recorded(e, p, r, all))
 			return -1;
-		for (i = 0; rc && i < p->ndec; i++)
-			if (p->dec[i].target >= p->ntasks) {
-				*bad = -1;
-				return -2;
-			}
 		exec_step_decisions(e, p);
 	}
 	return prog_encode_binary(p, out, cap);

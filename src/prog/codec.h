@@ -28,12 +28,10 @@ int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, 
 /*
  * The binary form of @p into @out: a text's decisions become step counts
  * from one run (@r, @fired as above; the ones that never fired dropped).
- * The bytes written; -1 if it does not fit or the world cannot be built;
- * -2 with *@bad the index of a decision (as given) that fired to a task
- * the binary form cannot name (v2: a kernel thread, past the program's
- * tasks), or -1 when such a choice is one of the schedule made explicit.
+ * The bytes written (v3: a decision to a kernel thread too); -1 if it
+ * does not fit or the world cannot be built.
  */
 long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t cap,
-			   struct run_result *r, bool *fired, int *bad);
+			   struct run_result *r, bool *fired);
 
 #endif /* MMFUZZ_PROG_CODEC_H */

@@ -57,7 +57,7 @@ static void config_build(void)
 
 		/* a place taken twice, or out of the block, is a programming
 		 * error that would change old corpus files: refuse to start */
-		if (k->bin_len < 1 || k->bin_len > 3 || k->bin_off + k->bin_len > CONFIG_BIN_BYTES ||
+		if (k->bin_len < 1 || k->bin_len > 3 || k->bin_off + k->bin_len > CONFIG_PLACES ||
 		    (k->fuzz_n && (uint64_t)(k->hi - k->lo + 1) > 1ULL << (8 * k->bin_len - 4)) ||
 		    (i && keys[i - 1]->bin_off + keys[i - 1]->bin_len > k->bin_off)) {
 			fprintf(stderr, "mmfuzz: config key %s: bad binary place %u+%u\n", k->name,
@@ -267,7 +267,7 @@ void config_encode_block(const struct mm_config *c, uint8_t *b)
 {
 	int i;
 
-	memset(b, 0, CONFIG_BIN_BYTES);
+	memset(b, 0, CONFIG_PLACES);
 	for (i = 0; i < nkeys; i++) {
 		const struct config_key *k = keys[i];
 		uint32_t nvals, nfuzz, idx;

@@ -179,12 +179,14 @@ static size_t decode_v2(const uint8_t *data, size_t size, struct prog *p,
 			const struct fuzz_target *t)
 {
 	struct reader r = { data, size, 0 };
-	uint8_t h[BIN_HEADER];
+	uint8_t h[BIN_HEADER], block[CONFIG_PLACES] = { 0 };
 	int i;
 
 	for (i = 0; i < BIN_HEADER; i++)
 		h[i] = rd8(&r);
-	config_decode_block(h + H_CONFIG, &p->cfg);
+	/* a key past v2's 44 places reads its default */
+	memcpy(block, h + H_CONFIG, CONFIG_BIN_BYTES);
+	config_decode_block(block, &p->cfg);
 	decode_preamble(p, h);
 	for (i = 0; i < hdr_nsections(); i++) {
 		const struct hdr_section *s = hdr_section_by_index(i);
@@ -207,7 +209,7 @@ static size_t decode_v3(const uint8_t *data, size_t size, struct prog *p,
 			const struct fuzz_target *t)
 {
 	struct reader r = { data, size, 0 };
-	uint8_t h[BIN3_PREAMBLE], block[CONFIG_BIN_BYTES] = { 0 };
+	uint8_t h[BIN3_PREAMBLE], block[CONFIG_PLACES] = { 0 };
 	const uint8_t *state[HDR_MAX_SECTIONS] = { NULL };
 	size_t nstate[HDR_MAX_SECTIONS] = { 0 }, send;
 	bool seen[HDR_MAX_SECTIONS] = { false };
@@ -283,7 +285,7 @@ size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p)
 long prog_encode_binary(const struct prog *p, uint8_t *out, size_t cap)
 {
 	int ncpus = (int)config_get(&p->cfg, &ck_cpus);
-	uint8_t block[CONFIG_BIN_BYTES];
+	uint8_t block[CONFIG_PLACES];
 	bool kthreads = prog_starts_kthreads(p);
 	uint32_t cpus_field = 0;
 	size_t n = 0;
@@ -307,9 +309,11 @@ long prog_encode_binary(const struct prog *p, uint8_t *out, size_t cap)
 	/* a section a layer whose state is all defaults: none */
 	for (i = 0; i < hdr_nsections(); i++) {
 		const struct hdr_section *s = hdr_section_by_index(i);
-		uint8_t cfg[CONFIG_BIN_BYTES], st[256];
+		uint8_t cfg[CONFIG_PLACES], st[256];
 		size_t nc = hdr_config_get(s, block, cfg, sizeof(cfg)), ns = 0;
 
+		if (nc > 254)
+			return -1;
 		if (s->encode)
 			ns = s->encode(prog_area_c(p, s), p, st, 254 - nc);
 		if (!nc && !ns)

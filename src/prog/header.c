@@ -18,8 +18,8 @@ REGISTRY_SECTION(mmfuzz_hdr_sections);
 
 static const struct hdr_section *sections[HDR_MAX_SECTIONS];
 static int nsections;
-/* which section holds each place of the v2 config block (-1: none) */
-static signed char owner[CONFIG_BIN_BYTES];
+/* which section holds each place of the config block (-1: none) */
+static signed char owner[CONFIG_PLACES];
 static pthread_once_t hdr_once = PTHREAD_ONCE_INIT;
 
 static int cmp_id(const void *a, const void *b)
@@ -144,7 +144,7 @@ size_t hdr_config_get(const struct hdr_section *s, const uint8_t *block, uint8_t
 	size_t n = 0, j;
 
 	hdr_init();
-	for (j = 0; s->cfg_base + j < CONFIG_BIN_BYTES && j < cap; j++) {
+	for (j = 0; s->cfg_base + j < CONFIG_PLACES && j < cap; j++) {
 		out[j] = owner[s->cfg_base + j] == s->slot ? block[s->cfg_base + j] : 0;
 		if (out[j])
 			n = j + 1;
@@ -157,7 +157,7 @@ void hdr_config_put(const struct hdr_section *s, uint8_t *block, const uint8_t *
 	size_t j;
 
 	hdr_init();
-	for (j = 0; j < n && s->cfg_base + j < CONFIG_BIN_BYTES; j++)
+	for (j = 0; j < n && s->cfg_base + j < CONFIG_PLACES; j++)
 		if (owner[s->cfg_base + j] == s->slot)
 			block[s->cfg_base + j] = in[j];
 }

@@ -10,7 +10,7 @@
  * area of struct prog (prog_area), which only the layer's files read.
  *
  * A section's payload in v3: [n] [n config bytes] [state bytes].  Config
- * byte j is the v2 config block's byte cfg_base + j (the same fold as v2:
+ * byte j is the config block's byte cfg_base + j (the same fold as v2:
  * mm/config.c), for the places of the section's own keys; the state bytes
  * are the layer's, decoded by its decode hook.  Missing bytes read as zero,
  * and zero bytes mean the defaults.
@@ -46,7 +46,7 @@ struct hdr_parse {
 struct hdr_section {
 	const char *layer;		/* its config keys are this layer's */
 	unsigned char id;		/* binary: fixed forever */
-	unsigned char cfg_base;		/* its config bytes start at this v2 config place */
+	unsigned char cfg_base;		/* its config bytes start at this config place */
 	size_t area_size;		/* <= HDR_AREA_BYTES */
 	/* binary: the state bytes (@n of them; any bytes decode) into @area,
 	 * which is zero; @p's tasks are known */
@@ -96,8 +96,8 @@ void hdr_canonicalize(struct prog *p);
 bool hdr_run_begin(const struct prog *p);
 
 /*
- * The config bytes of section @s from the v2-layout config block @block
- * (CONFIG_BIN_BYTES): into @out (cap bytes), trailing zeros dropped; the
+ * The config bytes of section @s from the config block @block
+ * (CONFIG_PLACES bytes): into @out (cap bytes), trailing zeros dropped; the
  * count.  hdr_config_put puts @n such bytes back into @block.
  */
 size_t hdr_config_get(const struct hdr_section *s, const uint8_t *block, uint8_t *out, size_t cap);

@@ -259,6 +259,7 @@ unsigned target_fold(const struct fuzz_target *t, unsigned code)
 void prog_init(struct prog *p)
 {
 	ops_init();
+	hdr_init();	/* the sections' slots, before any area is read */
 	memset(p, 0, offsetof(struct prog, ops));
 	p->nops = 0;
 	p->ndec = 0;

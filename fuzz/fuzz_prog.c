@@ -269,10 +269,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
  * seeds in 300 find it), where byte mutations reach the four seed bytes of
  * one corpus entry among thousands rarely.
  */
-/* Where the schedule begins: after the header and the program (BIN_PLEN). */
+/* Where the schedule begins: after the header and the program (v2's
+ * 64-byte header or v3's preamble and sections: binary.c). */
 static size_t sched_start(const uint8_t *data)
 {
-	return BIN_HEADER + (size_t)(data[BIN_PLEN] | data[BIN_PLEN + 1] << 8);
+	size_t prog_off, sched_off;
+
+	prog_binary_layout(data, BIN3_PREAMBLE, &prog_off, &sched_off);
+	return sched_off;
 }
 
 static size_t reroll_schedule(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
@@ -347,33 +351,35 @@ static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+	static struct prog edge_prog;
+	static uint8_t edge_buf[1 << 16];
 	uint64_t r = rng_seed(seed);
+	long n;
 	const struct config_key *k;
 	struct mm_config c;
 	long lo, hi, unit, v;
 	int i;
 
-	if (no_edge_mutator || max_size < BIN_HEADER)
+	if (no_edge_mutator || max_size < BIN3_PREAMBLE)
 		return LLVMFuzzerMutate(data, size, max_size);
 	switch (rng_next(&r) % 8) {
 	case 0:
 		break;		/* a config edge, below */
 	case 1:
-		if (size >= BIN_HEADER)
+		if (size >= BIN3_PREAMBLE)
 			return reroll_schedule(data, size, max_size, &r);
 		return LLVMFuzzerMutate(data, size, max_size);
 	case 2:
-		if (size >= BIN_HEADER)
+		if (size >= BIN3_PREAMBLE)
 			return nudge_switch(data, size, max_size, &r);
 		/* fall through */
 	default:
 		return LLVMFuzzerMutate(data, size, max_size);
 	}
-	if (size < BIN_HEADER) {
-		memset(data + size, 0, BIN_HEADER - size);
-		size = BIN_HEADER;
-	}
-	config_decode_block(data + BIN_CONFIG, &c);
+	/* the config is in the header's sections (v3) or block (v2): the
+	 * input decoded, its config changed, encoded again (as v3) */
+	prog_decode_binary_target(data, size, &edge_prog, target);
+	c = edge_prog.cfg;
 	k = config_key_by_id((int)(rng_next(&r) % (uint64_t)config_nkeys()));
 	config_range(&c, k, &lo, &hi, &unit);
 	switch (rng_next(&r) % 5) {
@@ -397,8 +403,12 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	}
 	if (config_check(&c, NULL, (char[160]){ 0 }, 160))
 		return LLVMFuzzerMutate(data, size, max_size);
-	config_encode_block(&c, data + BIN_CONFIG);
-	return size;
+	edge_prog.cfg = c;
+	n = prog_encode_binary(&edge_prog, edge_buf, sizeof(edge_buf));
+	if (n < 0 || (size_t)n > max_size)
+		return LLVMFuzzerMutate(data, size, max_size);
+	memcpy(data, edge_buf, (size_t)n);
+	return (size_t)n;
 }
 #endif
 

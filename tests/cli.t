@@ -2,7 +2,7 @@
 # The command line: help, bad input (FILE:LINE:COL, exit 2, nothing runs),
 # any bytes as a program, decode/encode, minimize, the reports.
 . tests/lib/tap.sh
-plan 39
+plan 42
 
 for c in run decode encode minimize bugs; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -84,6 +84,25 @@ ok $? "the text form starts with 'mmfuzz 1', the binary does not"
 "$MMFUZZ" run --json "$TMP/b1" 2>/dev/null | grep -q '"result":"violation","signature":"I-BUD-4@quiescence"'
 ok $(( $? || rc != 2 )) "the binary twin finds the same violation"
 [ -z "$(ls "$TMP" | grep '^b1\.tmp')" ]; ok $? "encode leaves no temporary file"
+# v3 holds a decision to a kernel thread (v2 could not: encode refused it)
+if ! is_tsan; then
+	"$MMFUZZ" encode corpus/regress/rcu_gp_early.mmf -o "$TMP/kt.bin" 2> "$TMP/kt.err" &&
+		[ "$(head -c 1 "$TMP/kt.bin" | od -An -tu1 | tr -d ' ')" = 3 ] &&
+		"$MMFUZZ" run --json "$TMP/kt.bin" 2> /dev/null |
+		grep -q '"result":"violation","signature":"I-RCU@kt_rcu_read"'
+	ok $? "encode writes v3: rcu_gp_early.mmf's decision to rcu_gp holds, its binary finds I-RCU@kt_rcu_read" ||
+		diag "$(cat "$TMP/kt.err")"
+	"$MMFUZZ" decode "$TMP/kt.bin" 2> /dev/null | grep -q -- '-> T3$'
+	ok $? "and decodes to the decision to T3"
+else
+	for i in 1 2; do ok 0 "# SKIP rcu_gp_early.mmf is a data race under TSan first (expect_tsan)"; done
+fi
+# a decision to an id no thread had: a warning, as decode says, and written
+printf 'mmfuzz 1\ntask T0 cpu=0\n  rcu_read\nschedule: fallback=none\n  at T0.0 op(rcu_read) #1 -> T9\n' > "$TMP/t9.mmf"
+"$MMFUZZ" encode "$TMP/t9.mmf" -o "$TMP/t9.bin" 2> "$TMP/t9.err" &&
+	grep -qx "$TMP/t9.mmf:5: warning: -> T9: no task or kernel thread of that id ran (T0..T0 did): this decision changes nothing" "$TMP/t9.err" &&
+	[ -s "$TMP/t9.bin" ]
+ok $? "encode: a decision to an id no thread had is a warning, and written" || diag "$(cat "$TMP/t9.err")"
 
 # run --json and --trace
 "$MMFUZZ" run --json corpus/regress/pcp_count_apart.mmf 2>/dev/null > "$TMP/j"

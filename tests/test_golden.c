@@ -4,8 +4,10 @@
  * mm target, without running) to the program text in tests/golden/NAME.mmf
  * ("after N -> Tm" are step decisions).  A change to the decoder that
  * changes what any of these bytes mean fails here: old corpus files would
- * change meaning too.  `test_golden --write` made the files once; rerun it
- * only for a deliberate new format version.
+ * change meaning too.  `test_golden --write` made the version 2 files once
+ * (byte 0 zero; the encoder it used now writes v3, so it cannot make them
+ * again); `test_golden --write-v3` made the v3_* files.  Rerun neither but
+ * for a deliberate new format version.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -114,7 +116,9 @@ static void write_all(void)
 		 "schedule: fallback=pct:3 seed=0xdeadbeef\n");
 	/* hand-made bytes: folding of what the encoder never writes */
 	memset(b, 0, sizeof(b));
-	b[0] = 0x7f;				/* a version this decoder does not know */
+	b[0] = 0;				/* v2 (this was 0x7f, an unknown version,
+						 * while v2 read any value as 2: now it is
+						 * v3's, so the file says 0) */
 	b[1] = 13;				/* program bytes */
 	b[3] = 0x07;				/* (7 ^ 1) + 1 = 7 tasks */
 	k = BIN_HEADER;
@@ -149,6 +153,7 @@ static void write_all(void)
 
 		for (k = 0; k < BIN_HEADER + 40; k++)
 			b[k] = (uint8_t)rng_next(&s);
+		b[0] = 0;	/* v2 (random while v2 read any value as 2) */
 		b[1] = 30;
 		b[2] = 0;
 		/* only the switches and keys there are today: bits and bytes
@@ -179,6 +184,100 @@ static void write_all(void)
 	put("config_ones", b, BIN_HEADER);
 }
 
+/* @text encoded with step decisions @dec (targets, after @step[i] steps) */
+static void put_steps(const char *name, const char *text, const int *target, const int *step,
+		      int ndec)
+{
+	static struct prog p;
+	static uint8_t b[4096];
+	char err[256];
+	long n;
+	int i;
+
+	if (prog_parse_text(text, name, &p, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		exit(2);
+	}
+	p.keyed = false;
+	for (i = 0; i < ndec; i++) {
+		memset(&p.dec[i], 0, sizeof(p.dec[i]));
+		p.dec[i].step = (uint64_t)step[i];
+		p.dec[i].target = (short)target[i];
+	}
+	p.ndec = ndec;
+	n = prog_encode_binary(&p, b, sizeof(b));
+	if (n < 0)
+		exit(2);
+	put(name, b, (size_t)n);
+}
+
+/* Version 3: what the encoder writes, and the folding of what it never
+ * writes (binary.c's decode_v3). */
+static void write_v3(void)
+{
+	static const int kt_target[] = { 2, 5, 23, 1 }, kt_step[] = { 3, 4, 1, 0 };
+	uint8_t b[512];
+	int k;
+
+	put_text("v3_every_op",
+		 "mmfuzz 1\ncpus: 4\nzones: 2\n"
+		 "task T0 cpu=0\n  h0 = alloc_pages order=3 mt=reclaimable\n  irq free_pages h0\n"
+		 "  drain_local\n  drain_all force=1 zone=all\n  zone_pcp_disable zone=1\n"
+		 "  zone_pcp_enable zone=1\n  set_pcp_high_batch zone=0 high=4096 batch=1024\n"
+		 "  migrate cpu=3\n  read_counters\n  vmstat_refresh\n"
+		 "task T1 cpu=3\n  h1 = irq alloc_pages order=0 mt=unmovable gfp=GFP_ATOMIC|__GFP_COMP\n");
+	put_text("v3_config_edges",
+		 "mmfuzz 1\ncpus: 8\nzones: 2\nmax_order: 10\npageblock_order: 10\n"
+		 "zone_pages: 65536\npcp_high: 0\npcp_batch: 1024\nstat_threshold: 125\n"
+		 "variant: locked_rr\ndrain: locked_count\nmm_pages: 65536\ntlb_entries: 64\n"
+		 "tlb_single_page_flush_ceiling: 4095\ntlb_asids: 1\ngather_batch_count: 2048\n"
+		 "bugs: pcp_count_apart\nexpect_tsan: race\ntask T0 cpu=7\n");
+	put_text("v3_tlb",
+		 "mmfuzz 1\nmm_pages: 128\ntlb_entries: 4\nmms: T0 T2, T1\n"
+		 "task T0 cpu=0\n  r0 = mmap pages=2\n  access r0 page=0 write=1\n"
+		 "task T1 cpu=1\n  r1 = brk pages=1\n"
+		 "task T2 cpu=1\n  access r0 page=0\n");
+	/* decisions to kernel threads (ids after the tasks): v2 had no form */
+	put_steps("v3_kthread",
+		  "mmfuzz 1\ntask T0 cpu=0\n  rcu_read n=2\n  rcu_update sync=1\n"
+		  "task T1 cpu=1\n  rcu_read\n", kt_target, kt_step, 4);
+	/* a version byte no version has reads as 3; the preamble alone */
+	memset(b, 0, sizeof(b));
+	b[0] = 0x7f;
+	put("v3_preamble", b, BIN3_PREAMBLE);
+	/* sections folded: an unknown id skipped, a second of an id skipped,
+	 * a config count past its payload cut, a section past S cut */
+	memset(b, 0, sizeof(b));
+	b[0] = 3;
+	b[3] = 0x02;				/* (2 ^ 1) + 1 = 4 tasks */
+	k = BIN3_PREAMBLE;
+	b[k++] = 9; b[k++] = 2; b[k++] = 0xaa; b[k++] = 0xbb;	/* no layer's: skipped */
+	b[k++] = 2; b[k++] = 3; b[k++] = 1; b[k++] = 0x01; b[k++] = 0xee;
+						/* pagealloc: zones ^ 1, a state byte
+						 * it has no use for */
+	b[k++] = 2; b[k++] = 2; b[k++] = 1; b[k++] = 0x07;	/* a second: skipped */
+	b[k++] = 1; b[k++] = 1; b[k++] = 9;	/* machine: 9 config bytes, none there */
+	b[k++] = 3; b[k++] = 9; b[k++] = 0; b[k++] = 0x21; b[k++] = 0x03;
+						/* tlb: mms, runs past S: cut */
+	b[BIN3_SLEN] = (uint8_t)(k - BIN3_PREAMBLE);
+	b[BIN_PLEN] = 4;
+	b[k++] = 0x00; b[k++] = 0x03; b[k++] = 0x01; b[k++] = 0x01;	/* alloc_pages, T3 */
+	b[k++] = 1;				/* fallback pct:1, seed 0x00000009 */
+	b[k++] = 9; b[k++] = 0; b[k++] = 0; b[k++] = 0;
+	b[k++] = 2; b[k++] = 0x1b;		/* after 2 -> T27: no kthread here, 27 % 4 */
+	put("v3_folding", b, (size_t)k);
+	/* sections whose length runs past the file: they end at its end */
+	memset(b, 0, sizeof(b));
+	b[0] = 3;
+	b[BIN3_SLEN] = 0xff;
+	b[BIN3_SLEN + 1] = 0xff;
+	b[BIN3_PREAMBLE] = 1;
+	b[BIN3_PREAMBLE + 1] = 2;
+	b[BIN3_PREAMBLE + 2] = 1;
+	b[BIN3_PREAMBLE + 3] = 0x03;		/* cpus: index 1 ^ 3, 3 cpus */
+	put("v3_past_file", b, BIN3_PREAMBLE + 4);
+}
+
 int main(int argc, char **argv)
 {
 	struct dirent **names;
@@ -187,6 +286,10 @@ int main(int argc, char **argv)
 	ops_init();
 	if (argc == 2 && !strcmp(argv[1], "--write")) {
 		write_all();
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--write-v3")) {
+		write_v3();
 		return 0;
 	}
 	n = scandir(DIR_GOLDEN, &names, NULL, alphasort);

@@ -13,6 +13,7 @@
 
 #include "mm/tlb.h"
 #include "prog/exec.h"
+#include "prog/ops_tlb.h"
 #include "tap.h"
 
 static struct prog p, q;
@@ -142,7 +143,7 @@ int main(void)
 
 	/* the text and binary forms */
 	ok(parse(ipi_prog, "mms: T0 T1", &p) && prints_and_round_trips(e, &p, "\nmms: T0 T1\n") &&
-	   q.mm_of[0] == 1 && q.mm_of[1] == 1,
+	   tlb_mm_of(&q)[0] == 1 && tlb_mm_of(&q)[1] == 1,
 	   "text -> binary -> text keeps 'mms: T0 T1'");
 	{
 		static const char three[] =
@@ -161,7 +162,7 @@ int main(void)
 
 		bin[3] = 0x3;			/* (3 - 1) ^ 1: three tasks */
 		prog_decode_binary(bin, sizeof(bin), &p);
-		ok(p.ntasks == 3 && !p.mm_of[0] && !p.mm_of[1] && !p.mm_of[2],
+		ok(p.ntasks == 3 && !tlb_mm_of(&p)[0] && !tlb_mm_of(&p)[1] && !tlb_mm_of(&p)[2],
 		   "a header whose last 4 bytes are zero (every file before the key) has no mms");
 	}
 	/* any bytes: a canonical assignment that encode/decode keeps */
@@ -178,11 +179,16 @@ int main(void)
 		}
 		bin[1] = 4;
 		bin[2] = 0;
+		if (i & 1)
+			bin[0] = 0;	/* v2: the mms in bytes 60..63 */
+		else			/* v3: the TLB section first, 4 bytes of state */
+			memcpy(bin, (const uint8_t[]){ 3, 4, 0 }, 3), bin[16] = 7, bin[17] = 0,
+			bin[18] = 3, bin[19] = 5, bin[20] = 0;
 		prog_decode_binary(bin, sizeof(bin), &p);
 		for (t = 0; t < PROG_MAX_TASKS; t++) {
-			if (t >= p.ntasks ? p.mm_of[t] != 0 : p.mm_of[t] > next)
+			if (t >= p.ntasks ? tlb_mm_of(&p)[t] != 0 : tlb_mm_of(&p)[t] > next)
 				bad++;
-			if (t < p.ntasks && p.mm_of[t] == next)
+			if (t < p.ntasks && tlb_mm_of(&p)[t] == next)
 				next++;
 		}
 		n = prog_encode_binary(&p, again, sizeof(again));
@@ -193,7 +199,7 @@ int main(void)
 		prog_decode_binary(again, (size_t)n, &q);
 		a = prog_print_text(&p);
 		b = prog_print_text(&q);
-		if (strcmp(a, b) || memcmp(p.mm_of, q.mm_of, sizeof(p.mm_of)))
+		if (strcmp(a, b) || memcmp(tlb_mm_of(&p), tlb_mm_of(&q), PROG_MAX_TASKS))
 			bad++;
 		free(a);
 		free(b);

@@ -28,8 +28,9 @@ static const char encode_usage[] =
 	"\n"
 	"Write a program (text or binary) in the binary form the fuzzers mutate.\n"
 	"Schedule decisions become step counts (the program is run once to count\n"
-	"them); a decision that never fires is dropped, with a warning.  A decision\n"
-	"to a kernel thread has no binary form: encode refuses it (exit 2).\n"
+	"them); a decision that never fires is dropped, with a warning.  It writes\n"
+	"version 3 of the binary form, which holds decisions to kernel threads too;\n"
+	"a decision at a need_resched() site it cannot hold: encode refuses it (exit 2).\n"
 	"\n"
 	"  -o OUT             where to write it: a new name or a regular file is\n"
 	"                     replaced atomically, a device or FIFO written in place\n"
@@ -135,26 +136,6 @@ static int header_line(const struct input *in, const char *key)
 	return 0;
 }
 
-/* The column (from 1) of the target after "->" on line @line, 1 if none. */
-static int target_col(const struct input *in, int line)
-{
-	const char *s = (const char *)in->data, *end = s + in->size, *a;
-	int l;
-
-	for (l = 1; l < line && s < end; l++) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-
-		s = nl ? nl + 1 : end;
-	}
-	for (a = s; a + 1 < end && *a != '\n'; a++)
-		if (a[0] == '-' && a[1] == '>') {
-			for (a += 2; a < end && (*a == ' ' || *a == '\t'); a++)
-				;
-			return (int)(a - s) + 1;
-		}
-	return 1;
-}
-
 /* A text's decisions that never fired, each a warning: decode and encode
  * drop them. */
 static void warn_unfired(const struct input *in, const bool *fired, int ndec, const int *lines)
@@ -252,10 +233,26 @@ int cmd_decode(int argc, char **argv)
 	return rc;
 }
 
+/* The column of @line's first word in the text of @in (1 if none). */
+static int line_col(const struct input *in, int line)
+{
+	const char *s = (const char *)in->data, *end = s + in->size, *a;
+	int l;
+
+	for (l = 1; l < line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+		s = nl ? nl + 1 : end;
+	}
+	for (a = s; a < end && (*a == ' ' || *a == '\t'); a++)
+		;
+	return a < end && *a != '\n' ? (int)(a - s) + 1 : 1;
+}
+
 int cmd_encode(int argc, char **argv)
 {
 	static bool fired[PROG_MAX_DEC];
-	static int lines[PROG_MAX_DEC];
+	static int lines[PROG_MAX_DEC], targets[PROG_MAX_DEC];
 	enum input_form form = INPUT_AUTO;
 	const char *out = NULL, *file = NULL;
 	struct text_mode mode = { .keep_going = true };
@@ -264,7 +261,7 @@ int cmd_encode(int argc, char **argv)
 	struct exec *e;
 	uint8_t *buf;
 	bool keyed;
-	int rc, bad = -1, ndec;
+	int rc, ndec, i, bad = -1;
 	long n;
 
 	rc = codec_args("encode", encode_usage, argc, argv, true, &file, &out, &form);
@@ -303,41 +300,25 @@ int cmd_encode(int argc, char **argv)
 	keyed = in.prog->keyed;
 	ndec = in.prog->ndec;
 	memcpy(lines, in.prog->dec_line, sizeof(lines));
+	for (i = 0; i < ndec; i++)
+		targets[i] = in.prog->dec[i].target;
 	rc = EXIT_CLEAN;
 	buf = malloc(1 << 20);
 	n = buf ? prog_encode_canonical(e, in.prog, buf, 1 << 20, &r, fired, &bad) : -1;
-	if (n == -2) {
-		/* v2 names a decision's target modulo the tasks: a kernel
-		 * thread's would become a task's, and the file would run another
-		 * schedule; say so instead of writing it */
-		int t = bad >= 0 ? in.prog->dec[bad].target : 0;
-
-		if (bad < 0)
-			fprintf(stderr, "%s: a decision that never fired held the PCT fallback off, "
-				"and the run's schedule as explicit decisions switches to a kernel "
-				"thread, which the binary form cannot hold; not written\n", in.path);
-		else if (t < r.ntasks)
-			fprintf(stderr, "%s:%d:%d: -> T%d is a kernel thread: the binary form "
-				"holds decisions to the program's tasks only (T0..T%d); not written\n",
-				in.path, lines[bad], target_col(&in, lines[bad]), t,
-				in.prog->ntasks - 1);
-		else
-			fprintf(stderr, "%s:%d:%d: -> T%d: no task or kernel thread of that id ran "
-				"(T0..T%d did); not written\n", in.path, lines[bad],
-				target_col(&in, lines[bad]), t, r.ntasks - 1);
-		rc = EXIT_USAGE;
-	} else if (n == -3) {
+	if (n == -3) {
 		fprintf(stderr, "%s:%d:%d: a decision at need_resched(): the binary form keys "
 			"decisions by step, and need_resched() is a step only for a decision "
 			"named at its site; not written\n", in.path, lines[bad],
-			target_col(&in, lines[bad]));
+			line_col(&in, lines[bad]));
 		rc = EXIT_USAGE;
 	} else if (n < 0) {
 		fprintf(stderr, "%s: cannot encode\n", file);
 		rc = EXIT_USAGE;
 	} else {
-		if (keyed)
+		if (keyed) {
 			warn_unfired(&in, fired, ndec, lines);
+			warn_no_target(&in, fired, ndec, lines, targets, r.ntasks);
+		}
 		if (write_output(out, buf, (size_t)n))
 			rc = EXIT_USAGE;
 	}

@@ -59,11 +59,11 @@ static void config_build(void)
 		 * error that would change old corpus files: refuse to start.
 		 * Sorted by bin_off, two keys overlap only if some neighbours
 		 * do (a key begins before the one before it ends). */
-		if (k->bin_len < 1 || k->bin_len > 3 || k->bin_off + k->bin_len > CONFIG_BIN_BYTES ||
+		if (k->bin_len < 1 || k->bin_len > 3 || k->bin_off + k->bin_len > CONFIG_PLACES ||
 		    (k->fuzz_n && (uint64_t)(k->hi - k->lo + 1) > 1ULL << (8 * k->bin_len - 4))) {
 			fprintf(stderr, "mmfuzz: registry of config keys: config key %s: bad binary place "
 				"%u+%u (1 to 3 bytes inside the %d-byte block, wide enough for fuzz_n)\n",
-				k->name, k->bin_off, k->bin_len, CONFIG_BIN_BYTES);
+				k->name, k->bin_off, k->bin_len, CONFIG_PLACES);
 			abort();
 		}
 		if (i && keys[i - 1]->bin_off + keys[i - 1]->bin_len > k->bin_off) {
@@ -280,7 +280,7 @@ void config_encode_block(const struct mm_config *c, uint8_t *b)
 {
 	int i;
 
-	memset(b, 0, CONFIG_BIN_BYTES);
+	memset(b, 0, CONFIG_PLACES);
 	for (i = 0; i < nkeys; i++) {
 		const struct config_key *k = keys[i];
 		uint32_t nvals, nfuzz, idx;

@@ -23,8 +23,9 @@
 #include "../sched/registry.h"
 
 #define MM_CONFIG_MAX		32	/* keys, all layers */
-#define CONFIG_BIN_BYTES	44	/* the binary header's config block (the
-					 * header's last 4 bytes are the program's) */
+#define CONFIG_BIN_BYTES	44	/* v2's config block: places 0..43 */
+#define CONFIG_PLACES		256	/* every place a key may have: v3's header
+					 * sections hold them all (prog/header.h) */
 
 /* The values of every key, indexed by the key's id. */
 struct mm_config {
@@ -50,7 +51,9 @@ struct config_key {
 	 * its layer's tune() has set this one (the world cache keys on the
 	 * other keys, the machine's shape). */
 	bool tune;
-	unsigned char bin_off, bin_len;	/* place in the config block: fixed forever */
+	/* place in the config block: fixed forever (v2 files have only the
+	 * places below CONFIG_BIN_BYTES: a key past them reads its default) */
+	unsigned char bin_off, bin_len;
 	/* The range given the keys with smaller binary places: values are
 	 * lo, lo + unit, ..., up to hi.  NULL: lo..hi, unit 1. */
 	void (*range)(const struct mm_config *c, long *lo, long *hi, long *unit);
@@ -93,8 +96,9 @@ long config_enum_lookup(const struct config_key *k, const char *name);
 /* "pcp_high", value 12 -> "12"; an enum's name for enums. */
 const char *config_value_str(const struct config_key *k, long v, char *buf, size_t n);
 
-/* The binary config block: zero bytes mean the defaults; any bytes decode
- * to a valid config (each key folded into its range). */
+/* The binary config block, CONFIG_PLACES bytes: zero bytes mean the
+ * defaults; any bytes decode to a valid config (each key folded into its
+ * range). */
 void config_decode_block(const uint8_t *b, struct mm_config *c);
 void config_encode_block(const struct mm_config *c, uint8_t *b);
 

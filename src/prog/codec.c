@@ -97,36 +97,30 @@ long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t 
 			   struct run_result *r, bool *fired, int *bad)
 {
 	static bool own[PROG_MAX_DEC], all[PROG_MAX_DEC];
-	int i, rc;
+	int i;
 
 	if (!fired)
 		fired = own;
 	if (p->keyed) {
+		/* v3 holds a decision to a kernel thread as it is (v2 could
+		 * not: it stored targets modulo the tasks); one at need_resched()
+		 * it cannot: decisions are step counts, and need_resched() is a
+		 * step only for a decision named at its site (kernel/preempt.h) */
 		if (run_recorded(e, p, r, fired))
 			return -1;
 		for (i = 0; i < p->ndec; i++) {
 			const struct yield_site *s = site_by_id(p->dec[i].site);
 
-			if (fired[i] && p->dec[i].target >= p->ntasks) {
-				*bad = i;
-				return -2;
-			}
 			if (fired[i] && s && s->type == YP_POINT && !strcmp(s->what, "need_resched")) {
 				*bad = i;
 				return -3;
 			}
 		}
-		rc = canonical_schedule(e, p, r, fired);
-		if (rc < 0)
+		if (canonical_schedule(e, p, r, fired) < 0)
 			return -1;
 		/* the step counts, from a run of the keyed decisions */
 		if (run_recorded(e, p, r, all))
 			return -1;
-		for (i = 0; rc && i < p->ndec; i++)
-			if (p->dec[i].target >= p->ntasks) {
-				*bad = -1;
-				return -2;
-			}
 		exec_step_decisions(e, p);
 	}
 	return prog_encode_binary(p, out, cap);

@@ -28,13 +28,11 @@ int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, 
 /*
  * The binary form of @p into @out: a text's decisions become step counts
  * from one run (@r, @fired as above; the ones that never fired dropped).
- * The bytes written; -1 if it does not fit or the world cannot be built;
- * -2 with *@bad the index of a decision (as given) that fired to a task
- * the binary form cannot name (v2: a kernel thread, past the program's
- * tasks), or -1 when such a choice is one of the schedule made explicit;
- * -3 with *@bad the index of a decision that fired at a need_resched()
- * site: the binary form keys decisions by step, and need_resched() is a
- * step only for a decision named at its site (kernel/preempt.h).
+ * The bytes written (v3: a decision to a kernel thread too); -1 if it
+ * does not fit or the world cannot be built; -3 with *@bad the index of
+ * a decision that fired at a need_resched() site: the binary form keys
+ * decisions by step, and need_resched() is a step only for a decision
+ * named at its site (kernel/preempt.h).
  */
 long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t cap,
 			   struct run_result *r, bool *fired, int *bad);

@@ -417,13 +417,13 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	}
 	if (o->sequential) {
 		current_task = &e->main_task;
-		if (prog_nmms(p))
+		if (hdr_run_begin(p))
 			run_begin(e, &e->main_task);
 		run_sequential(e);
 	} else {
 		build_policy(e, p, o, &pol);
 		e->fs->max_steps = livelock_bound(p, o->max_steps);
-		if (prog_nmms(p)) {
+		if (hdr_run_begin(p)) {
 			rc = begin_on_scheduler(e, (int)config_get(&p->cfg, &ck_cpus));
 			if (rc)
 				goto out;

@@ -135,12 +135,15 @@ static void remove_task(struct prog *p, int t)
 	for (i = 0; i < p->nops; i++)
 		if (p->ops[i].task > t)
 			p->ops[i].task--;
-	for (i = t; i + 1 < p->ntasks; i++) {
+	for (i = t; i + 1 < p->ntasks; i++)
 		p->task_cpu[i] = p->task_cpu[i + 1];
-		p->mm_of[i] = p->mm_of[i + 1];
-	}
 	p->ntasks--;
-	prog_canonical_mms(p);
+	for (i = 0; i < hdr_nsections(); i++) {
+		const struct hdr_section *s = hdr_section_by_index(i);
+
+		if (s->task_removed)
+			s->task_removed(prog_area(p, s), p, t);
+	}
 	for (i = 0; i < p->ndec; i++) {
 		struct sched_decision d = p->dec[i];
 
@@ -211,20 +214,24 @@ static bool pass_decisions(struct minimizer *m, struct prog *p, struct prog *c)
 	return changed;
 }
 
-/* Fewer header mms: each task the header names, out of its mm (a private
- * one at its first need, as when the header does not name it). */
-static bool pass_mms(struct minimizer *m, struct prog *p, struct prog *c)
+/* Smaller header sections: each section's candidates (the TLB layer's:
+ * each task the header names, out of its mm). */
+static bool pass_sections(struct minimizer *m, struct prog *p, struct prog *c)
 {
 	bool changed = false;
-	int t;
+	int i, k, rc;
 
-	for (t = p->ntasks - 1; t >= 0; t--) {
-		if (!p->mm_of[t])
-			continue;
-		*c = *p;
-		c->mm_of[t] = 0;
-		prog_canonical_mms(c);
-		changed |= try_candidate(m, p, c);
+	for (i = 0; i < hdr_nsections(); i++) {
+		const struct hdr_section *s = hdr_section_by_index(i);
+
+		for (k = 0; s->shrink; k++) {
+			*c = *p;
+			rc = s->shrink(prog_area(c, s), c, k);
+			if (!rc)
+				break;
+			if (rc > 0)
+				changed |= try_candidate(m, p, c);
+		}
 	}
 	return changed;
 }
@@ -375,7 +382,7 @@ int prog_minimize_budget(struct exec *e, struct prog *p, const struct run_opts *
 		changed = pass_tasks(&m, p, c);
 		changed |= pass_ops(&m, p, c);
 		changed |= pass_decisions(&m, p, c);
-		changed |= pass_mms(&m, p, c);
+		changed |= pass_sections(&m, p, c);
 		changed |= pass_args(&m, p, c);
 		changed |= pass_config(&m, p, c);
 	} while (changed && m.runs < m.max_runs && !m.out_of_time);

@@ -259,6 +259,7 @@ unsigned target_fold(const struct fuzz_target *t, unsigned code)
 void prog_init(struct prog *p)
 {
 	ops_init();
+	hdr_init();	/* the sections' slots, before any area is read */
 	memset(p, 0, offsetof(struct prog, ops));
 	p->nops = 0;
 	p->ndec = 0;
@@ -365,7 +366,7 @@ void prog_canonicalize(struct prog *p)
 	int newnum[PROG_MAX_OPS], cnt[16] = { 0 };
 	int i, t, k, n = 0;
 
-	prog_canonical_mms(p);
+	hdr_canonicalize(p);
 	drop_undefined_uses(p);
 	for (i = 0; i < p->nops; i++) {
 		const struct handle_kind *hk = op_desc_of(&p->ops[i])->defines;
@@ -403,32 +404,16 @@ void prog_canonicalize(struct prog *p)
 	memcpy(p->ops, out, (size_t)n * sizeof(out[0]));
 }
 
-void prog_canonical_mms(struct prog *p)
+bool prog_starts_kthreads(const struct prog *p)
 {
-	unsigned char to[256] = { 0 };
-	int t, n = 0;
+	int i, l;
 
-	for (t = 0; t < PROG_MAX_TASKS; t++) {
-		unsigned g = p->mm_of[t];
-
-		if (t >= p->ntasks || !g) {
-			p->mm_of[t] = 0;
-			continue;
-		}
-		if (!to[g])
-			to[g] = (unsigned char)++n;
-		p->mm_of[t] = to[g];
-	}
-}
-
-int prog_nmms(const struct prog *p)
-{
-	int t, n = 0;
-
-	for (t = 0; t < p->ntasks; t++)
-		if (p->mm_of[t] > n)
-			n = p->mm_of[t];
-	return n;
+	for (i = 0; i < p->nops; i++)
+		for (l = 0; l < op_layers_count(); l++)
+			if (op_layer_by_index(l)->kthreads &&
+			    !strcmp(op_layer_by_index(l)->name, op_desc_of(&p->ops[i])->layer))
+				return true;
+	return false;
 }
 
 const char *prog_op_name(int task, int op, void *arg)

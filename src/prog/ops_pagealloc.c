@@ -28,6 +28,13 @@ const struct handle_kind hk_page = {
 	.name = "page", .prefix = "h", .release = page_release,
 };
 
+/* ---- the header section: the page allocator's config keys (mm_init.c) ---- */
+
+static struct hdr_section pagealloc_section = {
+	.layer = "pagealloc", .id = 2, .cfg_base = 1,
+};
+HEADER_SECTION(pagealloc_section);
+
 /* ---- per-run state ---- */
 
 struct pagealloc_run {

@@ -16,6 +16,7 @@
  * mm.
  */
 #include "exec.h"
+#include "ops_tlb.h"
 
 #include "../check/check.h"
 #include "../mm/tlb.h"
@@ -70,7 +71,7 @@ static void header_mms(struct op_ctx *c)
 	int t, first;
 
 	for (t = 0; t < p->ntasks; t++) {
-		int g = p->mm_of[t] - 1;
+		int g = tlb_mm_of_c(p)[t] - 1;
 
 		if (g < 0 || !prog_task_ops(p, t, &first))
 			continue;

@@ -27,6 +27,7 @@
 
 #include "../mm/mm.h"
 #include "../sched/sched.h"
+#include "header.h"
 #include "ops.h"
 
 #define PROG_MAX_OPS	256
@@ -54,13 +55,12 @@ struct prog {
 	uint64_t bugs;
 	int ntasks;
 	int task_cpu[PROG_MAX_TASKS];
-	/*
-	 * The header's address spaces ("mms: T0 T1, T2"): 0, the task gets a
-	 * private mm at its first operation that needs one; g, it runs in the
-	 * header's mm g-1 from its first operation (made before any task
-	 * runs).  Canonical: mms numbered in the order of their first task.
-	 */
-	unsigned char mm_of[PROG_MAX_TASKS];
+	/* each header section's state (header.h), by its slot: only the
+	 * section's layer reads it (the TLB layer's header mms) */
+	union {
+		unsigned char b[HDR_AREA_BYTES];
+		uint64_t align;
+	} hdr_area[HDR_MAX_SECTIONS];
 	int nops;
 	struct op ops[PROG_MAX_OPS];	/* grouped by task, in task order */
 
@@ -87,14 +87,11 @@ void prog_init(struct prog *p);
 /*
  * Sort the ops by task (stable), renumber handle uses to follow the
  * handles they named; drop uses of a kind the program never defines;
- * number the header's mms canonically (prog_canonical_mms).
+ * make each header section's state canonical (hdr_canonicalize).
  */
 void prog_canonicalize(struct prog *p);
-/* Number the header's mms in the order of their first task; forget the
- * mms of tasks the program does not have. */
-void prog_canonical_mms(struct prog *p);
-/* How many mms the header makes. */
-int prog_nmms(const struct prog *p);
+/* May the program's operations start kernel threads (their layer's)? */
+bool prog_starts_kthreads(const struct prog *p);
 /* The index of op @i's handle among the program's handles of its kind,
  * or -1 if it defines none. */
 int prog_handle_index(const struct prog *p, int i);
@@ -113,17 +110,25 @@ int prog_task_ops(const struct prog *p, int t, int *first);
 const char *prog_fits_config(const struct prog *p, const struct mm_config *c, char *buf,
 			     size_t n);
 
-/* ---- binary.c ---- */
-#define BIN_VERSION	2
+/* ---- binary.c: v2 (decode only, frozen) and v3 ---- */
+#define BIN_VERSION	3
+/* v2: a 64-byte header, the program, the schedule (binary.c) */
 #define BIN_HEADER	64
 /* header offsets a structured mutator writes at: the program's length
- * (2 bytes, little-endian; the schedule follows the program) and the
- * config block */
+ * (2 bytes, little-endian; the schedule follows the program), the same in
+ * v2 and v3, and v2's config block */
 #define BIN_PLEN	1
 #define BIN_CONFIG	16
+/* v3: the preamble (bytes 0..15 as v2's, then the sections' length, 2
+ * bytes), the sections, the program, the schedule (binary.c) */
+#define BIN3_SLEN	16
+#define BIN3_PREAMBLE	18
 /* the schedule's head: the fallback depth byte and the 4-byte seed; the
  * decisions follow */
 #define BIN_SCHED_HEAD	5
+/* Where the program's bytes and the schedule's begin in @data (v2 or v3;
+ * either may be past @size). */
+void prog_binary_layout(const uint8_t *data, size_t size, size_t *prog_off, size_t *sched_off);
 size_t prog_decode_binary(const uint8_t *data, size_t size, struct prog *p);
 /* As the fuzz target @t means the bytes (prog_decode_binary: "mm"). */
 size_t prog_decode_binary_target(const uint8_t *data, size_t size, struct prog *p,

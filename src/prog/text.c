@@ -4,7 +4,8 @@
  *
  *   mmfuzz 1                          marks the text form
  *   cpus: 2                           header (text_header.c): config keys
- *   mms: T0 T1                        (mm/config.h), the mms tasks share,
+ *   mms: T0 T1                        (mm/config.h), layers' own lines
+ *                                     (header sections: the mms tasks share),
  *   bugs: pcp_free_nolock             switches, outcome
  *   expect: violation I-PCP-1@drain_pages_zone
  *
@@ -278,19 +279,6 @@ static int parse_schedule_head(struct parser *ps, struct prog *p)
 	return 0;
 }
 
-/* May the program's operations start kernel threads (their layer's)? */
-static bool starts_kthreads(const struct prog *p)
-{
-	int i, l;
-
-	for (i = 0; i < p->nops; i++)
-		for (l = 0; l < op_layers_count(); l++)
-			if (op_layer_by_index(l)->kthreads &&
-			    !strcmp(op_layer_by_index(l)->name, op_desc_of(&p->ops[i])->layer))
-				return true;
-	return false;
-}
-
 /* "Tn" of a decision: a task of the program, or a kernel thread's id
  * (after the tasks) when the program may start one. */
 static int parse_decision_task(struct parser *ps, const struct prog *p, const char *w, size_t wn,
@@ -298,7 +286,7 @@ static int parse_decision_task(struct parser *ps, const struct prog *p, const ch
 {
 	if (parse_task_ref(ps, w, wn, MAX_TASKS, task))
 		return -1;
-	if (*task >= p->ntasks && !starts_kthreads(p))
+	if (*task >= p->ntasks && !prog_starts_kthreads(p))
 		return perr(ps, w, "T%d is not a task of the program (T0%s%.0d) and none of its "
 			    "operations starts a kernel thread", *task, p->ntasks > 1 ? "..T" : "",
 			    p->ntasks - 1);
@@ -605,9 +593,9 @@ int prog_parse_text_mode(const char *text, size_t size, const char *file, struct
 		perr(&ps, NULL, "no tasks: a program needs at least one 'task T0 cpu=N'");
 		goto out;
 	}
-	if (text_check_mms(&ps, st))
+	if (text_check_sections(&ps, st))
 		goto out;
-	prog_canonical_mms(p);
+	hdr_canonicalize(p);
 	if (resolve_refs(&ps, st))
 		goto out;
 	/* decisions: the op index may be one past the last (the task's exit) */
@@ -631,8 +619,8 @@ out:
 		free(st->refs[i].linecopy);
 	for (i = 0; i < MM_CONFIG_MAX; i++)
 		free(st->key_at[i].linecopy);
-	for (i = 0; i < PROG_MAX_TASKS; i++)
-		free(st->mms_at[i].linecopy);
+	for (i = 0; i < HDR_MAX_SECTIONS * HDR_MARKS; i++)
+		free(st->sec_at[i / HDR_MARKS][i % HDR_MARKS].linecopy);
 	free(line);
 	free(st);
 	return rc;

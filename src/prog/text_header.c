@@ -1,59 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * The text form's header, parsed: the config keys (mm/config.h), "mms:",
- * "bugs:", "expect:" and "expect_tsan:" (text.c reads the lines and calls
- * these).
- *
- * "mms: T0 T1, T2" names the address spaces that exist when the program
- * starts and the tasks that run in each from their first operation: the
- * tasks of one mm are threads of one process, the mms are apart by commas.
- * A task it does not name gets a private mm at its first operation that
- * needs one (use_mm may still move it).
+ * The text form's header, parsed: the config keys (mm/config.h), the
+ * lines a layer's header section owns (header.h: the TLB layer's "mms:",
+ * ops_tlb_header.c), "bugs:", "expect:" and "expect_tsan:" (text.c reads
+ * the lines and calls these).
  */
 #include "text_parse.h"
 
 #include "../bugs/bugs.h"
 
-static int parse_mms(struct parser *ps, struct pstate *st, const char *k)
+static struct hdr_parse section_parse(struct parser *ps, struct pstate *st,
+				      const struct hdr_section *s)
 {
-	struct prog *p = st->p;
-	int mm = 1, n = 0, t;
+	struct hdr_parse h = { ps, st->p, prog_area(st->p, s), st->sec_at[s->slot],
+			       &st->sec_seen[s->slot] };
 
-	if (st->seen_mms)
-		return perr(ps, k, "'mms' given twice");
-	st->seen_mms = true;
-	for (;;) {
-		const char *w;
-
-		skip_ws(ps);
-		if (!*ps->pos || *ps->pos == ',') {
-			if (!n && mm == 1 && !*ps->pos)
-				return perr(ps, ps->pos, "mms: expected the tasks of each mm, like "
-					    "'mms: T0 T1, T2'");
-			if (!n)
-				return perr(ps, ps->pos, "an mm without tasks: expected a task like T0");
-			if (!*ps->pos)
-				return 0;
-			ps->pos++;
-			mm++;
-			n = 0;
-			continue;
-		}
-		w = ps->pos;
-		while (*ps->pos && *ps->pos != ',' && !isspace((unsigned char)*ps->pos))
-			ps->pos++;
-		if (parse_task_ref(ps, w, (size_t)(ps->pos - w), PROG_MAX_TASKS, &t))
-			return -1;
-		if (p->mm_of[t] == mm)
-			return perr(ps, w, "T%d named twice in one mm", t);
-		if (p->mm_of[t])
-			return perr(ps, w, "T%d is in two mms: a task runs in one address space", t);
-		p->mm_of[t] = (unsigned char)mm;
-		st->mms_at[t].line = ps->lineno;
-		st->mms_at[t].col = (int)(w - ps->line);
-		st->mms_at[t].linecopy = strdup(ps->line);
-		n++;
-	}
+	return h;
 }
 
 /* A mutant id as bench/mutgen.pl names them: CLASS@FUNCTION#N or #N.K. */
@@ -151,19 +113,33 @@ eol:
 	return 0;
 }
 
-int text_check_mms(struct parser *ps, struct pstate *st)
+/* A header key a layer's section owns ("mms"): 1 when none does. */
+static int parse_section_key(struct parser *ps, struct pstate *st, const char *name,
+			     const char *k)
 {
-	const struct prog *p = st->p;
-	int t;
+	int i, rc;
 
-	for (t = p->ntasks; t < PROG_MAX_TASKS; t++)
-		if (p->mm_of[t]) {
-			ps->lineno = st->mms_at[t].line;
-			ps->line = st->mms_at[t].linecopy;
-			return perr(ps, ps->line + st->mms_at[t].col,
-				    "mms: T%d, but the program's tasks are T0%s%.0d", t,
-				    p->ntasks > 1 ? "..T" : "", p->ntasks - 1);
-		}
+	for (i = 0; i < hdr_nsections(); i++) {
+		const struct hdr_section *s = hdr_section_by_index(i);
+		struct hdr_parse h = section_parse(ps, st, s);
+
+		if (s->parse && (rc = s->parse(&h, name, k)) <= 0)
+			return rc;
+	}
+	return 1;
+}
+
+int text_check_sections(struct parser *ps, struct pstate *st)
+{
+	int i;
+
+	for (i = 0; i < hdr_nsections(); i++) {
+		const struct hdr_section *s = hdr_section_by_index(i);
+		struct hdr_parse h = section_parse(ps, st, s);
+
+		if (s->parse_end && s->parse_end(&h))
+			return -1;
+	}
 	return 0;
 }
 
@@ -174,14 +150,16 @@ int text_parse_header(struct parser *ps, struct pstate *st, const char *k, size_
 	char name[40];
 	const char *w;
 	size_t wn;
+	int rc;
 
 	snprintf(name, sizeof(name), "%.*s", (int)kn, k);
 	if (*ps->pos != ':')
 		return perr(ps, ps->pos, "expected ':' after '%s'", name);
 	ps->pos++;
 	skip_ws(ps);
-	if (!strcmp(name, "mms"))
-		return parse_mms(ps, st, k);
+	rc = parse_section_key(ps, st, name, k);
+	if (rc <= 0)
+		return rc;
 	if (!strcmp(name, "bugs")) {
 		if (st->seen_bugs)
 			return perr(ps, k, "'bugs' given twice");

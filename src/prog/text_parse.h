@@ -204,8 +204,11 @@ struct pstate {
 	int nrefs;
 	int cur_task;
 	struct keypos key_at[MM_CONFIG_MAX];	/* where each config key was given */
-	struct keypos mms_at[PROG_MAX_TASKS];	/* where "mms:" named each task */
-	bool seen_bugs, seen_expect, seen_tsan, seen_mms;
+	/* each header section's marks (header.h: where "mms:" named each
+	 * task) and its "given once" flag */
+	struct keypos sec_at[HDR_MAX_SECTIONS][HDR_MARKS];
+	bool sec_seen[HDR_MAX_SECTIONS];
+	bool seen_bugs, seen_expect, seen_tsan;
 	bool in_schedule;
 	int ntask_ops[PROG_MAX_TASKS];
 	/* the seed mode: each task's op lines read (kept or dropped), which of
@@ -221,7 +224,8 @@ struct pstate {
 int text_parse_header(struct parser *ps, struct pstate *st, const char *k, size_t kn);
 /* The config as a whole, checked once the header is over. */
 int text_check_config(struct parser *ps, struct pstate *st);
-/* Once the tasks are known: every task "mms:" named is one of them. */
-int text_check_mms(struct parser *ps, struct pstate *st);
+/* Once the tasks are known: each header section's parse_end ("mms:"
+ * named only tasks the program has). */
+int text_check_sections(struct parser *ps, struct pstate *st);
 
 #endif /* MMFUZZ_PROG_TEXT_PARSE_H */

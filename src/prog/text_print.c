@@ -138,15 +138,16 @@ char *prog_print_text_notes(const struct prog *p, const char *const *notes)
 			sb_printf(&b, "%s: %s\n", k->name,
 				  config_value_str(k, config_get(&p->cfg, k), buf, sizeof(buf)));
 	}
-	/* the header's mms, in canonical order: "mms: T0 T1, T2" */
-	for (i = 1; i <= prog_nmms(p); i++) {
-		sb_printf(&b, i == 1 ? "mms:" : ",");
-		for (t = 0; t < p->ntasks; t++)
-			if (p->mm_of[t] == i)
-				sb_printf(&b, " T%d", t);
+	/* the header sections' own lines ("mms: T0 T1, T2") */
+	for (i = 0; i < hdr_nsections(); i++) {
+		const struct hdr_section *s = hdr_section_by_index(i);
+		char line[512];
+
+		if (!s->print)
+			continue;
+		s->print(prog_area_c(p, s), p, line, sizeof(line));
+		sb_printf(&b, "%s", line);
 	}
-	if (prog_nmms(p))
-		sb_printf(&b, "\n");
 	if (p->bugs) {
 		sb_printf(&b, "bugs:");
 		for (i = 0; i < BUGS_MAX; i++)

@@ -244,7 +244,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 # prove; MMFUZZ_BUILD tells the scripts which build they test.
 test-one: $(MMFUZZ) $(TEST_BINS)
 	@echo "== tests: $(BUILD) =="
-	MMFUZZ_BUILD=$(BUILD) prove -f $(TEST_BINS) $(wildcard tests/*.t)
+	MMFUZZ_BUILD=$(BUILD) prove -f --timer $(TEST_BINS) $(wildcard tests/*.t)
 
 test-plain:
 	$(MAKE) --no-print-directory test-one

@@ -70,6 +70,10 @@ int campaign_signal(void);
  * that even the seed mode cannot read is bad input).
  */
 int campaign_seeds_encode(struct campaign *c);
+/* Run @path (from PATH when @search) with @argv, its output appended to
+ * the build log: the wait status, or -1 after saying why. */
+int campaign_spawn_logged(struct campaign *c, const char *path, bool search, char *const argv[],
+			  const char *what);
 /* Each seed the engine gets that lost something to this tree (a yield site,
  * an operation, a key it no longer has): one line on stderr and in
  * OUT/logs/rN-seeds.log. */

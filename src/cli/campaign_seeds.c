@@ -36,12 +36,14 @@ static bool stem(const char *name, char *out, size_t n)
 	return true;
 }
 
-/* mmfuzz encode --keep-going --dropped NOTE SRC -o OUT, its output in the
- * build log; the exit status, or -1 */
-static int encode_one(struct campaign *c, const char *src, const char *out, const char *note)
+/*
+ * @path (searched in PATH when @search) with @argv, stdin /dev/null, its
+ * output appended to the campaign's build log; an argument vector, never
+ * a shell.  Its wait status, or -1 after saying why (@what names it).
+ */
+int campaign_spawn_logged(struct campaign *c, const char *path, bool search, char *const argv[],
+			  const char *what)
 {
-	char *argv[] = { "mmfuzz", "encode", "--keep-going", "--dropped", (char *)note,
-			 (char *)src, "-o", (char *)out, NULL };
 	posix_spawn_file_actions_t fa;
 	int fd, status, err;
 	pid_t pid;
@@ -55,16 +57,30 @@ static int encode_one(struct campaign *c, const char *src, const char *out, cons
 	posix_spawn_file_actions_adddup2(&fa, fd, 1);
 	posix_spawn_file_actions_adddup2(&fa, fd, 2);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	err = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+	err = search ? posix_spawnp(&pid, path, &fa, NULL, argv, environ)
+		     : posix_spawn(&pid, path, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd);
 	if (err) {
-		fprintf(stderr, "mmfuzz fuzz: cannot run mmfuzz encode: %s\n", strerror(err));
+		fprintf(stderr, "mmfuzz fuzz: cannot run %s: %s\n", what, strerror(err));
 		return -1;
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	return status;
+}
+
+/* mmfuzz encode --keep-going --dropped NOTE SRC -o OUT, its output in the
+ * build log; the exit status, or -1 */
+static int encode_one(struct campaign *c, const char *src, const char *out, const char *note)
+{
+	char *argv[] = { "mmfuzz", "encode", "--keep-going", "--dropped", (char *)note,
+			 (char *)src, "-o", (char *)out, NULL };
+	int status = campaign_spawn_logged(c, "/proc/self/exe", false, argv, "mmfuzz encode");
+
+	if (status < 0)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -20,7 +20,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
 
 /* The usage, in two parts around the targets' line (from the registry). */
 static const char fuzz_usage[] =
@@ -96,32 +94,14 @@ static int find_root(struct campaign *c)
 static int run_make(struct campaign *c, char *const *args)
 {
 	char *argv[16] = { "make", "-C", c->root, "--no-print-directory" };
-	posix_spawn_file_actions_t fa;
-	int fd, n = 4, status, err;
-	pid_t pid;
+	int n = 4, status;
 
 	while (*args && n < 15)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	fd = open(c->build_log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "mmfuzz fuzz: %s: %s\n", c->build_log, strerror(errno));
+	status = campaign_spawn_logged(c, "make", true, argv, "make");
+	if (status < 0)
 		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd, 1);
-	posix_spawn_file_actions_adddup2(&fa, fd, 2);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	err = posix_spawnp(&pid, "make", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd);
-	if (err) {
-		fprintf(stderr, "mmfuzz fuzz: cannot run make: %s\n", strerror(err));
-		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
 	if (campaign_signal())
 		return -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {

@@ -28,7 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 /* The usage, in two parts around the targets' line (from the registry). */
 static const char fuzz_usage[] =
 	"usage: mmfuzz fuzz [options]\n"

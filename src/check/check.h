@@ -85,6 +85,24 @@ struct owner_source {
 #define OWNER_SOURCE(o)								\
 	REGISTER(mmfuzz_owners, const struct owner_source *, __ownp_##o, &(o))
 
+/*
+ * Owners beyond pfns: a space of objects that are not pages (a slab object,
+ * an RCU-pending free, a TLB range), each named by an id the space chooses.
+ * A source says which objects it owns with owner_add_obj(), in the same
+ * collect() that adds its pages; I-CONS reports an object owned twice, and,
+ * when the space says how many objects it has (@nr: ids 0..nr-1), one owned
+ * by nobody or an id outside the space.  @nr NULL: only "at most one owner"
+ * is checked.  A space is registered with OWNER_SPACE() in its layer's file.
+ */
+struct owner_space {
+	const char *name;			/* "slab object" */
+	unsigned long (*nr)(struct world *w);
+};
+#define OWNER_SPACE(sp)								\
+	REGISTER(mmfuzz_owner_spaces, const struct owner_space *, __ownsp_##sp, &(sp))
+void owner_add_obj(struct owner_sink *s, const struct owner_space *space, unsigned long id,
+		   unsigned who);
+
 /* ---- what the executor calls (run.c) ---- */
 
 /* Numbers each quiescent and final check: a checker may keep what it saw

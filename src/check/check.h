@@ -129,6 +129,8 @@ void check_final(struct world *w);
  * out twice is caught on the second allocation.
  */
 #define SHADOW_MAX_HANDLES	256
+/* The executor's table (src/prog/handle.h) is the program's store; these
+ * are the page kind's observers (src/prog/ops_pagealloc.c's hk_page). */
 void shadow_run_begin(struct world *w, uint64_t run_no);
 /* The run is over (clean or not): the world's owner array back to zero. */
 void shadow_run_end(void);
@@ -140,6 +142,8 @@ struct page *shadow_page(int h, unsigned int *order);
 void shadow_page_drop(int h);
 /* The model moved a block (migration): its handle follows. */
 void shadow_page_moved(struct page *from, struct page *to);
+/* A run a violation stopped left @h live: forget it, no cookie check. */
+void shadow_page_forget(int h);
 int shadow_live_count(void);
 
 /* ---- the page allocator's read checker (pagealloc_read.c) ---- */

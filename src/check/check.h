@@ -14,7 +14,9 @@
  * I-CONS (cons.c) consumes every registered owner source: each says which
  * pfn intervals it owns (buddy, pcp lists, the program's handles; later slab
  * pages, page tables, gather batches, compaction lists), and every page must
- * have exactly one owner.  shadow.c keeps what the program holds.
+ * have exactly one owner; objects that are not pages have owner spaces
+ * (OWNER_SPACE, owner_add_obj).  shadow.c observes the page handles of the
+ * executor's table (src/prog/handle.h).
  *
  * Checkers read the model and never change it.  A failure is a violation
  * with signature "CHECKER@SITE".

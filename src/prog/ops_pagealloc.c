@@ -27,6 +27,7 @@ static void page_release(struct op_ctx *c, int h)
 }
 
 /* what the shadow (check/shadow.c) sees of the table */
+_Static_assert(PROG_MAX_HANDLES <= SHADOW_MAX_HANDLES, "the shadow observes every page handle");
 static void page_taken(int h, int name, void *obj, unsigned long aux)
 {
 	shadow_page_take(h, name, obj, (unsigned int)aux);

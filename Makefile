@@ -194,7 +194,7 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # engines through src/sched/ilv.c (the states: ilv_state.c), which writes the engine's map itself (and
 # must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
 NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/deadlock.c src/sched/policy.c src/sched/fiber.c \
-	src/mm/world.c src/mm/mm_init.c src/mm/config.c \
+	src/mm/world.c src/mm/mm_init.c src/mm/config.c src/prog/handle.c \
 	src/sched/ilv.c src/sched/ilv_state.c
 NOINST_OBJS = $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) \
 	$(BUILD)/fuzz/fuzz_text.o

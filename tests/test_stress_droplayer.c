@@ -19,10 +19,9 @@
  * after_op, end), OWNER_SOURCE, DECLARE_HOOKS/DEFINE_HOOKS/HOOK with the
  * checker attaching, BUG_SWITCH (bit 63: a test's switch takes no bit a
  * layer will), STRESS_WORKLOAD, run through stress_run() for the counters.
- * Not here because they do not exist yet: a header section (binary v3),
- * object owner spaces (owner_add_obj) and the executor's handle table:
- * the handles' pages live in the world layer's state, where the owner
- * source can reach them.
+ * The handles' pages live in the executor's handle table (prog/handle.h),
+ * where the owner source reads them; HEADER_SECTION holds its keys in the
+ * binary form (v3).  Not used: OWNER_SPACE (its objects are pages).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +32,14 @@
 #include "../src/kernel/percpu.h"
 #include "../src/mm/layer.h"
 #include "../src/prog/exec.h"
+#include "../src/prog/handle.h"
+#include "../src/prog/header.h"
 #include "../stress/stress.h"
 #include "tap.h"
 
 /* ---- the layer's public header ---- */
 
 #define DROP_MAX_HIGH	16
-#define DROP_HANDLES	SHADOW_MAX_HANDLES
 #define BUG_DROP_COUNT	63
 
 enum { DROP_GET, DROP_PUT, DROP_REFILL, DROP_FLUSH, DROP_SLOW, NR_DROP_STAT };
@@ -59,7 +59,6 @@ struct drop_world {
 	long nr_depot;
 	int high, batch;
 	struct drop_cpu cpu[MAX_CPUS];
-	struct page *held[DROP_HANDLES];	/* by handle (no executor table yet) */
 };
 
 struct droplayer_hooks {
@@ -86,6 +85,13 @@ static struct config_key ck_drop_batch = {
 	.lo = 1, .hi = DROP_MAX_HIGH, .def = 2, .bin_off = 42, .bin_len = 1,
 };
 CONFIG_KEY(ck_drop_batch);
+
+/* its keys' section of the binary header (v3): an id no real layer will
+ * take, its config bytes from place 41 */
+static struct hdr_section drop_section = {
+	.layer = "droplayer", .id = 200, .cfg_base = 41,
+};
+HEADER_SECTION(drop_section);
 
 static struct world_layer drop_layer;
 
@@ -290,15 +296,16 @@ static struct op_layer drop_ops = {
 };
 OP_LAYER(drop_ops);
 
+static const struct handle_kind hk_dropobj;
+
 static void dropobj_release(struct op_ctx *c, int h)
 {
-	struct drop_world *d = drop_of(c->w);
-	struct page *page;
+	struct page *page = handle_get(h, &hk_dropobj, NULL);
 
-	if (h < 0 || h >= DROP_HANDLES || !(page = d->held[h]))
+	if (!page)
 		return;
-	d->held[h] = NULL;
-	drop_put(d, page);
+	handle_drop(h);
+	drop_put(drop_of(c->w), page);
 }
 
 static const struct handle_kind hk_dropobj = {
@@ -311,24 +318,18 @@ static void do_drop_get(struct op_ctx *c)
 {
 	struct drop_world *d = drop_of(c->w);
 	struct drop_run *r = op_layer_state(c, &drop_ops);
-	int h = op_handle_self(c);
+	struct page *page;
 
 	r->gets++;
 	run_gets = r->gets;
-	if (h >= 0 && h < DROP_HANDLES)
-		d->held[h] = drop_get(d);
+	page = drop_get(d);
+	if (page)
+		handle_set(op_handle_self(c), op_handle_name(c), &hk_dropobj, page, 0);
 }
 
 static void do_drop_put(struct op_ctx *c)
 {
-	struct drop_world *d = drop_of(c->w);
-	int h = op_handle_arg(c, 0);
-	struct page *page;
-
-	if (h < 0 || h >= DROP_HANDLES || !(page = d->held[h]))
-		return;
-	d->held[h] = NULL;
-	drop_put(d, page);
+	dropobj_release(c, op_handle_arg(c, 0));
 }
 
 static struct op_desc op_drop_get = {
@@ -443,9 +444,13 @@ static void drop_collect(struct world *w, struct owner_sink *s)
 	if (!owner_forgets_depot)
 		list_for_each_entry(page, &d->depot, lru)
 			owner_add(s, page_to_pfn(page), 1, MAX_CPUS);
-	for (i = 0; i < DROP_HANDLES; i++)
-		if (d->held[i])
-			owner_add(s, page_to_pfn(d->held[i]), 1, MAX_CPUS + 1 + (unsigned)i);
+	for (i = 0; i < handle_live_count(); i++) {
+		int h = handle_live_at(i);
+
+		page = handle_get(h, &hk_dropobj, NULL);
+		if (page)
+			owner_add(s, page_to_pfn(page), 1, MAX_CPUS + 1 + (unsigned)handle_name(h));
+	}
 }
 
 static void drop_describe(unsigned who, char *buf, size_t n)
@@ -455,7 +460,7 @@ static void drop_describe(unsigned who, char *buf, size_t n)
 	else if (who == MAX_CPUS)
 		snprintf(buf, n, "the drop depot");
 	else
-		snprintf(buf, n, "drop handle %u", who - MAX_CPUS - 1);
+		snprintf(buf, n, "handle d%u", who - MAX_CPUS - 1);
 }
 
 static const struct owner_source drop_owner = {

@@ -14,7 +14,9 @@
  * I-CONS (cons.c) consumes every registered owner source: each says which
  * pfn intervals it owns (buddy, pcp lists, the program's handles; later slab
  * pages, page tables, gather batches, compaction lists), and every page must
- * have exactly one owner.  shadow.c keeps what the program holds.
+ * have exactly one owner; objects that are not pages have owner spaces
+ * (OWNER_SPACE, owner_add_obj).  shadow.c observes the page handles of the
+ * executor's table (src/prog/handle.h).
  *
  * Checkers read the model and never change it.  A failure is a violation
  * with signature "CHECKER@SITE".
@@ -85,6 +87,24 @@ struct owner_source {
 #define OWNER_SOURCE(o)								\
 	REGISTER(mmfuzz_owners, const struct owner_source *, __ownp_##o, &(o))
 
+/*
+ * Owners beyond pfns: a space of objects that are not pages (a slab object,
+ * an RCU-pending free, a TLB range), each named by an id the space chooses.
+ * A source says which objects it owns with owner_add_obj(), in the same
+ * collect() that adds its pages; I-CONS reports an object owned twice, and,
+ * when the space says how many objects it has (@nr: ids 0..nr-1), one owned
+ * by nobody or an id outside the space.  @nr NULL: only "at most one owner"
+ * is checked.  A space is registered with OWNER_SPACE() in its layer's file.
+ */
+struct owner_space {
+	const char *name;			/* "slab object" */
+	unsigned long (*nr)(struct world *w);
+};
+#define OWNER_SPACE(sp)								\
+	REGISTER(mmfuzz_owner_spaces, const struct owner_space *, __ownsp_##sp, &(sp))
+void owner_add_obj(struct owner_sink *s, const struct owner_space *space, unsigned long id,
+		   unsigned who);
+
 /* ---- what the executor calls (run.c) ---- */
 
 /* Numbers each quiescent and final check: a checker may keep what it saw
@@ -111,6 +131,8 @@ void check_final(struct world *w);
  * out twice is caught on the second allocation.
  */
 #define SHADOW_MAX_HANDLES	256
+/* The executor's table (src/prog/handle.h) is the program's store; these
+ * are the page kind's observers (src/prog/ops_pagealloc.c's hk_page). */
 void shadow_run_begin(struct world *w, uint64_t run_no);
 /* The run is over (clean or not): the world's owner array back to zero. */
 void shadow_run_end(void);
@@ -122,6 +144,8 @@ struct page *shadow_page(int h, unsigned int *order);
 void shadow_page_drop(int h);
 /* The model moved a block (migration): its handle follows. */
 void shadow_page_moved(struct page *from, struct page *to);
+/* A run a violation stopped left @h live: forget it, no cookie check. */
+void shadow_page_forget(int h);
 int shadow_live_count(void);
 
 /* ---- the page allocator's read checker (pagealloc_read.c) ---- */

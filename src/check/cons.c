@@ -17,6 +17,13 @@
  * find another's), so the verdict is the same.  Only when it finds something are the intervals
  * collected again, bucketed by max-order block and sorted, to name the
  * lowest pfn at fault and its two owners.
+ *
+ * Objects that are not pages live in owner spaces (OWNER_SPACE): a source
+ * adds (space, id) pairs with owner_add_obj() in the same collect().  They
+ * are few (none in the page allocator), so they are simply kept, sorted by
+ * space and id when the pages tile, and walked: an id twice is an object
+ * owned twice, a missing id of a space that says how many it has one owned
+ * by nobody.  Pages are checked first: their failure is the signature.
  */
 #include "check.h"
 
@@ -25,6 +32,11 @@
 #include <string.h>
 
 REGISTRY_SECTION(mmfuzz_owners);
+/* weak: a build may register no space at all (the section is then absent) */
+extern void *__start_mmfuzz_owner_spaces[] __attribute__((weak));
+extern void *__stop_mmfuzz_owner_spaces[] __attribute__((weak));
+
+#define MAX_SPACES 16
 
 #define MAX_SOURCES 16
 /* a source's number rides in owner_iv.src */
@@ -36,6 +48,12 @@ struct owner_iv {
 	uint16_t who;
 };
 
+struct owner_obj {
+	const struct owner_space *sp;
+	unsigned long id;
+	uint16_t src, who;
+};
+
 struct owner_sink {
 	bool fast;			/* mark the bitmap, keep no intervals */
 	bool bad;			/* fast: an overlap or an interval out of the world */
@@ -45,6 +63,8 @@ struct owner_sink {
 	struct owner_iv *iv;
 	size_t n, cap;
 	unsigned short src;
+	struct owner_obj *obj;		/* both passes: every object added */
+	size_t nobj, objcap;
 };
 
 static uint64_t *bitmap;
@@ -76,9 +96,29 @@ static const struct registry sources_registry = {
 	.key = cmp_source, .name = source_name,
 };
 
+static const struct owner_space *spaces[MAX_SPACES];
+static int nspaces;
+
+static int cmp_space(const void *a, const void *b)
+{
+	return strcmp(((const struct owner_space *)a)->name, ((const struct owner_space *)b)->name);
+}
+
+static const char *space_name(const void *e)
+{
+	return ((const struct owner_space *)e)->name;
+}
+
+static const struct registry spaces_registry = {
+	.what = "owner space", .limit = "MAX_SPACES in src/check/cons.c",
+	REGISTRY_BOUNDS(mmfuzz_owner_spaces), .cap = MAX_SPACES,
+	.key = cmp_space, .name = space_name,
+};
+
 static void sources_build(void)
 {
 	nsources = (int)registry_collect(&sources_registry, (const void **)sources);
+	nspaces = (int)registry_collect(&spaces_registry, (const void **)spaces);
 }
 
 /* Set the bits of [pfn, pfn + len); false if one was set already. */
@@ -156,6 +196,22 @@ void owner_add(struct owner_sink *s, unsigned long pfn, unsigned long len, unsig
 	s->n++;
 }
 
+void owner_add_obj(struct owner_sink *s, const struct owner_space *space, unsigned long id,
+		   unsigned who)
+{
+	if (s->nobj == s->objcap) {
+		s->objcap = s->objcap ? s->objcap * 2 : 64;
+		s->obj = realloc(s->obj, s->objcap * sizeof(*s->obj));
+		if (!s->obj)
+			abort();
+	}
+	s->obj[s->nobj].sp = space;
+	s->obj[s->nobj].id = id;
+	s->obj[s->nobj].src = s->src;
+	s->obj[s->nobj].who = (uint16_t)who;
+	s->nobj++;
+}
+
 void owner_add_blocks(struct owner_sink *s, const struct owner_block *b, size_t n)
 {
 	size_t i;
@@ -196,6 +252,71 @@ static const char *iv_name(const struct owner_iv *iv, char *buf, size_t n)
 {
 	sources[iv->src]->describe(iv->who, buf, n);
 	return buf;
+}
+
+static const char *obj_name(const struct owner_obj *o, char *buf, size_t n)
+{
+	sources[o->src]->describe(o->who, buf, n);
+	return buf;
+}
+
+/* The space's place among the registered ones (sorted by name), or
+ * nspaces + its address's rank for one nobody registered: stable order. */
+static int space_rank(const struct owner_space *sp)
+{
+	int i;
+
+	for (i = 0; i < nspaces; i++)
+		if (spaces[i] == sp)
+			return i;
+	return nspaces;
+}
+
+static int cmp_obj(const void *a, const void *b)
+{
+	const struct owner_obj *x = a, *y = b;
+	int rx = space_rank(x->sp), ry = space_rank(y->sp);
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (x->sp != y->sp)
+		return (uintptr_t)x->sp < (uintptr_t)y->sp ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->src != y->src ? (x->src < y->src ? -1 : 1) : (x->who > y->who) - (x->who < y->who);
+}
+
+/* Every object of sink.obj[] once; each space that counts its objects full. */
+static void objects(struct world *w, const char *site, struct cfail *f)
+{
+	char x[64], y[64];
+	size_t k = 0;
+	int i;
+
+	if (sink.nobj > 1)
+		qsort(sink.obj, sink.nobj, sizeof(*sink.obj), cmp_obj);
+	for (i = 0; i <= nspaces && !f->hit; i++) {
+		const struct owner_space *sp = i < nspaces ? spaces[i] : NULL;
+		unsigned long nr = sp && sp->nr ? sp->nr(w) : 0, next = 0;
+
+		for (; k < sink.nobj && !f->hit && (!sp || sink.obj[k].sp == sp); k++) {
+			const struct owner_obj *o = &sink.obj[k];
+
+			if (k && o->sp == o[-1].sp && o->id == o[-1].id)
+				cfail_set(f, "I-CONS", site, "%s %lu is owned twice: by %s and by %s",
+					  o->sp->name, o->id, obj_name(&o[-1], x, sizeof(x)),
+					  obj_name(o, y, sizeof(y)));
+			else if (sp && sp->nr && o->id >= nr)
+				cfail_set(f, "I-CONS", site, "%s %lu is owned by %s but the space has %lu",
+					  sp->name, o->id, obj_name(o, x, sizeof(x)), nr);
+			else if (sp && sp->nr && o->id > next)
+				cfail_set(f, "I-CONS", site, "%s %lu is owned by nobody", sp->name, next);
+			else
+				next = o->id + 1;
+		}
+		if (!f->hit && sp && sp->nr && next < nr)
+			cfail_set(f, "I-CONS", site, "%s %lu is owned by nobody", sp->name, next);
+	}
 }
 
 static void sort_small(struct owner_iv *a, size_t n)
@@ -277,6 +398,7 @@ static bool tiles(struct world *w)
 	sink.nr_pages = pa_world(w)->nr_pages;
 	sink.marked = 0;
 	sink.run_len = 0;
+	sink.nobj = 0;
 	for (i = 0; i < nsources && !sink.bad; i++) {
 		sink.src = (unsigned short)i;
 		sources[i]->collect(w, &sink);
@@ -300,10 +422,14 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 	cfail_init(&g);
 	pthread_once(&sources_once, sources_build);
 	fast_ok = tiles(w);
-	if (fast_ok && !check_cons_full)
+	if (fast_ok && !check_cons_full) {
+		if (sink.nobj || nspaces)
+			objects(w, site, f);
 		return;
+	}
 	/* something is wrong (or the tests ask): every interval, in pfn order */
 	sink.n = 0;
+	sink.nobj = 0;
 	for (i = 0; i < nsources; i++) {
 		sink.src = (unsigned short)i;
 		sources[i]->collect(w, &sink);
@@ -336,6 +462,8 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 			  "intervals none");
 	else if (g.hit && !f->hit)
 		*f = g;
+	if (!f->hit)
+		objects(w, site, f);
 }
 
 static void cons_quiescent(struct world *w, const char *where, struct cfail *f)

@@ -6,6 +6,12 @@
  * a cookie someone else overwrote is `owner-cookie` when the block is given
  * back.  The model may move a handle's block (migration): shadow_page_moved.
  *
+ * The executor's handle table (src/prog/handle.c) is the program's store;
+ * the shadow observes it: the page kind's hooks (taken, released, moved,
+ * forget in src/prog/ops_pagealloc.c) call shadow_page_take, _drop, _moved
+ * and _forget, and the shadow keeps what its checks need (which handle
+ * owns each pfn, each handle's block for I-CONS's owner source).
+ *
  * Shared by every task fiber without happens-before: relaxed atomics, and
  * under TSan the hand-off of a block from its allocator to whoever frees it
  * is a release/acquire, as a real caller's queue or lock would give.
@@ -113,7 +119,6 @@ __sched_notsan void shadow_run_begin(struct world *w, uint64_t run_no)
 	sh.owner = ((struct shadow_world *)world_layer_state(w, &shadow_layer))->owner;
 	sh.run_no = run_no;
 	sh.nlive = 0;
-	pagealloc_hooks.page_moved = shadow_page_moved;
 }
 
 __sched_notsan void shadow_run_end(void)
@@ -184,6 +189,19 @@ void shadow_page_drop(int h)
 	for (i = 0; i < nr; i++)
 		__atomic_store_n(&sh.owner[pfn + i], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->live, false, __ATOMIC_RELAXED);
+	live_del(h);
+}
+
+void shadow_page_forget(int h)
+{
+	unsigned long i, nr;
+
+	if (h < 0 || h >= SHADOW_MAX_HANDLES || !sh.h[h].live)
+		return;
+	nr = 1UL << sh.h[h].order;
+	for (i = 0; i < nr; i++)
+		sh.owner[page_to_pfn(sh.h[h].page) + i] = 0;
+	sh.h[h].live = false;
 	live_del(h);
 }
 

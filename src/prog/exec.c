@@ -10,6 +10,8 @@
  * shadow's (check/shadow.c), the excuses are the checkers'.
  */
 #include "exec.h"
+#include "handle.h"
+#include "ops_pagealloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +401,8 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 		memset(e->lstate[i], 0, op_layer_by_index(i)->state_size);
 	bind_handles(e, p);
 	shadow_run_begin(e->w, e->run_no);
+	handle_run_begin();
+	pagealloc_hooks.page_moved = pagealloc_page_moved;
 	check_run_begin(e->w);
 	for (t = 0; t < p->ntasks; t++) {
 		e->task_n[t] = prog_task_ops(p, t, &e->task_first[t]);
@@ -445,6 +449,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	finish(e, &e->main_task);
 	current_task = NULL;
 out:
+	handle_run_end();
 	shadow_run_end();
 	r->outcome = rc ? RUN_VIOLATION : RUN_CLEAN;
 	r->v = g_violation;

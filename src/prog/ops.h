@@ -24,7 +24,8 @@
  * handles of that kind ("h3 = alloc_pages ...", "free_pages h3"); in memory
  * and in the binary form a use is that index (binary: modulo how many the
  * program defines).  The model may re-point a handle at another object
- * (migration moves a page): check/shadow.c keeps them.
+ * (migration moves a page, handle_moved): the executor's table keeps them
+ * (handle.h), the checkers observe it through the kind's hooks.
  */
 #ifndef MMFUZZ_PROG_OPS_H
 #define MMFUZZ_PROG_OPS_H
@@ -80,6 +81,14 @@ struct handle_kind {
 	const char *prefix;		/* "h": h0, h1, ... in the text form */
 	/* The end of a run: give a live handle's object back to the model. */
 	void (*release)(struct op_ctx *c, int handle);
+	/* What the checkers see of the table (handle.h), each may be NULL:
+	 * handle_set, handle_drop, handle_moved (@h -1: no live handle of the
+	 * kind held @from), and a handle still live when the run ends
+	 * (a violation stopped it: the observer's state goes back to empty). */
+	void (*taken)(int h, int name, void *obj, unsigned long aux);
+	void (*released)(int h, int name, void *obj, unsigned long aux);
+	void (*moved)(int h, void *from, void *to, unsigned long aux);
+	void (*forget)(int h, void *obj, unsigned long aux);
 };
 
 struct op_desc {

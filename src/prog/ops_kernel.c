@@ -6,6 +6,7 @@
  * state of a run, and the `kernel` fuzz target.
  */
 #include "exec.h"
+#include "handle.h"
 
 #include "../check/check.h"
 #include "../check/kernel.h"
@@ -14,8 +15,8 @@
 
 /* ---- the freelist object handle ---- */
 
+/* an obj handle's object is its struct kt_fl_obj, in handle.h's table */
 struct kernel_run {
-	unsigned char obj[SHADOW_MAX_HANDLES];	/* by handle: fl_objs index + 1, 0 none */
 	struct kt_handoff handoff[PROG_MAX_TASKS];	/* each task's, outliving its kthread */
 };
 
@@ -31,17 +32,16 @@ static struct kernel_run *run_state(struct op_ctx *c)
 	return op_layer_state(c, &kernel_ops);
 }
 
+static const struct handle_kind hk_obj;
+
 static void obj_release(struct op_ctx *c, int h)
 {
-	struct kernel_run *r = run_state(c);
-	struct ktorture *kt = kt_world(c->w);
-	unsigned char o;
+	struct kt_fl_obj *o = handle_get(h, &hk_obj, NULL);
 
-	if (h < 0 || h >= SHADOW_MAX_HANDLES)
-		return;
-	o = __atomic_exchange_n(&r->obj[h], 0, __ATOMIC_RELAXED);
-	if (o)
-		kt_fl_free(kt, &kt->fl_objs[o - 1]);
+	if (o) {
+		handle_drop(h);
+		kt_fl_free(kt_world(c->w), o);
+	}
 }
 
 static const struct handle_kind hk_obj = {
@@ -179,13 +179,8 @@ static void do_fl_alloc(struct op_ctx *c)
 {
 	struct ktorture *kt = kt_world(c->w);
 	struct kt_fl_obj *o = kt_fl_alloc(kt);
-	int h = op_handle_self(c);
-
-	if (o && h >= 0 && h < SHADOW_MAX_HANDLES)
-		__atomic_store_n(&run_state(c)->obj[h], (unsigned char)(o - kt->fl_objs + 1),
-				 __ATOMIC_RELAXED);
-	else if (o)
-		kt_fl_free(kt, o);
+	if (o)
+		handle_set(op_handle_self(c), op_handle_name(c), &hk_obj, o, 0);
 }
 
 static struct op_desc op_fl_alloc = {

@@ -5,6 +5,7 @@
  * (which zone a task holds disabled), and the `pagealloc` fuzz target.
  */
 #include "exec.h"
+#include "handle.h"
 #include "ops_pagealloc.h"
 
 #include "../check/check.h"
@@ -15,17 +16,49 @@
 
 static void page_release(struct op_ctx *c, int h)
 {
-	unsigned int order;
-	struct page *page = shadow_page(h, &order);
+	unsigned long order;
+	struct page *page = handle_get(h, &hk_page, &order);
 
+	(void)c;
 	if (page) {
-		shadow_page_drop(h);
-		__free_pages(page, order);
+		handle_drop(h);
+		__free_pages(page, (unsigned int)order);
 	}
+}
+
+/* what the shadow (check/shadow.c) sees of the table */
+_Static_assert(PROG_MAX_HANDLES <= SHADOW_MAX_HANDLES, "the shadow observes every page handle");
+static void page_taken(int h, int name, void *obj, unsigned long aux)
+{
+	shadow_page_take(h, name, obj, (unsigned int)aux);
+}
+
+static void page_released(int h, int name, void *obj, unsigned long aux)
+{
+	(void)name;
+	(void)obj;
+	(void)aux;
+	shadow_page_drop(h);
+}
+
+static void page_moved(int h, void *from, void *to, unsigned long aux)
+{
+	(void)h;
+	(void)aux;
+	shadow_page_moved(from, to);
+}
+
+static void page_forget(int h, void *obj, unsigned long aux)
+{
+	(void)obj;
+	(void)aux;
+	shadow_page_forget(h);
 }
 
 const struct handle_kind hk_page = {
 	.name = "page", .prefix = "h", .release = page_release,
+	.taken = page_taken, .released = page_released, .moved = page_moved,
+	.forget = page_forget,
 };
 
 /* ---- the header section: the page allocator's config keys (mm_init.c) ---- */
@@ -34,6 +67,13 @@ static struct hdr_section pagealloc_section = {
 	.layer = "pagealloc", .id = 2, .cfg_base = 1,
 };
 HEADER_SECTION(pagealloc_section);
+
+/* The model's migration hook (HOOK(pagealloc, page_moved)): the handle
+ * that holds @from follows it. */
+void pagealloc_page_moved(struct page *from, struct page *to)
+{
+	handle_moved(&hk_page, from, to);
+}
 
 /* ---- per-run state ---- */
 
@@ -120,8 +160,8 @@ static void do_alloc_pages(struct op_ctx *c)
 
 	page = alloc_pages(op_gfp(op->arg[2], op->arg[1], op->irq), (unsigned int)op->arg[0]);
 	if (page)
-		shadow_page_take(op_handle_self(c), op_handle_name(c), page,
-				 (unsigned int)op->arg[0]);
+		handle_set(op_handle_self(c), op_handle_name(c), &hk_page, page,
+			   (unsigned long)op->arg[0]);
 }
 
 static struct op_desc op_alloc_pages = {

@@ -7,5 +7,7 @@
 
 /* A block of pages the program holds (h3 = alloc_pages ...). */
 extern const struct handle_kind hk_page;
+/* pagealloc_hooks.page_moved while a program runs: handle_moved(&hk_page) */
+void pagealloc_page_moved(struct page *from, struct page *to);
 
 #endif /* MMFUZZ_PROG_OPS_PAGEALLOC_H */

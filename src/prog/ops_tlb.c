@@ -17,15 +17,15 @@
  */
 #include "exec.h"
 #include "ops_tlb.h"
+#include "handle.h"
 
 #include "../check/check.h"
 #include "../mm/tlb.h"
 
 struct tlb_run {
 	struct mm_struct *mm[PROG_MAX_TASKS];	/* the task's (a user reference) */
-	unsigned long start[SHADOW_MAX_HANDLES];	/* a range handle: 0 not live */
-	unsigned long pages[SHADOW_MAX_HANDLES];
-	struct mm_struct *mmh[SHADOW_MAX_HANDLES];	/* an mm handle (a user reference) */
+	/* range handles (object: the first address, aux: pages) and mm
+	 * handles (object: the mm, a user reference) are in handle.h's table */
 };
 
 static struct op_layer tlb_ops;
@@ -105,15 +105,18 @@ static const struct handle_kind hk_range = {
 	.name = "range", .prefix = "r", .release = range_release,
 };
 
+static const struct handle_kind hk_mm;
+
 static void mm_release(struct op_ctx *c, int h)
 {
 	struct mm_struct *mm;
 
-	if (h < 0 || h >= SHADOW_MAX_HANDLES)
-		return;
-	mm = __atomic_exchange_n(&run_state(c)->mmh[h], NULL, __ATOMIC_RELAXED);
-	if (mm)
+	(void)c;
+	mm = handle_get(h, &hk_mm, NULL);
+	if (mm) {
+		handle_drop(h);
 		mmput(mm);
+	}
 }
 
 static const struct handle_kind hk_mm = {
@@ -122,26 +125,16 @@ static const struct handle_kind hk_mm = {
 
 static void range_set(struct op_ctx *c, unsigned long start, unsigned long pages)
 {
-	struct tlb_run *r = run_state(c);
-	int h = op_handle_self(c);
-
-	if (h < 0 || h >= SHADOW_MAX_HANDLES)
-		return;
-	__atomic_store_n(&r->pages[h], pages, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->start[h], start, __ATOMIC_RELEASE);
+	/* a range at 0 or of no pages is not live, as it never was */
+	if (start && pages)
+		handle_set(op_handle_self(c), op_handle_name(c), &hk_range, (void *)start, pages);
 }
 
 /* Range handle argument @k: its first address and pages, false if not live. */
 static bool range_get(struct op_ctx *c, int k, unsigned long *start, unsigned long *pages)
 {
-	struct tlb_run *r = run_state(c);
-	int h = op_handle_arg(c, k);
-
-	if (h < 0 || h >= SHADOW_MAX_HANDLES)
-		return false;
-	*start = __atomic_load_n(&r->start[h], __ATOMIC_ACQUIRE);
-	*pages = __atomic_load_n(&r->pages[h], __ATOMIC_RELAXED);
-	return *start != 0 && *pages != 0;
+	*start = (unsigned long)handle_get(op_handle_arg(c, k), &hk_range, pages);
+	return *start != 0;
 }
 
 /* [off, off + pages) of the range, clipped to it (pages 0: to its end) */
@@ -380,10 +373,10 @@ static void do_mm_get(struct op_ctx *c)
 	struct mm_struct *mm = task_mm(c);
 	int h = op_handle_self(c);
 
-	if (!mm || h < 0 || h >= SHADOW_MAX_HANDLES)
+	if (!mm)
 		return;
 	mmget(mm);
-	__atomic_store_n(&run_state(c)->mmh[h], mm, __ATOMIC_RELEASE);
+	handle_set(h, op_handle_name(c), &hk_mm, mm, 0);
 }
 
 static struct op_desc op_mm_get = {
@@ -398,12 +391,8 @@ OP_DESC(op_mm_get);
 static void do_use_mm(struct op_ctx *c)
 {
 	struct tlb_run *r = run_state(c);
-	int h = op_handle_arg(c, 0);
-	struct mm_struct *mm;
+	struct mm_struct *mm = handle_get(op_handle_arg(c, 0), &hk_mm, NULL);
 
-	if (h < 0 || h >= SHADOW_MAX_HANDLES)
-		return;
-	mm = __atomic_load_n(&r->mmh[h], __ATOMIC_ACQUIRE);
 	if (!mm || mm == r->mm[c->t->id])
 		return;
 	mmget(mm);		/* the handle holds one: mm_users > 0 */

@@ -347,12 +347,12 @@ static int parse_decision(struct parser *ps, struct pstate *st)
 		if (!site)
 			return pdrop(ps, s, "the decision", "unknown yield site '%s'", name);
 		wn = token(ps, &w);
-		if (wn < 2 || w[0] != '#' || parse_num(ps, w + 1, wn - 1, 1, 65535, &occ, "occurrence"))
+		if (wn < 2 || w[0] != '#' || parse_num(ps, w + 1, wn - 1, 1, 4294967295L, &occ, "occurrence"))
 			return perr(ps, w, "expected #N, the occurrence of the site in that op");
 		d->task = (short)task;
 		d->op = (short)k;
 		d->site = site->id;
-		d->occ = (unsigned short)occ;
+		d->occ = (unsigned int)occ;
 	}
 	wn = token(ps, &w);
 	if (!tok_is(w, wn, "->"))

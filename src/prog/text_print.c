@@ -180,10 +180,10 @@ char *prog_print_text_notes(const struct prog *p, const char *const *notes)
 		else if (d->task < 0)
 			sb_printf(&b, "  at start -> T%d\n", d->target);
 		else if (!d->mig)
-			sb_printf(&b, "  at T%d.%d %s #%d -> T%d\n", d->task, d->op,
+			sb_printf(&b, "  at T%d.%d %s #%u -> T%d\n", d->task, d->op,
 				  site_by_id(d->site)->name, d->occ, d->target);
 		else
-			sb_printf(&b, "  at T%d.%d %s #%d -> T%d cpu=%d\n", d->task, d->op,
+			sb_printf(&b, "  at T%d.%d %s #%u -> T%d cpu=%d\n", d->task, d->op,
 				  site_by_id(d->site)->name, d->occ, d->target, d->mig - 1);
 	}
 	return b.s;

@@ -176,7 +176,8 @@ struct task {
 	kthread_fn kfn;
 	void *karg;
 	struct fiber *ret_fiber;	/* where its fiber parks (the scheduler's) */
-	unsigned short *occ;		/* per-site occurrences in this op */
+	unsigned int *occ;		/* per-site occurrences in this op (a livelock
+					 * passes a site far more than 65535 times) */
 	unsigned short *occ_touched;
 	unsigned nocc_touched;
 	struct trace_ev ring[TRACE_RING];
@@ -210,7 +211,7 @@ struct sched_decision {
 	short task;
 	short op;
 	unsigned short site;
-	unsigned short occ;
+	unsigned int occ;
 	short target;
 	/*
 	 * Migration: 0 none, else cpu + 1.  Before the switch the running task

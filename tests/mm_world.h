@@ -18,6 +18,24 @@
 static struct task mm_test_task;
 static jmp_buf mm_test_jb;
 
+/* The signature of the violation @fn(@arg) raises, or NULL (the test's
+ * handler restored after). */
+static inline const char *mm_violation_of(void (*fn)(void *), void *arg)
+{
+	static jmp_buf jb;
+	jmp_buf *saved = mm_test_task.exit_jb;
+	const char *sig = NULL;
+
+	violation_reset();
+	mm_test_task.exit_jb = &jb;
+	if (!setjmp(jb))
+		fn(arg);
+	else
+		sig = g_violation.signature;
+	mm_test_task.exit_jb = saved;
+	return sig;
+}
+
 /* @tune may change the default config before the world is built. */
 static inline struct world *mm_test_boot(void (*tune)(struct mm_config *))
 {

@@ -95,21 +95,15 @@ static int switch_point(const int *nid, int n, int remote)
 	return first;
 }
 
+static void final_check(void *w)
+{
+	check_final(w);
+}
+
 /* check_final()'s signature, or NULL: a violation comes back here. */
 static const char *final_signature(struct world *w)
 {
-	static jmp_buf jb;
-	jmp_buf *saved = mm_test_task.exit_jb;
-	const char *sig = NULL;
-
-	violation_reset();
-	mm_test_task.exit_jb = &jb;
-	if (!setjmp(jb))
-		check_final(w);
-	else
-		sig = g_violation.signature;
-	mm_test_task.exit_jb = saved;
-	return sig;
+	return mm_violation_of(final_check, w);
 }
 
 int main(void)

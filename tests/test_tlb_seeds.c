@@ -14,8 +14,8 @@
 #include "prog/exec.h"
 #include "tap.h"
 
-/* Run corpus/tlb/@name.mmf from its own schedule: clean, every decision fired? */
-static bool run_seed(struct exec *e, const char *name)
+/* Run corpus/@dir/@name.mmf from its own schedule: clean, every decision fired? */
+static bool run_file(struct exec *e, const char *dir, const char *name)
 {
 	static struct prog p;
 	struct run_opts o = { .rec = REC_INPUT };
@@ -24,10 +24,7 @@ static bool run_seed(struct exec *e, const char *name)
 	char *text;
 	bool clean;
 
-	/* zap_resched's need_resched() decision has no binary form: it is a
-	 * readable regression, not a seed the engines get */
-	snprintf(path, sizeof(path), "corpus/%s/%s.mmf",
-		 strcmp(name, "zap_resched") ? "tlb" : "regress", name);
+	snprintf(path, sizeof(path), "corpus/%s/%s.mmf", dir, name);
 	text = tap_slurp(path, NULL);
 	if (!text || prog_parse_text(text, path, &p, err, sizeof(err))) {
 		diag("%s: %s", path, text ? err : "cannot read");
@@ -44,6 +41,12 @@ static bool run_seed(struct exec *e, const char *name)
 	return clean && r.ndec_fired == p.ndec;
 }
 
+/* A seed of corpus/tlb. */
+static bool run_seed(struct exec *e, const char *name)
+{
+	return run_file(e, "tlb", name);
+}
+
 static unsigned long n(enum tlb_stat_item i)
 {
 	return tlb_stat_sum(i);
@@ -58,7 +61,9 @@ int main(void)
 	   n(TLB_LOCAL_FLUSH_ONE) >= 2 && n(TLB_TABLE_RCU) == 1,
 	   "fault_munmap: clean, 4 faults, 2 TLB hits, ranged local flushes, the table freed "
 	   "after a grace period");
-	ok(run_seed(e, "zap_resched") && n(TLB_GATHER_NESTED) >= 1,
+	/* zap_resched's need_resched() decision has no binary form: a readable
+	 * regression, not a seed the engines get */
+	ok(run_file(e, "regress", "zap_resched") && n(TLB_GATHER_NESTED) >= 1,
 	   "zap_resched: clean, need_resched() broke T0's zap after one PTE (its decision fired) "
 	   "and the other MADV_DONTNEED finished nested (%lu)", n(TLB_GATHER_NESTED));
 	ok(run_seed(e, "threads_dontneed") && n(TLB_GATHER_NESTED) >= 1 &&

@@ -267,14 +267,20 @@ static bool mut_insert(struct gen *g)
 
 	if (!hk)
 		return false;
-	d = pick_op(g, NULL, hk);
-	/* a free ends a handle nobody ended yet, when there is one */
-	for (a = 0, tries = 0; a < d->nargs; a++)
-		if (d->args[a].kind == ARG_HANDLE && d->args[a].hk == hk && d->args[a].frees)
-			tries = 4;
-	do
+	/* a free ends a handle nobody ended yet, or another op uses it */
+	for (tries = 0; tries < 8; tries++) {
+		bool frees = false;
+
+		d = pick_op(g, NULL, hk);
+		for (a = 0; a < d->nargs; a++)
+			frees |= d->args[a].kind == ARG_HANDLE && d->args[a].hk == hk &&
+				 d->args[a].frees;
 		h = (int)gen_below(g, (unsigned)prog_nhandles(g->p, hk));
-	while (tries-- > 0 && handle_freed(g->p, hk, h));
+		if (!frees || !handle_freed(g->p, hk, h))
+			break;
+	}
+	if (tries == 8)
+		return false;	/* only ends of ended handles: none */
 	task = other_task(g, handle_task(g->p, hk, h));
 	if (!fill_args(g, &op, d, task, hk, h))
 		return false;

@@ -340,6 +340,8 @@ bool gen_mutate(struct prog *p, const struct fuzz_target *t, uint64_t *rng, int 
 	struct gen g;
 	bool ok;
 
+	if (p->ntasks < 1 || p->ntasks > PROG_MAX_TASKS)
+		return false;
 	gen_setup(&g, p, t, rng);
 	if (p->nops)
 		g.hot_zone = -1;	/* below: the zone the program names first */

@@ -44,6 +44,7 @@
 #include "bugs/bugs.h"
 #include "check/check.h"
 #include "prog/exec.h"
+#include "prog/gen.h"
 
 #ifndef MMFUZZ_TARGET_NAME
 #define MMFUZZ_TARGET_NAME "mm"
@@ -189,6 +190,9 @@ static void write_stats(void)
  * measuring what the config edges, the schedule re-rolls and the switch
  * nudges buy) */
 static bool no_edge_mutator;
+/* MMFUZZ_GEN_MUTATOR=0: no generator mutations (the control of make
+ * bench-search's before/after) */
+static bool no_gen_mutator;
 #endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -231,6 +235,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	stats_path = getenv("MMFUZZ_STATS");
 #if MMFUZZ_ILV_SINK == 1
 	no_edge_mutator = getenv("MMFUZZ_EDGE_MUTATOR") && !strcmp(getenv("MMFUZZ_EDGE_MUTATOR"), "0");
+	no_gen_mutator = getenv("MMFUZZ_GEN_MUTATOR") && !strcmp(getenv("MMFUZZ_GEN_MUTATOR"), "0");
 #endif
 	/* known races of the pinned kernel (6.6's drain) as findings */
 	check_report_known = getenv("MMFUZZ_REPORT_KNOWN") && strcmp(getenv("MMFUZZ_REPORT_KNOWN"), "0");
@@ -349,6 +354,34 @@ static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t
 	return size - len[k] + newlen;
 }
 
+/*
+ * Two mutations in eight are the generator's (src/prog/gen.c): the input
+ * decoded, one relation added (an op that uses a live handle of the right
+ * kind in another task, a handle arg retargeted to another task's handle,
+ * a producer/consumer pair spliced across two tasks) and encoded again,
+ * its schedule bytes (step decisions, fallback) as they were.  An input of
+ * fewer than four ops (an empty corpus's first inputs) is replaced by a
+ * generated program: two tasks that meet on one object from the start.
+ */
+static size_t gen_mutation(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
+{
+	static struct prog gp;
+	static uint8_t gen_buf[1 << 16];
+	long n;
+
+	prog_decode_binary_target(data, size, &gp, target);
+	if (gp.nops < 4)
+		gen_program(&gp, target, rng_next(r), 0);
+	else if (!gen_mutate(&gp, target, r, -1))
+		return LLVMFuzzerMutate(data, size, max_size);
+	gp.expect_tsan_race = false;
+	n = prog_encode_binary(&gp, gen_buf, sizeof(gen_buf));
+	if (n < 0 || (size_t)n > max_size)
+		return LLVMFuzzerMutate(data, size, max_size);
+	memcpy(data, gen_buf, (size_t)n);
+	return (size_t)n;
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	static struct prog edge_prog;
@@ -372,6 +405,11 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	case 2:
 		if (size >= BIN3_PREAMBLE)
 			return nudge_switch(data, size, max_size, &r);
+		return LLVMFuzzerMutate(data, size, max_size);
+	case 3:
+	case 4:
+		if (!no_gen_mutator)
+			return gen_mutation(data, size, max_size, &r);
 		/* fall through */
 	default:
 		return LLVMFuzzerMutate(data, size, max_size);

@@ -101,6 +101,7 @@ int cmd_fuzz(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 /* The fuzz targets --target takes, "mm (default), pagealloc, ..., text"
  * (cmd_targets.c: the registry's, and the text parser). */
 void fuzz_target_names(char *out, size_t n);

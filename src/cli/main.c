@@ -29,6 +29,7 @@ static const char usage[] =
 	"  minimize FILE -o OUT shrink a failing program, keeping its signature\n"
 	"  bugs                 list the bug switches\n"
 	"  targets              list the fuzz targets, their layers and operations\n"
+	"  gen                  print programs the generator builds (--seed N)\n"
 	"  fuzz                 a fuzzing campaign (libFuzzer, AFL++, or the random baseline)\n"
 	"  triage DIR           crash files grouped by signature, one reproducer each\n"
 	"  stress WORKLOAD      will-it-scale style workloads on real threads\n"
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "run", cmd_run }, { "decode", cmd_decode }, { "encode", cmd_encode },
 		{ "minimize", cmd_minimize }, { "bugs", cmd_bugs }, { "fuzz", cmd_fuzz }, { "triage", cmd_triage }, { "stress", cmd_stress },
-		{ "targets", cmd_targets },
+		{ "targets", cmd_targets }, { "gen", cmd_gen },
 	};
 	size_t i;
 

@@ -169,10 +169,18 @@ void free_the_page(struct page *page, unsigned int order);
 void reserve_highatomic_pageblock(struct page *page, struct zone *zone);
 bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force);
 
+/* include/linux/swap.h: pages one lock hold covers (lruvec, pcp) */
+#define SWAP_CLUSTER_MAX 32UL
+
 /* page_alloc_pcp.c */
 struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zone,
 			     unsigned int order, int migratetype, unsigned int alloc_flags);
 void free_unref_page(struct page *page, unsigned int order);
+void free_unref_page_list(struct list_head *list);
+
+/* swap.c, swap_state.c: the TLB gather's batch free */
+void release_pages(struct page **pages, int nr);
+void free_pages_and_swap_cache(struct page **pages, int nr);
 void per_cpu_pages_init(struct per_cpu_pages *pcp, struct per_cpu_zonestat *pzstats,
 			int cpu, int high, int batch);
 

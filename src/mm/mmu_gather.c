@@ -75,27 +75,34 @@ bool __tlb_remove_page(struct mmu_gather *tlb, struct page *page, bool delay_rma
 }
 
 /*
- * free_pages_and_swap_cache(): each page's reference (the one its PTE
- * held) goes; the last frees it.  The TLB flush that covers these pages
- * is done: the checker sees it.
+ * The TLB flush that covers these pages is done: the checker sees each
+ * page let go (the hook), then free_pages_and_swap_cache() drops the
+ * references its PTEs held, 512 at most at a time, with a cond_resched()
+ * between chunks.  The model's batches hold MAX_GATHER_BATCH (6) pages, so a
+ * chunk is a whole batch: what the batching changes is that one
+ * pcp->lock hold frees a batch (free_unref_page_list), not one per page.
  */
-static void free_pages_and_swap_cache(struct mmu_gather *tlb, struct page **pages, unsigned int nr)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		HOOK(tlb, page_release, tlb->mm, pages[i], "tlb_batch_pages_flush");
-		put_page(pages[i]);
-	}
-}
-
 static void tlb_batch_pages_flush(struct mmu_gather *tlb)
 {
 	struct mmu_gather_batch *batch;
 
 	for (batch = &tlb->local; batch && batch->nr; batch = batch->next) {
-		free_pages_and_swap_cache(tlb, batch->encoded_pages, batch->nr);
-		batch->nr = 0;
+		struct page **pages = batch->encoded_pages;
+
+		do {
+			/*
+			 * limit free batch count when PAGE_SIZE > 4K
+			 */
+			unsigned int nr = min(512U, batch->nr), i;
+
+			for (i = 0; i < nr; i++)
+				HOOK(tlb, page_release, tlb->mm, pages[i], "tlb_batch_pages_flush");
+			free_pages_and_swap_cache(pages, (int)nr);
+			pages += nr;
+			batch->nr -= nr;
+
+			cond_resched();
+		} while (batch->nr);
 	}
 	tlb->active = &tlb->local;
 }

@@ -593,6 +593,77 @@ void free_unref_page(struct page *page, unsigned int order)
 	}
 }
 
+/*
+ * Free a list of 0-order pages (6.6: release_pages' batch, so the TLB
+ * gather's free).  One pcp->lock hold covers the pages of one zone, at most
+ * SWAP_CLUSTER_MAX of them; a different zone, or the count reached, drops
+ * the lock and takes the next zone's (locked_zone).  No bug switch here: the
+ * pcp variants are free_unref_page's.
+ */
+void free_unref_page_list(struct list_head *list)
+{
+	struct page *page, *next;
+	struct per_cpu_pages *pcp = NULL;
+	struct zone *locked_zone = NULL;
+	int batch_count = 0;
+	int migratetype;
+
+	/* Prepare pages for freeing */
+	list_for_each_entry_safe(page, next, list, lru) {
+		unsigned long pfn = page_to_pfn(page);
+
+		if (!free_unref_page_prepare(page, pfn, 0)) {
+			list_del(&page->lru);
+			continue;
+		}
+		/* Free isolated pages directly to the allocator, see comment
+		 * in free_unref_page. */
+		migratetype = get_pcppage_migratetype(page);
+		if (unlikely(is_migrate_isolate(migratetype))) {
+			list_del(&page->lru);
+			free_one_page(page_zone(page), page, pfn, 0, migratetype, FPI_NONE);
+			continue;
+		}
+	}
+
+	list_for_each_entry_safe(page, next, list, lru) {
+		struct zone *zone = page_zone(page);
+
+		list_del(&page->lru);
+		migratetype = get_pcppage_migratetype(page);
+
+		/*
+		 * Either different zone requiring a different pcp lock or
+		 * excessive lock hold times when freeing a large list of
+		 * pages.
+		 */
+		if (zone != locked_zone || batch_count == (int)SWAP_CLUSTER_MAX) {
+			if (pcp)
+				pcp_spin_unlock(pcp);
+			batch_count = 0;
+			/* trylock is necessary as pages may be getting freed
+			 * from IRQ or SoftIRQ context after an IO completion. */
+			pcp = pcp_spin_trylock(zone->per_cpu_pageset);
+			if (unlikely(!pcp)) {
+				mm_stat_inc(MM_PCP_FREE_FALLBACK);
+				free_one_page(zone, page, page_to_pfn(page), 0, migratetype,
+					      FPI_NONE);
+				locked_zone = NULL;
+				continue;
+			}
+			locked_zone = zone;
+		}
+		/* Non-isolated types over MIGRATE_PCPTYPES get added to the
+		 * MIGRATE_MOVABLE pcp list. */
+		if (unlikely(migratetype >= MIGRATE_PCPTYPES))
+			migratetype = MIGRATE_MOVABLE;
+		free_unref_page_commit(zone, pcp, page, migratetype, 0);
+		batch_count++;
+	}
+	if (pcp)
+		pcp_spin_unlock(pcp);
+}
+
 /* ---- high and batch ---- */
 
 static void pageset_update(struct per_cpu_pages *pcp, unsigned long high, unsigned long batch)

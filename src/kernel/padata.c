@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * padata_do_multithreaded and padata_mt_helper as Linux 6.6.0 has them
+ * (kernel/padata.c): see padata.h for the model's choices.
+ */
+#include <string.h>
+
+#include "padata.h"
+#include "../sched/sched.h"
+
+#define roundup(x, y)	((((x) + ((y) - 1)) / (y)) * (y))
+
+void padata_pool_init(struct padata_pool *pool, int nr)
+{
+	int i;
+
+	if (nr < 1)
+		nr = 1;
+	if (nr > PADATA_MAX_WORKS)
+		nr = PADATA_MAX_WORKS;
+	memset(pool, 0, sizeof(*pool));
+	spin_lock_init_named(&pool->padata_works_lock, "padata_works_lock", -1);
+	INIT_LIST_HEAD(&pool->padata_free_works);
+	for (i = 0; i < nr; i++) {
+		pool->works[i].pool = pool;
+		__list_add(&pool->works[i].pw_list, pool->padata_free_works.prev,
+			   &pool->padata_free_works, __func__);
+	}
+	pool->nr = nr;
+}
+
+int padata_pool_free(struct padata_pool *pool)
+{
+	struct list_head *l;
+	int n = 0;
+
+	for (l = pool->padata_free_works.next; l != &pool->padata_free_works; l = l->next)
+		n++;
+	return n;
+}
+
+/* padata_work_alloc: the first free work, or NULL; padata_works_lock held. */
+static struct padata_work *padata_work_alloc(struct padata_pool *pool)
+{
+	struct padata_work *pw;
+
+	if (list_empty(&pool->padata_free_works))
+		return NULL;
+	pw = list_first_entry(&pool->padata_free_works, struct padata_work, pw_list);
+	list_del(&pw->pw_list);
+	return pw;
+}
+
+/*
+ * padata_work_alloc_mt (6.6.0 104-122): up to nworks - 1 works, "start at
+ * 1 because the current task participates in the job"; returns how many
+ * workers the job has, the caller included.  A fiber run also stops at
+ * the kthread slots it has left (keeping the slots a run's own kthreads
+ * need), which is the pool giving fewer.
+ */
+static int padata_work_alloc_mt(struct padata_pool *pool, int nworks,
+				struct padata_mt_job_state *ps, struct list_head *head)
+{
+	struct task *t = current_task;
+	int i, slots = nworks;
+
+	if (!t || !t->fs)
+		slots = 1;		/* no scheduler to start helpers on */
+	else if (fsched_tasks_left(t->fs) - (MAX_CPUS + 1) < nworks - 1)
+		slots = 1 + (fsched_tasks_left(t->fs) > MAX_CPUS + 1 ?
+			     fsched_tasks_left(t->fs) - (MAX_CPUS + 1) : 0);
+	spin_lock(&pool->padata_works_lock);
+	for (i = 1; i < nworks && i < slots; ++i) {
+		struct padata_work *pw = padata_work_alloc(pool);
+
+		if (!pw)
+			break;
+		pw->pw_data = ps;
+		list_add(&pw->pw_list, head);
+	}
+	spin_unlock(&pool->padata_works_lock);
+	return i;
+}
+
+/* padata_works_free: the job's works back on the free list. */
+static void padata_works_free(struct padata_pool *pool, struct list_head *works)
+{
+	struct padata_work *cur, *next;
+
+	if (list_empty(works))
+		return;
+	spin_lock(&pool->padata_works_lock);
+	list_for_each_entry_safe(cur, next, works, pw_list) {
+		list_del(&cur->pw_list);
+		list_add(&cur->pw_list, &pool->padata_free_works);
+	}
+	spin_unlock(&pool->padata_works_lock);
+}
+
+/* padata_mt_helper (6.6.0 441-473) */
+static void padata_mt_helper(struct padata_mt_job_state *ps)
+{
+	struct padata_mt_job *job = ps->job;
+	bool done;
+
+	spin_lock(&ps->lock);
+
+	while (job->size > 0) {
+		unsigned long start, size, end;
+
+		start = job->start;
+		/* So end is chunk size aligned if enough work remains. */
+		size = roundup(start + 1, ps->chunk_size) - start;
+		if (size > job->size)
+			size = job->size;
+		end = start + size;
+
+		job->start = end;
+		job->size -= size;
+
+		spin_unlock(&ps->lock);
+		job->thread_fn(start, end, job->fn_arg);
+		spin_lock(&ps->lock);
+	}
+
+	++ps->nworks_fini;
+	done = (ps->nworks_fini == ps->nworks);
+	spin_unlock(&ps->lock);
+
+	if (done)
+		complete(&ps->completion);
+}
+
+/* A queued work on system_unbound_wq: a kthread that runs the helper once. */
+static void padata_work_kthread(struct task *t, void *arg)
+{
+	struct padata_work *pw = arg;
+
+	(void)t;
+	padata_mt_helper(pw->pw_data);
+}
+
+void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job,
+			     struct padata_stat *st)
+{
+	/* In case threads finish at different times. */
+	static const unsigned long load_balance_factor = 4;
+	struct padata_mt_job_state ps;
+	struct padata_work *pw;
+	struct list_head works;
+	unsigned long nw, div;
+	struct task *t;
+	int nworks, cpu;
+
+	if (st)
+		memset(st, 0, sizeof(*st));
+	if (job->size == 0)
+		return;
+
+	/* Ensure at least one thread when size < min_chunk. */
+	div = job->min_chunk > job->align ? job->min_chunk : job->align;
+	nw = div ? job->size / div : job->size;
+	if (nw < 1)
+		nw = 1;
+	if (nw > (unsigned long)job->max_threads)
+		nw = (unsigned long)(job->max_threads > 0 ? job->max_threads : 1);
+	nworks = (int)nw;
+	if (st)
+		st->nworks_asked = nworks;
+
+	if (nworks == 1) {
+		/* Single thread, no coordination needed, cut to the chase. */
+		if (st) {
+			st->nworks = st->nworks_fini = 1;
+			st->chunk_size = job->size;
+		}
+		job->thread_fn(job->start, job->start + job->size, job->fn_arg);
+		return;
+	}
+
+	INIT_LIST_HEAD(&works);
+	spin_lock_init_named(&ps.lock, "ps->lock", -1);
+	init_completion_named(&ps.completion, "ps->completion");
+	ps.job = job;
+	ps.nworks = padata_work_alloc_mt(pool, nworks, &ps, &works);
+	ps.nworks_fini = 0;
+
+	/*
+	 * Chunk size is the amount of work a helper does per call to the
+	 * thread function.  Load balance large jobs between threads by
+	 * increasing the number of chunks, guarantee at least the minimum
+	 * chunk size from the caller, and honor the caller's alignment.
+	 * (6.6.0 has no max(chunk_size, 1): min_chunk and align are >= 1.)
+	 */
+	ps.chunk_size = job->size / ((unsigned long)ps.nworks * load_balance_factor);
+	if (ps.chunk_size < job->min_chunk)
+		ps.chunk_size = job->min_chunk;
+	ps.chunk_size = roundup(ps.chunk_size, job->align);
+
+	/* queue_work(system_unbound_wq, ...): a kthread on any CPU */
+	t = current_task;
+	cpu = t ? t->cpu : 0;
+	list_for_each_entry(pw, &works, pw_list) {
+		do
+			cpu = (cpu + 1) % t->fs->ncpus;
+		while (!fsched_cpu_online(t->fs, cpu));
+		if (!fsched_kthread_run(t->fs, padata_work_kthread, pw, "padata", cpu, false))
+			padata_mt_helper(&ps);	/* counted: alloc_mt left the slots */
+	}
+
+	/* Use the current thread, which saves starting a workqueue worker. */
+	padata_mt_helper(&ps);
+
+	/* Wait for all the helpers to finish. */
+	wait_for_completion(&ps.completion);
+
+	if (st) {
+		st->nworks = ps.nworks;
+		st->nworks_fini = ps.nworks_fini;
+		st->chunk_size = ps.chunk_size;
+	}
+	padata_works_free(pool, &works);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * padata_do_multithreaded (kernel/padata.c of Linux 6.6.0, lines 441-528):
+ * a job [start, start + size) cut into chunks that helpers claim under
+ * ps->lock, each chunk [start, roundup(start + 1, chunk_size)) clipped to
+ * the job, so every chunk end but the job's last is a multiple of
+ * chunk_size.  The caller runs a helper too and waits on ps->completion,
+ * completed by the helper whose ++nworks_fini reaches nworks.
+ *
+ * The helpers are kernel-thread tasks on no particular node: 6.6 queues
+ * them on system_unbound_wq, so the model starts each on the next online
+ * CPU after the caller's, round robin over the machine.  The works come
+ * from a preallocated pool (padata_free_works, padata_works_lock) that may
+ * give fewer than asked: ps.nworks is what it gave, the caller included.
+ * A fiber run with no task slot left for a kthread counts as the pool
+ * running dry (the work is given back), so nworks stays exact.
+ *
+ * Lock order: padata_works_lock and ps->lock are leaves; thread_fn runs
+ * with neither held.
+ */
+#ifndef MMFUZZ_KERNEL_PADATA_H
+#define MMFUZZ_KERNEL_PADATA_H
+
+#include "completion.h"
+#include "list.h"
+#include "spinlock.h"
+
+#define PADATA_MAX_WORKS	16	/* the pool: 6.6 has num_possible_cpus() */
+
+struct padata_mt_job {
+	void (*thread_fn)(unsigned long start, unsigned long end, void *arg);
+	void *fn_arg;
+	unsigned long start;
+	unsigned long size;
+	unsigned long align;
+	unsigned long min_chunk;
+	int max_threads;
+};
+
+struct padata_mt_job_state {
+	spinlock_t lock;
+	struct completion completion;
+	struct padata_mt_job *job;
+	int nworks;
+	int nworks_fini;
+	unsigned long chunk_size;
+};
+
+struct padata_work {
+	struct list_head pw_list;	/* padata_free_works or the job's works */
+	struct padata_mt_job_state *pw_data;
+	struct padata_pool *pool;
+};
+
+struct padata_pool {
+	spinlock_t padata_works_lock;
+	struct list_head padata_free_works;
+	struct padata_work works[PADATA_MAX_WORKS];
+	int nr;				/* works the pool was made with */
+};
+
+/*
+ * What the last padata_do_multithreaded of this pool computed (read by
+ * checkers and tests, never by the model): nworks asked, given, and the
+ * chunk size.
+ */
+struct padata_stat {
+	int nworks_asked;
+	int nworks;
+	int nworks_fini;
+	unsigned long chunk_size;
+};
+
+/* padata_init's part: @nr works (1..PADATA_MAX_WORKS) on the free list. */
+void padata_pool_init(struct padata_pool *pool, int nr);
+/* The number of works on the free list (0..nr); for tests and checkers. */
+int padata_pool_free(struct padata_pool *pool);
+
+/*
+ * Run @job on helpers from @pool and the calling task; returns when every
+ * chunk has run.  @st (may be NULL) gets what was computed.
+ */
+void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job,
+			     struct padata_stat *st);
+
+#endif /* MMFUZZ_KERNEL_PADATA_H */

@@ -159,12 +159,7 @@ unsigned long check_known_count(void);
  * engine's feature sink (sched/ilv_state.c).  The fuzz harness calls it. */
 void check_state_attach(void);
 void check_state_detach(void);
-/* the annotations, one key each; how often each fired since start */
-enum {
-	STATE_WMARK = 1, STATE_PCP_FREE, STATE_PCP_REFILL, STATE_HIGHATOMIC, STATE_READ,
-	STATE_GATHER, STATE_CPUHP, STATE_PCPU, STATE_NR_KEYS
-};
-unsigned long check_state_hits(unsigned key);
+/* the features (state.h: each layer registers its own with STATE_FEATURE) */
 
 /* ---- the report (report.c) ---- */
 

@@ -23,8 +23,10 @@ DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev 
 	    libfuzzer-14-dev afl++ gnuplot-nox zip
 
 # The program fuzz targets: each a struct fuzz_target of the same name in
-# src/prog/ops_*.c (a layer adds its own); the mm target takes every operation.
-FUZZ_TARGETS := mm pagealloc kernel tlb
+# src/prog/ops_*.c (a layer adds its own); the all and mm targets take every
+# operation (all: the default campaign's, each layer a share of the folded
+# codes; mm: the old default, its fold list pinned for its corpora).
+FUZZ_TARGETS := all mm pagealloc kernel tlb
 
 # Fuzz builds: the same sources compiled with the engine's instrumentation.
 ENGINE ?=
@@ -306,13 +308,13 @@ $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(LIB)
 
 # The seed corpora: readable text in corpus/<target>/ (corpus/pagealloc/ for
 # the page allocator), binary twins built here, one directory per target.
-# The mm target takes every seed; the text target the readable programs,
+# The all and mm targets take every seed; the text target the readable programs,
 # copied: no engine ever gets a directory of the source tree.
 SEED_DIRS := $(filter-out corpus/regress,$(patsubst %/,%,$(wildcard corpus/*/)))
 SEEDS := $(wildcard $(SEED_DIRS:%=%/*.mmf))
 # corpus/DIR/NAME.mmf -> TARGET/DIR-NAME: one flat directory per target
 seed_name = $(subst /,-,$(patsubst corpus/%.mmf,%,$(1)))
-target_seeds = $(if $(filter mm,$(1)),$(SEEDS),$(wildcard corpus/$(1)/*.mmf))
+target_seeds = $(if $(filter all mm,$(1)),$(SEEDS),$(wildcard corpus/$(1)/*.mmf))
 # A seed naming what the tree no longer has (a yield site a code change
 # removed, an operation, a key) is kept with that dropped (encode
 # --keep-going), and the line that says so is kept in corpus/dropped/NAME.txt
@@ -339,7 +341,7 @@ corpus: $(CORPUS_BINS)
 fuzz-dict: $(BUILD)/tests/test_dict
 	$(BUILD)/tests/test_dict --write fuzz/mm.dict
 
-# make fuzz: the default campaign (target mm, libFuzzer + ASan/UBSan, 60 s)
+# make fuzz: the default campaign (target all, libFuzzer + ASan/UBSan, 60 s)
 # on the shipped corpus; findings go to findings/.
 .PHONY: fuzz
 fuzz: $(MMFUZZ)

@@ -186,7 +186,7 @@ bad fuzz "mmfuzz fuzz: bad --jobs '65': a number from 1 to 64" --jobs 65
 bad fuzz "mmfuzz fuzz: bad --seed '4294967296': a number from 0 to 4294967295" --seed 4294967296
 bad fuzz "mmfuzz fuzz: bad --seed '-1': a number from 0 to 4294967295" --seed -1
 bad fuzz "mmfuzz: unknown bug switch 'no_such' (mmfuzz bugs lists them)" --inject no_such
-bad fuzz "mmfuzz fuzz: --target is one of kernel, mm (default), pagealloc, tlb, text (mmfuzz targets), not 'nope'" --target nope
+bad fuzz "mmfuzz fuzz: --target is one of all (default), kernel, mm, pagealloc, tlb, text (mmfuzz targets), not 'nope'" --target nope
 bad fuzz "mmfuzz fuzz: --sanitizer is address, thread or none, not 'memory'" --sanitizer memory
 bad fuzz "mmfuzz fuzz: unexpected argument 'stray' (mmfuzz fuzz --help)" stray
 bad fuzz 'mmfuzz fuzz: the random engine runs the mm seeds in this process *' --engine random --sanitizer address
@@ -200,13 +200,13 @@ bad fuzz "mmfuzz fuzz: ldir is in use by campaign 3, pid $$ on $(hostname) (ldir
 # before anything runs: a tree whose file is missing or bad says where
 mkdir -p oroot/fuzz && touch oroot/Makefile
 export MMFUZZ_ROOT=oroot
-bad fuzz 'mmfuzz fuzz: oroot/fuzz/fuzz_mm.options: No such file or directory' --out odir
-printf '[libfuzzer]\nmax_len = 512\nmax_len 3\n' > oroot/fuzz/fuzz_mm.options
-bad fuzz "oroot/fuzz/fuzz_mm.options:3:1: expected 'key = value'" --out odir
-printf '[libfuzzer]\n  max len = 3\n' > oroot/fuzz/fuzz_mm.options
-bad fuzz 'oroot/fuzz/fuzz_mm.options:2:3: expected a libFuzzer flag name' --out odir
-printf '[libfuzzer]\nmax_len =  \n' > oroot/fuzz/fuzz_mm.options
-bad fuzz 'oroot/fuzz/fuzz_mm.options:2:12: expected a value' --out odir
+bad fuzz 'mmfuzz fuzz: oroot/fuzz/fuzz_all.options: No such file or directory' --out odir
+printf '[libfuzzer]\nmax_len = 512\nmax_len 3\n' > oroot/fuzz/fuzz_all.options
+bad fuzz "oroot/fuzz/fuzz_all.options:3:1: expected 'key = value'" --out odir
+printf '[libfuzzer]\n  max len = 3\n' > oroot/fuzz/fuzz_all.options
+bad fuzz 'oroot/fuzz/fuzz_all.options:2:3: expected a libFuzzer flag name' --out odir
+printf '[libfuzzer]\nmax_len =  \n' > oroot/fuzz/fuzz_all.options
+bad fuzz 'oroot/fuzz/fuzz_all.options:2:12: expected a value' --out odir
 unset MMFUZZ_ROOT
 
 # stress

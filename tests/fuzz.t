@@ -54,7 +54,7 @@ rate=$(grep -m1 -E '^\[ *[0-9]+s\] execs' "$TMP/out" | sed -E 's/.*\(([0-9]+)\/s
 [ "${rate:-0}" -gt 0 ]; ok $? "the first progress line has a rate (${rate:-none}/s)"
 n=$(sed -n 's/.*interleavings \([0-9]*\).*/\1/p' "$TMP/out" | tail -1)
 [ "${n:-0}" -gt 100 ]; ok $? "interleaving coverage grows (${n:-0} edges seen)"
-# ... run with fuzz/fuzz_mm.options: max_len given, entropic off, and
+# ... run with fuzz/fuzz_all.options: max_len given, entropic off, and
 # len_control on (the custom mutator turns it off unless asked): the first
 # new input's length limit is the longest seed's, not max_len's 512
 log=$TMP/clean/logs/r1-engine.log
@@ -160,7 +160,7 @@ j=$TMP/unrepro/logs/r1-summary.json
 ok $? "crash files that do not reproduce: said, exit 3, counted in the summary JSON (exit $rc)" ||
 	diag "$(grep -v '^\[' "$TMP/out"; cat "$j")"
 "$MMFUZZ" fuzz --engine random --time 1 --seed 1 --out "$TMP/sumclean" -q > /dev/null 2>&1; rc=$?
-[ $rc = 0 ] && grep -Eq '^\{"run":1,"engine":"random","target":"mm","sanitizer":"none","inject":"none","seconds":[0-9.]+,"execs":[1-9][0-9]*,"crash_files":0,"signatures":0,"not_reproduced":0,"interrupted":false,"exit":0\}$' \
+[ $rc = 0 ] && grep -Eq '^\{"run":1,"engine":"random","target":"all","sanitizer":"none","inject":"none","seconds":[0-9.]+,"execs":[1-9][0-9]*,"crash_files":0,"signatures":0,"not_reproduced":0,"interrupted":false,"exit":0\}$' \
 	"$TMP/sumclean/logs/r1-summary.json"
 ok $? "a clean campaign's summary JSON: its run, engine, executions, zero counts, exit 0" ||
 	diag "$(cat "$TMP/sumclean/logs/r1-summary.json")"

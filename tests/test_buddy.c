@@ -8,6 +8,8 @@
 
 #include "check/check.h"
 #include "mm/internal.h"
+#include "prog/handle.h"
+#include "prog/ops_pagealloc.h"
 #include "tap.h"
 
 static struct task me;
@@ -62,11 +64,16 @@ static void quiesce(struct world *w, struct page **held, const int *orders, int 
 {
 	int i;
 
+	/* the executor's table holds them, the shadow observes it */
+	shadow_table_set(&page_table);
 	shadow_run_begin(w, 1);
+	handle_run_begin();
 	for (i = 0; i < n; i++)
-		shadow_page_take(i, i, held[i], (unsigned int)orders[i]);
+		handle_set(i, i, &hk_page, held[i], (unsigned long)orders[i]);
 	check_quiescent(w, "test");
+	handle_run_end();
 	shadow_run_end();
+	shadow_table_set(NULL);
 }
 
 int main(void)

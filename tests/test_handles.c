@@ -17,6 +17,7 @@
 
 #include "check/check.h"
 #include "prog/exec.h"
+#include "prog/handle.h"
 #include "prog/ops_pagealloc.h"
 #include "tap.h"
 
@@ -25,11 +26,13 @@ static unsigned long moved_from, moved_to;
 
 static void do_test_migrate(struct op_ctx *c)
 {
+	unsigned long aux;
 	unsigned int order;
-	struct page *page = shadow_page(op_handle_arg(c, 0), &order), *newpage;
+	struct page *page = handle_get(op_handle_arg(c, 0), &hk_page, &aux), *newpage;
 
 	if (!page)
 		return;
+	order = (unsigned int)aux;
 	newpage = alloc_pages(GFP_HIGHUSER_MOVABLE, order);
 	if (!newpage)
 		return;

@@ -167,6 +167,67 @@ static void test_collect_stops(void)
 	   "and on an overflow: %s", msg);
 }
 
+/* The all target's fold list: built from the registry, each layer the same
+ * number of entries, a layer's entries its own target's fold list cycled. */
+static void test_all_target(void)
+{
+	const struct fuzz_target *all = target_lookup("all"), *mm = target_lookup("mm");
+	const char *layers[16];
+	int per[16] = { 0 }, share[16] = { 0 }, nl = 0, i, j, bad = 0;
+
+	ok(all && !all->layers && all->nfold > 0 && !strcmp(FUZZ_DEFAULT_TARGET, "all"),
+	   "fuzz targets: all, every layer, the campaigns' default");
+	for (i = 0; i < OP_CODES; i++) {
+		const struct op_desc *d = op_by_code((unsigned)i);
+
+		if (!d)
+			continue;
+		for (j = 0; j < nl && strcmp(layers[j], d->layer); j++)
+			;
+		if (j == nl)
+			layers[nl++] = d->layer;
+	}
+	for (i = 0; i < all->nfold; i++) {
+		const struct op_desc *d = op_by_code(all->fold[i]);
+		const struct fuzz_target *own;
+		unsigned char mine[OP_CODES];
+		int k, n = 0, pos = i / nl;
+
+		if (!d || strcmp(d->layer, layers[i % nl])) {
+			bad++;
+			continue;
+		}
+		per[i % nl]++;
+		/* entry pos of the layer: its own target's list, cycled */
+		own = target_lookup(d->layer);
+		if (!own)
+			continue;
+		for (k = 0; k < own->nfold; k++)
+			if (!strcmp(op_by_code(own->fold[k])->layer, d->layer))
+				mine[n++] = own->fold[k];
+		bad += n && mine[pos % n] != all->fold[i];
+	}
+	for (j = 1; j < nl; j++)
+		bad += per[j] != per[0];
+	ok(!bad && nl >= 3 && all->nfold == nl * per[0],
+	   "all: %d layers, %d fold entries each, interleaved, each its own target's list", nl,
+	   per[0]);
+	for (i = 0; i < OP_CODES; i++) {
+		const struct op_desc *d = op_by_code(target_fold(all, (unsigned)i));
+
+		for (j = 0; j < nl && strcmp(layers[j], d->layer); j++)
+			;
+		share[j]++;
+	}
+	for (j = 0, bad = 0; j < nl; j++) {
+		diag("all: layer %s means %d of the 256 codes", layers[j], share[j]);
+		bad += share[j] < OP_CODES / (nl + 1);
+	}
+	ok(!bad, "all: every layer means at least 1/%d of the codes", nl + 1);
+	ok(mm && mm->nfold == 10 && target_fold(mm, 0xff) == 5 && target_fold(mm, 0x60) == 6,
+	   "mm: its pinned fold list (the page allocator's first ten)");
+}
+
 static void test_tool_registries(void)
 {
 	int i, model = 0, last_model = -1, first_checker = 1 << 30;
@@ -305,11 +366,12 @@ static void test_layer_hooks(void)
 
 int main(void)
 {
-	tap_plan(36);
+	tap_plan(40);
 	test_section();
 	test_refusals();
 	test_collect_stops();
 	test_tool_registries();
+	test_all_target();
 	test_bug_bits();
 	test_layer_hooks();
 	return tap_failed ? 1 : 0;

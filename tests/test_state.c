@@ -13,19 +13,13 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/state.h"
 #include "prog/exec.h"
 #include "sched/san.h"
 #include "tap.h"
 
 static const char *const dirs[] = { "corpus/pagealloc", "corpus/kernel", "corpus/tlb",
 				    "corpus/regress" };
-static const char *const keys[STATE_NR_KEYS] = {
-	[STATE_WMARK] = "watermarks", [STATE_PCP_FREE] = "pcp count at a free",
-	[STATE_PCP_REFILL] = "pcp refill", [STATE_HIGHATOMIC] = "highatomic reserve",
-	[STATE_READ] = "racy drain read", [STATE_GATHER] = "live gathers",
-	[STATE_CPUHP] = "CPU hotplug", [STATE_PCPU] = "percpu counter drift",
-};
-
 static void run(struct exec *e, const struct prog *p, struct run_result *r)
 {
 	struct run_opts o = { 0 };
@@ -38,10 +32,10 @@ int main(void)
 	struct exec *e = exec_create();
 	static struct prog p;
 	int files = 0, same = 0;
-	unsigned k;
+	int k;
 	size_t d;
 
-	tap_plan(1 + STATE_NR_KEYS - 1);
+	tap_plan(1 + check_state_count());
 	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
 		DIR *dir = opendir(dirs[d]);
 		struct dirent *de;
@@ -89,9 +83,11 @@ int main(void)
 	}
 	ok(files > 40 && same == files,
 	   "%d of %d corpus files run the same with the state hooks attached", same, files);
-	for (k = 1; k < STATE_NR_KEYS; k++)
-		ok(check_state_hits(k) > 0, "the corpus reaches the %s annotation (%lu times)",
-		   keys[k], check_state_hits(k));
+	for (k = 0; k < check_state_count(); k++)
+		ok(check_state_by_index(k)->hits > 0,
+		   "the corpus reaches the %s annotation (key %u, %lu times)",
+		   check_state_by_index(k)->name, check_state_by_index(k)->key,
+		   check_state_by_index(k)->hits);
 	exec_destroy(e);
 	return tap_done();
 }

@@ -130,22 +130,36 @@ void check_final(struct world *w);
  * given back; the shadow knows which handle owns each pfn, so a page handed
  * out twice is caught on the second allocation.
  */
-#define SHADOW_MAX_HANDLES	256
-/* The executor's table (src/prog/handle.h) is the program's store; these
- * are the page kind's observers (src/prog/ops_pagealloc.c's hk_page). */
+/*
+ * The executor's table (src/prog/handle.h) is the program's store and the
+ * one copy of what each handle holds; check may not include prog (DESIGN.md
+ * section 2's arrows), so the executor gives the shadow this view of it
+ * (src/prog/ops_pagealloc.c's page_table, before each run).  The shadow
+ * keeps only which handle owns each pfn and how many page handles are live.
+ */
+struct shadow_table {
+	int (*live_count)(void);	/* live handles of every kind */
+	int (*live_at)(int i);		/* the i'th, in no order */
+	/* the block live page handle @h holds, its order and N of hN; NULL
+	 * when @h is no live page handle */
+	struct page *(*page)(int h, unsigned int *order, int *name);
+};
+/* NULL: no table (a test's own takes); the handles' owner source is empty. */
+void shadow_table_set(const struct shadow_table *t);
+/* These are the page kind's observers (src/prog/ops_pagealloc.c's hk_page). */
 void shadow_run_begin(struct world *w, uint64_t run_no);
 /* The run is over (clean or not): the world's owner array back to zero. */
 void shadow_run_end(void);
 /* @h: the run's handle number; @name: N of hN in the text form. */
 void shadow_page_take(int h, int name, struct page *page, unsigned int order);
-/* The page of live handle @h (and its order), or NULL if not live. */
-struct page *shadow_page(int h, unsigned int *order);
 /* Check the cookie, forget the owner; the caller frees the block. */
-void shadow_page_drop(int h);
-/* The model moved a block (migration): its handle follows. */
-void shadow_page_moved(struct page *from, struct page *to);
+void shadow_page_drop(int h, int name, struct page *page, unsigned int order);
+/* The model moved live page handle @h's block (migration; -1: no live page
+ * handle held @from) from @from to @to: its owner follows. */
+void shadow_page_moved(int h, struct page *from, struct page *to, unsigned int order);
 /* A run a violation stopped left @h live: forget it, no cookie check. */
-void shadow_page_forget(int h);
+void shadow_page_forget(int h, struct page *page, unsigned int order);
+/* Page handles live (taken and not dropped or forgotten). */
 int shadow_live_count(void);
 
 /* ---- the page allocator's read checker (pagealloc_read.c) ---- */
@@ -159,12 +173,7 @@ unsigned long check_known_count(void);
  * engine's feature sink (sched/ilv_state.c).  The fuzz harness calls it. */
 void check_state_attach(void);
 void check_state_detach(void);
-/* the annotations, one key each; how often each fired since start */
-enum {
-	STATE_WMARK = 1, STATE_PCP_FREE, STATE_PCP_REFILL, STATE_HIGHATOMIC, STATE_READ,
-	STATE_GATHER, STATE_CPUHP, STATE_PCPU, STATE_NR_KEYS
-};
-unsigned long check_state_hits(unsigned key);
+/* the features (state.h: each layer registers its own with STATE_FEATURE) */
 
 /* ---- the report (report.c) ---- */
 

@@ -356,7 +356,7 @@ static long zone_free_pages_counted(struct zone *zone)
 
 static void vmstat_exact(struct world *w, const char *site, bool folded, struct cfail *f)
 {
-	long global = atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]), zsum = 0;
+	long global = atomic_long_read(&pa_world(w)->vm_zone_stat[NR_FREE_PAGES]), zsum = 0;
 	struct zone *zone;
 	int cpu;
 

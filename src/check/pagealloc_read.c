@@ -216,7 +216,7 @@ static void high_batch_read(const struct per_cpu_pages *pcp, long read, int zidx
 
 	cfail_init(&f);
 	tsan_ignore_begin();
-	if (__atomic_load_n(&mm_world->pcp_batch_high_lock.sl.owner, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&pa_world(mm_world)->pcp_batch_high_lock.sl.owner, __ATOMIC_RELAXED))
 		goto out;
 	want = zone->pageset_batch;
 	if (read != want)

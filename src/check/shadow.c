@@ -6,11 +6,13 @@
  * a cookie someone else overwrote is `owner-cookie` when the block is given
  * back.  The model may move a handle's block (migration): shadow_page_moved.
  *
- * The executor's handle table (src/prog/handle.c) is the program's store;
- * the shadow observes it: the page kind's hooks (taken, released, moved,
- * forget in src/prog/ops_pagealloc.c) call shadow_page_take, _drop, _moved
- * and _forget, and the shadow keeps what its checks need (which handle
- * owns each pfn, each handle's block for I-CONS's owner source).
+ * The executor's handle table (src/prog/handle.c) is the program's store,
+ * the one copy of each handle's block: the page kind's hooks (taken,
+ * released, moved, forget in src/prog/ops_pagealloc.c) call
+ * shadow_page_take, _drop, _moved and _forget with what the table holds,
+ * and I-CONS's owner source reads the table through the view the executor
+ * gives (shadow_table_set).  The shadow keeps only which handle owns each
+ * pfn and how many page handles are live.
  *
  * Shared by every task fiber without happens-before: relaxed atomics, and
  * under TSan the hand-off of a block from its allocator to whoever frees it
@@ -31,13 +33,6 @@ struct cookie {
 };
 
 static struct world_layer shadow_layer;
-
-struct shadow_handle {
-	struct page *page;
-	unsigned int order;
-	int name;			/* N of hN in the text form */
-	bool live;
-};
 
 /* Each world's owner array, from its creation: a world layer of the
  * checkers', so that switching worlds costs nothing. */
@@ -76,33 +71,14 @@ WORLD_LAYER(shadow_layer);
 static struct {
 	struct world *w;
 	uint64_t run_no;
-	struct shadow_handle h[SHADOW_MAX_HANDLES];
 	int *owner;			/* the world's */
-	int nlive;
-	short live[SHADOW_MAX_HANDLES];	/* the live handles, in no order */
-	short live_at[SHADOW_MAX_HANDLES];	/* each live handle's place in live[] */
+	int nlive;			/* page handles live */
+	const struct shadow_table *t;	/* the executor's table, or NULL */
 } sh;
 
-/* The harness's bookkeeping, shared by the task fibers: not the model. */
-static __sched_notsan void live_add(int h)
+void shadow_table_set(const struct shadow_table *t)
 {
-	int n = __atomic_fetch_add(&sh.nlive, 1, __ATOMIC_RELAXED);
-
-	tsan_ignore_begin();
-	sh.live[n] = (short)h;
-	sh.live_at[h] = (short)n;
-	tsan_ignore_end();
-}
-
-static __sched_notsan void live_del(int h)
-{
-	int n = __atomic_sub_fetch(&sh.nlive, 1, __ATOMIC_RELAXED), at;
-
-	tsan_ignore_begin();
-	at = sh.live_at[h];
-	sh.live[at] = sh.live[n];
-	sh.live_at[sh.live[n]] = (short)at;
-	tsan_ignore_end();
+	sh.t = t;
 }
 
 /* a run on @w began and has not ended: its owner array may hold handles */
@@ -113,8 +89,6 @@ static bool shadow_in_run(struct world *w)
 
 __sched_notsan void shadow_run_begin(struct world *w, uint64_t run_no)
 {
-	while (sh.nlive)
-		sh.h[sh.live[--sh.nlive]] = (struct shadow_handle){ 0 };
 	sh.w = w;
 	sh.owner = ((struct shadow_world *)world_layer_state(w, &shadow_layer))->owner;
 	sh.run_no = run_no;
@@ -123,18 +97,23 @@ __sched_notsan void shadow_run_begin(struct world *w, uint64_t run_no)
 
 __sched_notsan void shadow_run_end(void)
 {
-	unsigned long i, nr;
-	int k;
+	/* the table forgets its live handles first (handle_run_end): what is
+	 * left was taken without it (a test's own takes), and the owner array,
+	 * the world's, kept for its next run, goes back to all zero */
+	if (sh.nlive)
+		memset(sh.owner, 0, pa_world(sh.w)->nr_pages * sizeof(*sh.owner));
+	sh.nlive = 0;
+}
 
-	/* a run a violation ended leaves handles live: the owner array is
-	 * the world's, kept for its next run, so it goes back to all zero */
-	while (sh.nlive) {
-		k = sh.live[--sh.nlive];
-		nr = 1UL << sh.h[k].order;
-		for (i = 0; i < nr; i++)
-			sh.owner[page_to_pfn(sh.h[k].page) + i] = 0;
-		sh.h[k].live = false;
-	}
+/* N of hN of the handle @h (its number when there is no table) */
+static int handle_name_of(int h)
+{
+	unsigned int order;
+	int name = h;
+
+	if (sh.t)
+		sh.t->page(h, &order, &name);
+	return name;
 }
 
 void shadow_page_take(int h, int name, struct page *page, unsigned int order)
@@ -148,76 +127,53 @@ void shadow_page_take(int h, int name, struct page *page, unsigned int order)
 		if (o)
 			sched_violation("I-CONS", "alloc_pages",
 					"pfn %lu handed to h%d while h%d holds it", pfn + i, name,
-					sh.h[o - 1].name);
+					handle_name_of(o - 1));
 	}
 	for (i = 0; i < nr; i++)
 		__atomic_store_n(&sh.owner[pfn + i], h + 1, __ATOMIC_RELAXED);
 	c->magic = COOKIE_MAGIC;
 	c->handle = (uint32_t)h;
 	c->run = sh.run_no;
-	sh.h[h].page = page;
-	sh.h[h].order = order;
-	sh.h[h].name = name;
-	__atomic_store_n(&sh.h[h].live, true, __ATOMIC_RELAXED);
-	live_add(h);
-#if MMFUZZ_TSAN
-	__tsan_release(&sh.h[h]);
-#endif
+	__atomic_fetch_add(&sh.nlive, 1, __ATOMIC_RELAXED);
 }
 
-struct page *shadow_page(int h, unsigned int *order)
+void shadow_page_drop(int h, int name, struct page *page, unsigned int order)
 {
-	if (h < 0 || h >= SHADOW_MAX_HANDLES || !__atomic_load_n(&sh.h[h].live, __ATOMIC_RELAXED))
-		return NULL;
-#if MMFUZZ_TSAN
-	__tsan_acquire(&sh.h[h]);
-#endif
-	*order = sh.h[h].order;
-	return sh.h[h].page;
-}
-
-void shadow_page_drop(int h)
-{
-	struct shadow_handle *s = &sh.h[h];
-	unsigned long pfn = page_to_pfn(s->page), i, nr = 1UL << s->order;
-	const struct cookie *c = page_address(s->page);
+	unsigned long pfn = page_to_pfn(page), i, nr = 1UL << order;
+	const struct cookie *c = page_address(page);
 
 	if (c->magic != COOKIE_MAGIC || c->handle != (uint32_t)h || c->run != sh.run_no)
 		sched_violation("owner-cookie", "free_pages",
 				"pfn %lu (h%d) carries cookie %08x/%u: someone else wrote it",
-				pfn, s->name, c->magic, c->handle);
+				pfn, name, c->magic, c->handle);
 	for (i = 0; i < nr; i++)
 		__atomic_store_n(&sh.owner[pfn + i], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->live, false, __ATOMIC_RELAXED);
-	live_del(h);
+	__atomic_fetch_sub(&sh.nlive, 1, __ATOMIC_RELAXED);
 }
 
-void shadow_page_forget(int h)
+void shadow_page_forget(int h, struct page *page, unsigned int order)
 {
-	unsigned long i, nr;
+	unsigned long i, nr = 1UL << order, pfn = page_to_pfn(page);
 
-	if (h < 0 || h >= SHADOW_MAX_HANDLES || !sh.h[h].live)
+	if (!sh.nlive)	/* a handle of a run before shadow_run_begin */
 		return;
-	nr = 1UL << sh.h[h].order;
 	for (i = 0; i < nr; i++)
-		sh.owner[page_to_pfn(sh.h[h].page) + i] = 0;
-	sh.h[h].live = false;
-	live_del(h);
+		if (sh.owner[pfn + i] == h + 1)
+			sh.owner[pfn + i] = 0;
+	sh.nlive--;
 }
 
-void shadow_page_moved(struct page *from, struct page *to)
+void shadow_page_moved(int h, struct page *from, struct page *to, unsigned int order)
 {
 	unsigned long src = page_to_pfn(from), dst = page_to_pfn(to), i, nr;
-	int h = __atomic_load_n(&sh.owner[src], __ATOMIC_RELAXED) - 1;
 
-	if (h < 0 || sh.h[h].page != from)
+	if (h < 0 || __atomic_load_n(&sh.owner[src], __ATOMIC_RELAXED) != h + 1)
 		sched_violation("I-CONS", "migrate", "pfn %lu moved but no handle holds it", src);
-	nr = 1UL << sh.h[h].order;
+	nr = 1UL << order;
 	for (i = 0; i < nr; i++) {
 		__atomic_store_n(&sh.owner[src + i], 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&sh.owner[dst + i], h + 1, __ATOMIC_RELAXED);
 	}
-	sh.h[h].page = to;
 }
 
 int shadow_live_count(void)
@@ -229,13 +185,19 @@ int shadow_live_count(void)
 
 static __sched_notsan void handle_collect(struct world *w, struct owner_sink *s)
 {
-	int i, n = __atomic_load_n(&sh.nlive, __ATOMIC_RELAXED);
+	int i, n;
 
 	(void)w;
+	if (!sh.t)
+		return;
+	n = sh.t->live_count();
 	for (i = 0; i < n; i++) {
-		const struct shadow_handle *h = &sh.h[sh.live[i]];
+		unsigned int order;
+		int name;
+		struct page *page = sh.t->page(sh.t->live_at(i), &order, &name);
 
-		owner_add(s, page_to_pfn(h->page), 1UL << h->order, (unsigned)h->name);
+		if (page)
+			owner_add(s, page_to_pfn(page), 1UL << order, (unsigned)name);
 	}
 }
 

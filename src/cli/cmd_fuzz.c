@@ -292,7 +292,7 @@ int cmd_fuzz(int argc, char **argv)
 		{ "seed", required_argument, 0, 's' }, { "until-found", no_argument, 0, 'u' },
 		{ "engine-arg", required_argument, 0, 'A' }, { "seeds", required_argument, 0, 'D' },
 		{ "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' }, { 0 } };
-	struct campaign c = { .engine = "libfuzzer", .target = "mm", .out = "findings", .jobs = 1,
+	struct campaign c = { .engine = "libfuzzer", .target = FUZZ_DEFAULT_TARGET, .out = "findings", .jobs = 1,
 				.seconds = 60, .ilv = true };
 	struct run_opts ro = { 0 };
 	uint64_t v;
@@ -382,9 +382,10 @@ int cmd_fuzz(int argc, char **argv)
 		fprintf(stderr, "mmfuzz fuzz: the libFuzzer builds are address or thread\n");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(c.engine, "random") && (strcmp(c.target, "mm") || strcmp(c.sanitizer, "none"))) {
+	if (!strcmp(c.engine, "random") &&
+	    ((strcmp(c.target, "mm") && strcmp(c.target, "all")) || strcmp(c.sanitizer, "none"))) {
 		fprintf(stderr, "mmfuzz fuzz: the random engine runs the mm seeds in this process "
-			"(--target mm, --sanitizer none)\n");
+			"(--target all or mm, --sanitizer none)\n");
 		return EXIT_USAGE;
 	}
 	if (!c.seeds_from && getenv("MMFUZZ_SEEDS_DIR") && strcmp(c.target, "text")) {

@@ -64,7 +64,7 @@ void fuzz_target_names(char *out, size_t n)
 		const char *name = target_by_index(i)->name;
 
 		snprintf(out + strlen(out), n - strlen(out), "%s%s%s", out[0] ? ", " : "", name,
-			 !strcmp(name, "mm") ? " (default)" : "");
+			 !strcmp(name, FUZZ_DEFAULT_TARGET) ? " (default)" : "");
 	}
 	snprintf(out + strlen(out), n - strlen(out), "%stext", out[0] ? ", " : "");
 }

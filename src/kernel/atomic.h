@@ -37,6 +37,25 @@ typedef struct { long counter; } atomic_long_t;
 
 #define __atomic_rmw_yield(v)	yield_point(YIELD_SITE(YP_ATOMIC, #v))
 
+/*
+ * The same with the yield site named by @site (a string literal, the text
+ * the expression once had) instead of the expression: a variable that moved
+ * keeps the site names the corpus's schedules give it (mm/vmstat.c's
+ * vm_zone_stat, once struct world's, now the page allocator's).
+ */
+#define atomic_long_read_site(v, site) ({					\
+	__racy_point(YP_RACY_READ, site);					\
+	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED); })
+#define atomic_long_set_site(v, i, site) do {					\
+	__typeof__((v)->counter) __as_i = (i);					\
+	__racy_point(YP_RACY_WRITE, site);					\
+	__atomic_store_n(&(v)->counter, __as_i, __ATOMIC_RELAXED);		\
+} while (0)
+#define atomic_long_add_site(i, v, site) do {					\
+	yield_point(YIELD_SITE(YP_ATOMIC, site));				\
+	__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED);		\
+} while (0)
+
 #define atomic_add(i, v) do {							\
 	__atomic_rmw_yield(v);							\
 	__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED);		\

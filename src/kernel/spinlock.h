@@ -323,5 +323,15 @@ static inline void __mutex_unlock(struct mutex *m, const char *fn)
 	__mutex_unlock((m), __func__);						\
 	yield_point(YIELD_SITE(YP_MUTEX_UNLOCK, #m));				\
 } while (0)
+/* The same with the yield site named by @site (a string literal, the text
+ * the expression once had): a lock that moved keeps the site names the
+ * corpus's schedules give it (atomic.h's atomic_long_add_site) */
+#define mutex_lock_site(m, site)	__mutex_lock((m), YIELD_SITE(YP_MUTEX_LOCK, site), __func__)
+#define mutex_trylock_site(m, site)						\
+	__mutex_trylock((m), YIELD_SITE(YP_MUTEX_LOCK, site), __func__)
+#define mutex_unlock_site(m, site) do {						\
+	__mutex_unlock((m), __func__);						\
+	yield_point(YIELD_SITE(YP_MUTEX_UNLOCK, site));				\
+} while (0)
 
 #endif /* MMFUZZ_KERNEL_SPINLOCK_H */

@@ -311,10 +311,10 @@ static void pagealloc_boot(struct world *w)
 	nodes_boot_deferred(w);
 	for_each_populated_zone(zone)
 		zone_boot_free_lists(w, zone);
-	mutex_init_named(&w->pcp_batch_high_lock, "pcp_batch_high_lock");
-	mutex_init_named(&w->pcpu_drain_mutex, "pcpu_drain_mutex");
+	mutex_init_named(&pa->pcp_batch_high_lock, "pcp_batch_high_lock");
+	mutex_init_named(&pa->pcpu_drain_mutex, "pcpu_drain_mutex");
 	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
-		atomic_long_set(&w->vm_zone_stat[i], 0);
+		atomic_long_set_site(&pa->vm_zone_stat[i], 0, "&w->vm_zone_stat[i]");
 	memset(pa->vm_events, 0, sizeof(*pa->vm_events) * (size_t)w->cfg.ncpus);
 	memset(mm_stat_percpu, 0, sizeof(*mm_stat_percpu) * (size_t)w->cfg.ncpus);
 	for_each_populated_zone(zone) {
@@ -333,9 +333,11 @@ static void pagealloc_boot(struct world *w)
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 			atomic_long_set(&zone->vm_stat[i], 0);
 		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)zone_boot_pages(zone));
-		atomic_long_set(&w->vm_zone_stat[NR_FREE_PAGES],
-				atomic_long_read(&w->vm_zone_stat[NR_FREE_PAGES]) +
-				(long)zone_boot_pages(zone));
+		atomic_long_set_site(&pa->vm_zone_stat[NR_FREE_PAGES],
+				     atomic_long_read_site(&pa->vm_zone_stat[NR_FREE_PAGES],
+							   "&w->vm_zone_stat[NR_FREE_PAGES]") +
+				     (long)zone_boot_pages(zone),
+				     "&w->vm_zone_stat[NR_FREE_PAGES]");
 	}
 	page_alloc_boot_state(w);
 }

@@ -415,12 +415,6 @@ enum pcp_bulk_variant {
  * A world: one simulated machine (world.c), its CPUs and each registered
  * layer's state; the page allocator's nodes, zones and memmap are its
  * layer's (pagealloc_world below) like any other layer's.
- *
- * Three of the page allocator's globals are still here: the yield sites
- * on them are named by their expressions ("mutex_unlock(mm_world->
- * pcp_batch_high_lock)", "atomic(mm_world->vm_zone_stat[item])"), and the
- * corpus's schedules name those sites.  They move to pagealloc_world once
- * the site registry keeps an old name for a moved expression.
  */
 struct machine_config {
 	int ncpus;			/* 1..MAX_CPUS */
@@ -431,13 +425,6 @@ struct world {
 	struct machine_config cfg;
 	void *layer_state[MAX_LAYERS];	/* world_layer_state() */
 	int nr_layers_created;
-
-	/* the page allocator's, named by yield sites (above) */
-	struct mutex pcp_batch_high_lock;
-	struct mutex pcpu_drain_mutex;
-	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
-	 * not on the line of vm_events, read on every event */
-	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
 };
 
 /* The world the model runs in: like the kernel's globals. */
@@ -445,8 +432,8 @@ extern struct world *mm_world;
 
 /*
  * The page allocator's state in a world (its layer's, world_layer_state):
- * what the kernel keeps in globals (node_data[], mem_map, vm_event_states;
- * vm_zone_stat and the pcp mutexes are still struct world's, above).  The
+ * what the kernel keeps in globals (node_data[], mem_map, vm_event_states,
+ * vm_zone_stat, pcp_batch_high_lock, pcpu_drain_mutex).  The
  * page allocator is layer 0, the lowest order (every later layer allocates
  * from it), so its state is the world's first: pa_world().
  */
@@ -475,6 +462,19 @@ struct pagealloc_world {
 
 	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 	unsigned long oom_victims;	/* task ids marked by mark_oom_victim() */
+
+	/*
+	 * Their yield sites keep the names they had as struct world's fields,
+	 * which the corpus's schedules name: "zone_pcp_enable:mutex_unlock(
+	 * mm_world->pcp_batch_high_lock)", "zone_page_state_add:atomic(
+	 * mm_world->vm_zone_stat[item])" (the _site forms of kernel/atomic.h
+	 * and spinlock.h name them so).
+	 */
+	struct mutex pcp_batch_high_lock;
+	struct mutex pcpu_drain_mutex;
+	/* a global of its own in the kernel (__cacheline_aligned_in_smp):
+	 * not on the line of vm_events, read on every event */
+	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
 
 	/* max-order blocks touched since the last reset (see world.c) */
 	unsigned char *dirty ____cacheline_aligned;

@@ -339,10 +339,11 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 
 	/* Do not drain if one is already in progress unless it's specific to
 	 * a zone. */
-	if (unlikely(!mutex_trylock(&mm_world->pcpu_drain_mutex))) {
+	if (unlikely(!mutex_trylock_site(&pa_world(mm_world)->pcpu_drain_mutex,
+					       "&mm_world->pcpu_drain_mutex"))) {
 		if (!zone)
 			return;
-		mutex_lock(&mm_world->pcpu_drain_mutex);
+		mutex_lock_site(&pa_world(mm_world)->pcpu_drain_mutex, "&mm_world->pcpu_drain_mutex");
 	}
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++) {
 		bool has_pcps = false;
@@ -380,7 +381,7 @@ void __drain_all_pages(struct zone *zone, bool force_all_cpus)
 		else
 			drain_pages((unsigned int)cpu);
 	}
-	mutex_unlock(&mm_world->pcpu_drain_mutex);
+	mutex_unlock_site(&pa_world(mm_world)->pcpu_drain_mutex, "&mm_world->pcpu_drain_mutex");
 }
 
 void drain_all_pages(struct zone *zone)
@@ -678,7 +679,7 @@ static void __zone_set_pageset_high_and_batch(struct zone *zone, unsigned long h
 {
 	int cpu;
 
-	lockdep_assert_held(&mm_world->pcp_batch_high_lock);
+	lockdep_assert_held(&pa_world(mm_world)->pcp_batch_high_lock);
 	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++) {
 		pageset_update(per_cpu_ptr(zone->per_cpu_pageset, cpu), high, batch);
 		sched_point("pageset_update");
@@ -693,7 +694,7 @@ static void __zone_set_pageset_high_and_batch(struct zone *zone, unsigned long h
 void zone_pcp_disable(struct zone *zone)
 {
 	HOOK(pagealloc, pcp_disable_begin, zone);
-	mutex_lock(&mm_world->pcp_batch_high_lock);
+	mutex_lock_site(&pa_world(mm_world)->pcp_batch_high_lock, "&mm_world->pcp_batch_high_lock");
 	__zone_set_pageset_high_and_batch(zone, 0, 1);
 	__drain_all_pages(zone, true);
 	/* the model's bookkeeping for the checkers: not a kernel access */
@@ -706,7 +707,8 @@ void zone_pcp_enable(struct zone *zone)
 	__WRITE_ONCE(zone->pcp_disabled, false);
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
-	mutex_unlock(&mm_world->pcp_batch_high_lock);
+	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock,
+			  "&mm_world->pcp_batch_high_lock");
 	HOOK(pagealloc, pcp_enable_done, zone);
 }
 
@@ -719,12 +721,13 @@ bool zone_pcp_disabled(const struct zone *zone)
 /* Like the percpu_pagelist_high_fraction sysctl: new high/batch for every CPU. */
 void zone_pcp_set_high_batch(struct zone *zone, int high, int batch)
 {
-	mutex_lock(&mm_world->pcp_batch_high_lock);
+	mutex_lock_site(&pa_world(mm_world)->pcp_batch_high_lock, "&mm_world->pcp_batch_high_lock");
 	zone->pageset_high = high;
 	zone->pageset_batch = max(1, batch);
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
-	mutex_unlock(&mm_world->pcp_batch_high_lock);
+	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock,
+			  "&mm_world->pcp_batch_high_lock");
 }
 
 /* ---- CPU hotplug ---- */
@@ -738,10 +741,11 @@ void zone_pcp_set_high_batch(struct zone *zone, int high, int batch)
 void zone_pcp_update(struct zone *zone, int cpu_online)
 {
 	(void)cpu_online;
-	mutex_lock(&mm_world->pcp_batch_high_lock);
+	mutex_lock_site(&pa_world(mm_world)->pcp_batch_high_lock, "&mm_world->pcp_batch_high_lock");
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
-	mutex_unlock(&mm_world->pcp_batch_high_lock);
+	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock,
+			  "&mm_world->pcp_batch_high_lock");
 }
 
 /* CPUHP_PAGE_ALLOC: the dead CPU's pcps back to the buddy, its events and

@@ -116,7 +116,8 @@ static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item i
 	} else {
 		atomic_long_add(x, &zone->vm_stat[item]);
 	}
-	atomic_long_add(x, &mm_world->vm_zone_stat[item]);
+	atomic_long_add_site(x, &pa_world(mm_world)->vm_zone_stat[item],
+			     "&mm_world->vm_zone_stat[item]");
 }
 
 /* IRQs on, outside interrupt context: an interrupt may come in here. */
@@ -224,7 +225,8 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 	}
 	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		if (global_zone_diff[i]) {
-			atomic_long_add(global_zone_diff[i], &mm_world->vm_zone_stat[i]);
+			atomic_long_add_site(global_zone_diff[i], &pa_world(mm_world)->vm_zone_stat[i],
+					     "&mm_world->vm_zone_stat[i]");
 			changes++;
 		}
 	return changes;
@@ -255,7 +257,8 @@ unsigned long zone_page_state_snapshot(struct zone *zone, enum zone_stat_item it
 
 unsigned long global_zone_page_state(enum zone_stat_item item)
 {
-	long x = atomic_long_read(&mm_world->vm_zone_stat[item]);
+	long x = atomic_long_read_site(&pa_world(mm_world)->vm_zone_stat[item],
+				       "&mm_world->vm_zone_stat[item]");
 
 	return x < 0 ? 0 : (unsigned long)x;
 }
@@ -317,7 +320,8 @@ void cpu_vm_stats_fold(int cpu)
 	}
 	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		if (global_zone_diff[i])
-			atomic_long_add(global_zone_diff[i], &mm_world->vm_zone_stat[i]);
+			atomic_long_add_site(global_zone_diff[i], &pa_world(mm_world)->vm_zone_stat[i],
+					     "&mm_world->vm_zone_stat[i]");
 }
 
 /* Spill the event counters of the dead processor into the current

@@ -400,6 +400,7 @@ static int run_once(struct exec *e, const struct prog *p, const struct run_opts 
 	for (i = 0; i < op_layers_count(); i++)
 		memset(e->lstate[i], 0, op_layer_by_index(i)->state_size);
 	bind_handles(e, p);
+	shadow_table_set(&page_table);
 	shadow_run_begin(e->w, e->run_no);
 	handle_run_begin();
 	pagealloc_hooks.page_moved = pagealloc_page_moved;

@@ -97,6 +97,24 @@ void *handle_get(int h, const struct handle_kind *k, unsigned long *aux)
 	return x->obj;
 }
 
+__sched_notsan void *handle_peek(int h, const struct handle_kind *k, unsigned long *aux)
+{
+	struct handle *x;
+	void *obj = NULL;
+
+	if (h < 0 || h >= PROG_MAX_HANDLES)
+		return NULL;
+	x = &ht.h[h];
+	tsan_ignore_begin();
+	if (__atomic_load_n(&x->live, __ATOMIC_RELAXED) && x->kind == k) {
+		if (aux)
+			*aux = x->aux;
+		obj = x->obj;
+	}
+	tsan_ignore_end();
+	return obj;
+}
+
 void handle_drop(int h)
 {
 	struct handle *x = &ht.h[h];

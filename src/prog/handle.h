@@ -32,6 +32,9 @@ void handle_run_end(void);
 void handle_set(int h, int name, const struct handle_kind *k, void *obj, unsigned long aux);
 /* The object of live handle @h of kind @k (and its aux word), or NULL. */
 void *handle_get(int h, const struct handle_kind *k, unsigned long *aux);
+/* handle_get for a checker's look (the shadow's owner source): no
+ * hand-off, so no TSan acquire that would order what the program did not. */
+void *handle_peek(int h, const struct handle_kind *k, unsigned long *aux);
 /* kind->released observes it; @h is no longer live (the caller gives the
  * object back to the model). */
 void handle_drop(int h);

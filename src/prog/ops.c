@@ -35,6 +35,26 @@ static const struct fuzz_target mm_target = {
 };
 FUZZ_TARGET(mm_target);
 
+/*
+ * "all": every operation, the default campaign's target.  Its fold list is
+ * built from the registry at start (all_fold_build): every layer (the
+ * descriptors' .layer, in the order of its lowest code) gets the same number
+ * of entries, so a byte that is no operation of the model means an operation
+ * of each layer equally often.  A layer's entries are its own target's fold
+ * list (the target named after the layer) with the other layers' codes left
+ * out, or its operations in code order when it has no target, repeated to the
+ * longest layer's length and interleaved layer by layer.  The list is a
+ * function of the registered descriptors and layer targets alone: the same
+ * tree gives the same meaning to every byte; a new layer or operation changes
+ * the meaning of the folded codes of an old "all" corpus (docs/formats.md).
+ */
+static unsigned char all_fold[OP_CODES];
+static struct fuzz_target all_target = {
+	.name = "all", .desc = "every operation, each layer an equal share of the folded codes",
+	.layers = NULL, .fold = all_fold, .nfold = 0,
+};
+FUZZ_TARGET(all_target);
+
 static __attribute__((noreturn)) void ops_bad(const char *what, const char *name)
 {
 	fprintf(stderr, "mmfuzz: operation table: %s: %s\n", what, name);
@@ -108,6 +128,59 @@ static const struct registry targets_registry = {
 	.key = cmp_target, .name = target_name,
 };
 
+/* A layer's entries of the "all" fold list (see all_target), in @out. */
+static int all_layer_codes(const char *layer, unsigned char *out)
+{
+	const struct fuzz_target *own = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < ntargets; i++)
+		if (!strcmp(targets[i]->name, layer))
+			own = targets[i];
+	if (own)
+		for (i = 0; i < own->nfold && n < OP_CODES; i++)
+			if (op_table[own->fold[i]] && !strcmp(op_table[own->fold[i]]->layer, layer))
+				out[n++] = own->fold[i];
+	if (n)
+		return n;
+	for (i = 0; i < OP_CODES; i++)
+		if (op_table[i] && !strcmp(op_table[i]->layer, layer))
+			out[n++] = (unsigned char)i;
+	return n;
+}
+
+static void all_fold_build(void)
+{
+	static unsigned char codes[MAX_OP_LAYERS * 2][OP_CODES];
+	const char *layers[MAX_OP_LAYERS * 2];
+	int nl = 0, len[MAX_OP_LAYERS * 2], max = 0, i, j, k, n = 0;
+
+	for (i = 0; i < OP_CODES; i++) {
+		if (!op_table[i])
+			continue;
+		for (j = 0; j < nl && strcmp(layers[j], op_table[i]->layer); j++)
+			;
+		if (j < nl)
+			continue;
+		if (nl == (int)(sizeof(layers) / sizeof(layers[0])))
+			ops_bad("too many operation layers for the all target", op_table[i]->layer);
+		layers[nl++] = op_table[i]->layer;
+	}
+	for (j = 0; j < nl; j++) {
+		len[j] = all_layer_codes(layers[j], codes[j]);
+		if (len[j] > max)
+			max = len[j];
+	}
+	if (max * nl > OP_CODES)
+		max = OP_CODES / nl;
+	for (k = 0; k < max; k++)
+		for (j = 0; j < nl; j++)
+			all_fold[n++] = codes[j][k % len[j]];
+	all_target.nfold = n;
+	if (!n)
+		ops_bad("no operations", "all");
+}
+
 static void ops_build(void)
 {
 	size_t n = registry_collect(&ops_registry, (const void **)by_index), i;
@@ -137,6 +210,7 @@ static void ops_build(void)
 	noplayers = (int)n;
 
 	ntargets = (int)registry_collect(&targets_registry, (const void **)targets);
+	all_fold_build();
 	n = (size_t)ntargets;
 	for (i = 0; i < n; i++)
 		for (k = 0; k < targets[i]->nfold; k++)

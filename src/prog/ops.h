@@ -168,7 +168,12 @@ const struct op_desc *op_lookup(const char *name);
 int ops_count(void);
 const struct op_desc *op_by_index(int i);
 const struct fuzz_target *target_lookup(const char *name);
-const struct fuzz_target *target_default(void);	/* "mm": every operation */
+/* The target a binary input means when none is said: "mm" (every operation,
+ * its fold list pinned for old corpora). */
+const struct fuzz_target *target_default(void);
+/* The target mmfuzz fuzz and make fuzz run when none is said: "all" (every
+ * operation, each layer an equal share of the folded codes). */
+#define FUZZ_DEFAULT_TARGET	"all"
 int targets_count(void);
 const struct fuzz_target *target_by_index(int i);
 bool target_has(const struct fuzz_target *t, const struct op_desc *d);

@@ -26,8 +26,8 @@ static void page_release(struct op_ctx *c, int h)
 	}
 }
 
-/* what the shadow (check/shadow.c) sees of the table */
-_Static_assert(PROG_MAX_HANDLES <= SHADOW_MAX_HANDLES, "the shadow observes every page handle");
+/* what the shadow (check/shadow.c) sees of the table: the page kind's
+ * observers, and the view its owner source reads (page_table) */
 static void page_taken(int h, int name, void *obj, unsigned long aux)
 {
 	shadow_page_take(h, name, obj, (unsigned int)aux);
@@ -35,25 +35,34 @@ static void page_taken(int h, int name, void *obj, unsigned long aux)
 
 static void page_released(int h, int name, void *obj, unsigned long aux)
 {
-	(void)name;
-	(void)obj;
-	(void)aux;
-	shadow_page_drop(h);
+	shadow_page_drop(h, name, obj, (unsigned int)aux);
 }
 
 static void page_moved(int h, void *from, void *to, unsigned long aux)
 {
-	(void)h;
-	(void)aux;
-	shadow_page_moved(from, to);
+	shadow_page_moved(h, from, to, (unsigned int)aux);
 }
 
 static void page_forget(int h, void *obj, unsigned long aux)
 {
-	(void)obj;
-	(void)aux;
-	shadow_page_forget(h);
+	shadow_page_forget(h, obj, (unsigned int)aux);
 }
+
+static struct page *page_of(int h, unsigned int *order, int *name)
+{
+	unsigned long aux;
+	struct page *page = handle_peek(h, &hk_page, &aux);
+
+	if (!page)
+		return NULL;
+	*order = (unsigned int)aux;
+	*name = handle_name(h);
+	return page;
+}
+
+const struct shadow_table page_table = {
+	.live_count = handle_live_count, .live_at = handle_live_at, .page = page_of,
+};
 
 const struct handle_kind hk_page = {
 	.name = "page", .prefix = "h", .release = page_release,

@@ -118,7 +118,7 @@ static void free_pages_read(const char *site, const struct zone *zone, long read
 	const struct world *w = mm_world;
 	struct cfail f;
 	char decision[160] = "";
-	long exact, counter, diffs = 0, inflight, plain, snap, floor = 0;
+	long exact, counter, diffs = 0, inflight, plain, snap;
 	struct task *holder;
 	bool held;
 	int cpu;
@@ -138,20 +138,11 @@ static void free_pages_read(const char *site, const struct zone *zone, long read
 	 * Another task holds zone->lock: 6.6 accounts a free before it
 	 * lists it (__free_one_page) and an allocation after it unlists it
 	 * (rmqueue_bulk, rmqueue_buddy), so the holder's updates in flight
-	 * leave the accounting above the lists, never below; below only by
-	 * what __mod_zone_page_state's fold counts twice (the holder CPU's
-	 * differential, not yet zeroed after zone_page_state_add).
+	 * leave the accounting above the lists, never below (a fold of
+	 * __mod_zone_page_state in flight is in free_fold_inflight).
 	 */
-	if (held) {
-		int hcpu = __READ_ONCE(holder->cpu);
-
-		floor = 0;
-		if (hcpu >= 0 && hcpu < w->cfg.ncpus)
-			floor = min(0L, (long)__READ_ONCE(zone->per_cpu_zonestats[hcpu]
-						      .vm_stat_diff[NR_FREE_PAGES]));
-	}
 	if ((read == plain || read == snap) &&
-	    (held ? counter + diffs + inflight - exact >= floor
+	    (held ? counter + diffs + inflight >= exact
 		  : counter + diffs + inflight == exact))
 		goto out;	/* the message below is for a failure only */
 	if (needed >= 0)
@@ -170,9 +161,9 @@ static void free_pages_read(const char *site, const struct zone *zone, long read
 			  "%s: %s read %ld free pages; NR_FREE_PAGES and the per-CPU "
 			  "differentials account for %ld, the free lists hold %ld: below them while "
 			  "task %d holds zone->lock (6.6 accounts a free before listing it and an "
-			  "allocation after unlisting it; slack %ld)%s", zone->name,
+			  "allocation after unlisting it)%s", zone->name,
 			  needed >= 0 ? "the watermark check" : "vmstat", read,
-			  counter + diffs + inflight, exact, holder->id, -floor, decision);
+			  counter + diffs + inflight, exact, holder->id, decision);
 	else
 		cfail_set(&f, "I-READ", site,
 			  "%s: %s read %ld free pages; NR_FREE_PAGES and the per-CPU "

@@ -118,7 +118,8 @@ static void fold_inflight(struct zone *zone, long v)
  * atomic_long_set, as if atomic_long_add had been open-coded: nothing but
  * the two racy accesses (each a yield point) lets another task in between.
  */
-static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item)
+static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item,
+				long twice)
 {
 	if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 		long v = atomic_long_read(&zone->vm_stat[item]);
@@ -127,6 +128,10 @@ static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item i
 	} else {
 		atomic_long_add(x, &zone->vm_stat[item]);
 	}
+	/* in the step of the add: @twice, the differential not yet zeroed,
+	 * is counted in the zone counter too until the caller zeroes it */
+	if (item == NR_FREE_PAGES)
+		fold_inflight(zone, -twice);
 	atomic_long_add(x, &mm_world->vm_zone_stat[item]);
 }
 
@@ -154,9 +159,7 @@ void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long del
 		/* the old differential is in the zone counter before it is
 		 * zeroed: a reader in between counts it twice (oracle.h's
 		 * bookkeeping says so, as for refresh_cpu_vm_stats' fold) */
-		if (item == NR_FREE_PAGES)
-			fold_inflight(zone, delta - x);
-		zone_page_state_add(x, zone, item);
+		zone_page_state_add(x, zone, item, x - delta);
 		fold = x - delta;
 		x = 0;
 	}

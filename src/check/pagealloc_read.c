@@ -8,8 +8,10 @@
  *     whoever holds zone->lock, what zone_page_state() or
  *     zone_page_state_snapshot() returns at that moment (off the exact
  *     count by the drift outstanding, not a fixed cpus x threshold); and
- *     what vmstat accounts is the free lists unless zone->lock is held by
- *     another task, whose list-and-counter update is in flight.  The report
+ *     what vmstat accounts is the free lists, or while another task holds
+ *     zone->lock at least them (6.6 accounts a free before listing it and
+ *     an allocation after unlisting it: docs/checkers.md, "Excuses and
+ *     their citations").  The report
  *     says whether the order-0 check would have gone the other way on the
  *     exact value.
  * I-READ@vmstat_show  The same for NR_FREE_PAGES as /proc/vmstat reads it

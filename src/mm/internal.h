@@ -19,6 +19,7 @@ enum {
 	BUG_PCP_FREE_BOOT_PAGESET = 10,        /* a check for an edge of the kernel's ranges removed */
 	BUG_REFILL_COUNTS_BATCH = 11,          /* a count of what was asked, not what was got */
 	BUG_FREE_COUNT_AFTER_UNLOCK = 12,      /* a counter moved out of its lock: transiently wrong */
+	BUG_FREE_COUNT_BEFORE_TAKE = 40,       /* a counter updated before its list, under the lock */
 };
 
 /* The page allocator's stat snapshot (page_alloc_stat.c, layer.h). */

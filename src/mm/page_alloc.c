@@ -426,6 +426,8 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 	int i;
 
 	spin_lock_irqsave(&zone->lock, flags);
+	if (bug_on(BUG_FREE_COUNT_BEFORE_TAKE))
+		__mod_zone_page_state(zone, NR_FREE_PAGES, -(long)(count << order));
 	for (i = 0; i < (int)count; ++i) {
 		struct page *page = __rmqueue(zone, order, migratetype, alloc_flags);
 
@@ -440,7 +442,10 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 		mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
 		return i;
 	}
-	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
+	if (bug_on(BUG_FREE_COUNT_BEFORE_TAKE))
+		__mod_zone_page_state(zone, NR_FREE_PAGES, (long)((count - (unsigned long)i) << order));
+	else
+		__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return i;
 }

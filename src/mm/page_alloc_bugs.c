@@ -95,3 +95,15 @@ static const struct bug_info bug_free_count_after_unlock = {
 		"another CPU in between reads free pages the lists no longer hold",
 };
 BUG_SWITCH(bug_free_count_after_unlock);
+
+static const struct bug_info bug_free_count_before_take = {
+	.bit = BUG_FREE_COUNT_BEFORE_TAKE,
+	.name = "free_count_before_take", .layer = "vmstat", .where = "rmqueue_bulk",
+	.caught_by = "I-READ@__zone_watermark_ok (a lockless read while zone->lock is held)",
+	.desc = "rmqueue_bulk lowers NR_FREE_PAGES by the whole batch before it takes "
+		"the blocks off the free lists (and gives back what it did not get), "
+		"all under zone->lock: 6.6 unlists first and accounts after, so a "
+		"watermark check on another CPU in between reads fewer free pages "
+		"than the lists hold and fails on pages that are there",
+};
+BUG_SWITCH(bug_free_count_before_take);

@@ -102,12 +102,24 @@ unsigned long sum_vm_event(enum vm_event_item item)
 }
 
 /*
+ * The model's own bookkeeping for the racy-read oracles (oracle.h): free
+ * pages a fold has taken out of a differential and not yet added to
+ * zone->vm_stat.  Several folds may be in flight at once (the vmstat worker
+ * on two CPUs, a dead CPU's fold): a sum, never a slot.
+ */
+static void fold_inflight(struct zone *zone, long v)
+{
+	__atomic_fetch_add(&zone->free_fold_inflight, v, __ATOMIC_RELAXED);
+}
+
+/*
  * The one place a differential reaches the shared counters.  With
  * vmstat_lost_update the zone counter is an atomic_long_read and an
  * atomic_long_set, as if atomic_long_add had been open-coded: nothing but
  * the two racy accesses (each a yield point) lets another task in between.
  */
-static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item)
+static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item,
+				long twice)
 {
 	if (bug_on(BUG_VMSTAT_LOST_UPDATE)) {
 		long v = atomic_long_read(&zone->vm_stat[item]);
@@ -116,6 +128,10 @@ static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item i
 	} else {
 		atomic_long_add(x, &zone->vm_stat[item]);
 	}
+	/* in the step of the add: @twice, the differential not yet zeroed,
+	 * is counted in the zone counter too until the caller zeroes it */
+	if (item == NR_FREE_PAGES)
+		fold_inflight(zone, -twice);
 	atomic_long_add_site(x, &pa_world(mm_world)->vm_zone_stat[item],
 			     "&mm_world->vm_zone_stat[item]");
 }
@@ -136,18 +152,24 @@ static inline bool irqs_on_here(void)
 void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
 {
 	struct per_cpu_zonestat *pcp = this_cpu_ptr(zone->per_cpu_zonestats);
-	long x, t;
+	long x, t, fold = 0;
 
 	x = delta + __READ_ONCE(pcp->vm_stat_diff[item]);
 	t = __READ_ONCE(pcp->stat_threshold);
 	if (unlikely(labs(x) > t)) {
-		zone_page_state_add(x, zone, item);
+		/* the old differential is in the zone counter before it is
+		 * zeroed: a reader in between counts it twice (oracle.h's
+		 * bookkeeping says so, as for refresh_cpu_vm_stats' fold) */
+		zone_page_state_add(x, zone, item, x - delta);
+		fold = x - delta;
 		x = 0;
 	}
 	if (unlikely(irqs_on_here()))
 		WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
 	else
 		__WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+	if (fold && item == NR_FREE_PAGES)
+		fold_inflight(zone, fold);
 }
 
 /* Use interrupt disable to serialize counter updates. */
@@ -176,16 +198,6 @@ static signed char this_cpu_xchg_s8(signed char *p, signed char v)
 	return old;
 }
 
-/*
- * The model's own bookkeeping for the racy-read oracles (oracle.h): free
- * pages a fold has taken out of a differential and not yet added to
- * zone->vm_stat.  Several folds may be in flight at once (the vmstat worker
- * on two CPUs, a dead CPU's fold): a sum, never a slot.
- */
-static void fold_inflight(struct zone *zone, long v)
-{
-	__atomic_fetch_add(&zone->free_fold_inflight, v, __ATOMIC_RELAXED);
-}
 
 /*
  * Fold this CPU's differentials into the zone and global counters

@@ -56,6 +56,7 @@ static spinlock_t pool_lock;
 static const struct kvfree_rcu_ops *krc_ops;
 static struct kfree_rcu_stats krc_st;
 static struct task *krc_kthread;
+static bool krc_used;			/* this run queued: the next resets */
 
 void kvfree_rcu_set_ops(const struct kvfree_rcu_ops *ops)
 {
@@ -69,7 +70,12 @@ static void stat_add(unsigned long *c, long d)
 
 void kfree_rcu_stats(struct kfree_rcu_stats *st)
 {
-	memcpy(st, &krc_st, sizeof(*st));
+	const unsigned long *from = (const unsigned long *)&krc_st;
+	unsigned long *to = (unsigned long *)st;
+	size_t i;
+
+	for (i = 0; i < sizeof(*st) / sizeof(unsigned long); i++)
+		to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
 }
 
 /* ---- I-RCU for deferred frees (fiber mode) ---- */
@@ -240,6 +246,7 @@ static void krc_init_all(void)
 {
 	int c, i;
 
+	krc_used = false;
 	memset(krc, 0, sizeof(krc));
 	memset(krc_dbg, 0, sizeof(krc_dbg));
 	memset(&krc_st, 0, sizeof(krc_st));
@@ -263,10 +270,12 @@ static void krc_init_all(void)
 	}
 }
 
+/* a run that did not queue costs nothing here */
 static void krc_run_hook(struct fsched *fs)
 {
 	(void)fs;
-	krc_init_all();
+	if (krc_used)
+		krc_init_all();
 }
 
 __attribute__((constructor)) static void krc_ctor(void)
@@ -391,7 +400,7 @@ static void queue_rcu_work(struct kfree_rcu_cpu_work *krwp)
 	if (krwp->queued)
 		return;
 	krwp->queued = true;
-	krc_st.batches++;
+	stat_add(&krc_st.batches, 1);
 	call_rcu(&krwp->rcu, rcu_work_rcufn);
 }
 
@@ -440,11 +449,15 @@ static void kfree_rcu_work(struct kfree_rcu_cpu_work *krwp)
 	unsigned long flags, snap;
 
 	spin_lock_irqsave(&krcp->lock, flags);
+	if (!krwp->ready) {	/* real mode: another task ran it */
+		spin_unlock_irqrestore(&krcp->lock, flags);
+		return;
+	}
 	list_replace_init(&krwp->bulk_head_free, &bulk);
 	head = krwp->head_free;
 	krwp->head_free = NULL;
 	snap = krwp->head_free_gp_snap;
-	krwp->ready = false;
+	__atomic_store_n(&krwp->ready, false, __ATOMIC_RELAXED);
 	krwp->queued = false;
 	spin_unlock_irqrestore(&krcp->lock, flags);
 
@@ -611,6 +624,8 @@ void kvfree_call_rcu(struct rcu_head *head, void *ptr)
 	if (!head && unlikely(!preemptible_task(t)))
 		sched_violation("might_sleep", "kvfree_call_rcu",
 				"kvfree_rcu() without a head in atomic context");
+	if (!__atomic_load_n(&krc_used, __ATOMIC_RELAXED))
+		__atomic_store_n(&krc_used, true, __ATOMIC_RELAXED);
 	stat_add(&krc_st.calls, 1);
 	stat_add(&krc_st.pending, 1);
 	kfree_rcu_check_queue(t, ptr);
@@ -651,7 +666,7 @@ unlock_return:
 static __sched_notsan bool krc_drained(void *arg)
 {
 	(void)arg;
-	return krc_st.pending == 0;
+	return __atomic_load_n(&krc_st.pending, __ATOMIC_ACQUIRE) == 0;
 }
 
 void kfree_rcu_drain(void)

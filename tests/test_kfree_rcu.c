@@ -29,9 +29,9 @@ static void obj_kfree(void *p)
 	struct obj *o = p;
 	int i = (int)(o - objs);
 
-	if (freed[i]++)
-		double_free++;
-	nfree_calls++;
+	if (__atomic_fetch_add(&freed[i], 1, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&double_free, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&nfree_calls, 1, __ATOMIC_RELAXED);
 }
 
 static void obj_kfree_bulk(size_t n, void **p)

@@ -88,7 +88,7 @@ static struct krc_dbg {
 	uint64_t readers;		/* tasks in a section at the call */
 } krc_dbg[KRC_DBG_SLOTS];
 
-static struct krc_dbg *dbg_slot(void *ptr, bool insert)
+static __sched_notsan struct krc_dbg *dbg_slot(void *ptr, bool insert)
 {
 	size_t i = ((uintptr_t)ptr >> 4) % KRC_DBG_SLOTS, n;
 
@@ -250,7 +250,7 @@ static void krc_init_all(void)
 	memset(krc, 0, sizeof(krc));
 	memset(krc_dbg, 0, sizeof(krc_dbg));
 	memset(&krc_st, 0, sizeof(krc_st));
-	krc_kthread = NULL;
+	__atomic_store_n(&krc_kthread, NULL, __ATOMIC_RELAXED);
 	pool = NULL;
 	for (i = KRC_POOL_BNODES - 1; i >= 0; i--) {
 		pool_mem[i].cache_next = pool;
@@ -413,7 +413,7 @@ static void kfree_rcu_monitor(struct kfree_rcu_cpu *krcp)
 	kvfree_rcu_drain_ready(krcp);
 
 	spin_lock_irqsave(&krcp->lock, flags);
-	krcp->monitor_pending = false;
+	WRITE_ONCE(krcp->monitor_pending, false);
 	for (i = 0; i < KFREE_N_BATCHES; i++) {
 		struct kfree_rcu_cpu_work *krwp = &krcp->krw_arr[i];
 
@@ -435,7 +435,7 @@ static void kfree_rcu_monitor(struct kfree_rcu_cpu *krcp)
 	}
 	/* still something to detach: rearm (6.6 re-queues the delayed work) */
 	if (need_offload_krc(krcp))
-		krcp->monitor_pending = true;
+		WRITE_ONCE(krcp->monitor_pending, true);
 	spin_unlock_irqrestore(&krcp->lock, flags);
 }
 
@@ -548,13 +548,13 @@ static void krc_kthread_ensure(struct task *t)
 {
 	struct task *k;
 
-	if (krc_kthread)
+	if (__atomic_load_n(&krc_kthread, __ATOMIC_RELAXED))
 		return;
 	k = fsched_kthread_run(t->fs, krc_kthread_fn, NULL, "kfree_rcu", 0, false);
 	if (!k)
 		sched_violation("kthread", "kfree_rcu", "no task left for kfree_rcu (%d tasks)",
 				MAX_TASKS);
-	krc_kthread = k;
+	__atomic_store_n(&krc_kthread, k, __ATOMIC_RELAXED);
 }
 
 /* ---- kvfree_call_rcu() ---- */
@@ -678,7 +678,8 @@ void kfree_rcu_drain(void)
 		struct sched_wait w = { krc_drained, NULL, "kfree_rcu_drain", NULL, false };
 		const struct yield_site *s = YIELD_SITE(YP_KTHREAD, "kfree_rcu_drain");
 
-		if (!krc_kthread && krc_st.pending)
+		if (!__atomic_load_n(&krc_kthread, __ATOMIC_RELAXED) &&
+		    __atomic_load_n(&krc_st.pending, __ATOMIC_RELAXED))
 			krc_kthread_ensure(t);
 		for (c = 0; c < MAX_CPUS; c++)
 			if (need_offload_krc(&krc[c]))

@@ -132,6 +132,19 @@ void rcu_gp_counts(unsigned long *begun, unsigned long *ended)
 
 /* ---- the read side ---- */
 
+/* the scheduler's kind of bookkeeping: the fibers of one run */
+static __sched_notsan void sec_enter(struct task *t)
+{
+	if (t->id >= 0 && t->id < MAX_TASKS)
+		sec_of_task[t->id] = ++sec_begun;
+}
+
+static __sched_notsan void sec_exit(struct task *t)
+{
+	if (t->id >= 0 && t->id < MAX_TASKS)
+		sec_of_task[t->id] = 0;
+}
+
 static void real_run_deferred(void)
 {
 	while (real_deferred) {
@@ -151,8 +164,8 @@ void __rcu_read_lock(struct task *t)
 		 * mode, which the kernel's does not; a free ticks it, so a free
 		 * after this read is later than the section's start */
 		t->rcu_sec_step = rcu_clock();
-		if (t->fs && t->id >= 0 && t->id < MAX_TASKS)
-			sec_of_task[t->id] = ++sec_begun;
+		if (t->fs)
+			sec_enter(t);
 		if (!t->fs && rcu_real)
 			rcu_real->read_lock();
 	}
@@ -164,8 +177,8 @@ void __rcu_read_unlock(struct task *t)
 		sched_violation("rcu-lockdep", "rcu_read_unlock", "rcu_read_unlock() without a lock");
 	if (--t->rcu_nesting == 0) {
 		tsan_release(&rcu_gp_sync);
-		if (t->fs && t->id >= 0 && t->id < MAX_TASKS)
-			sec_of_task[t->id] = 0;
+		if (t->fs)
+			sec_exit(t);
 		if (!t->fs && !rcu_real)	/* a lone thread's grace period */
 			__atomic_fetch_add(&real_gp_seq, 4, __ATOMIC_RELEASE);
 		if (!t->fs && rcu_real)
@@ -496,12 +509,12 @@ bool poll_state_synchronize_rcu(unsigned long oldstate)
 	return done;
 }
 
-uint64_t rcu_sections_begun(void)
+__sched_notsan uint64_t rcu_sections_begun(void)
 {
 	return sec_begun;
 }
 
-uint64_t rcu_task_section(int id)
+__sched_notsan uint64_t rcu_task_section(int id)
 {
 	return id >= 0 && id < MAX_TASKS ? sec_of_task[id] : 0;
 }

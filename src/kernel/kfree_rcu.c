@@ -644,15 +644,22 @@ void kvfree_call_rcu(struct rcu_head *head, void *ptr)
 	}
 	schedule_delayed_monitor_work(krcp);
 unlock_return:
-	full = krcp->bulk_count >= KVFREE_BULK_MAX_ENTR;
+	full = krcp->bulk_count >= KVFREE_BULK_MAX_ENTR ||
+	       krcp->head_count >= KVFREE_BULK_MAX_ENTR;
 	spin_unlock_irqrestore(&krcp->lock, flags);
 	if (t->fs) {
 		krc_kthread_ensure(t);
 		fsched_wake(t);
-	} else if (full && preemptible_task(t)) {
-		/* real mode: the monitor's one-jiffy delay is now */
-		while (krc_run_one())
-			;
+	} else if (preemptible_task(t)) {
+		/* real mode: the work items on the caller; the monitor when a
+		 * channel holds a block's worth (6.6's one-jiffy delay) */
+		if (READ_ONCE(krcp->fill_pending)) {
+			WRITE_ONCE(krcp->fill_pending, false);
+			fill_page_cache(krcp);
+		}
+		if (full)
+			while (krc_run_one())
+				;
 	}
 	if (!success) {
 		synchronize_rcu();

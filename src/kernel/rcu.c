@@ -180,7 +180,7 @@ void __rcu_read_unlock(struct task *t)
 		if (t->fs)
 			sec_exit(t);
 		if (!t->fs && !rcu_real)	/* a lone thread's grace period */
-			__atomic_fetch_add(&real_gp_seq, 4, __ATOMIC_RELEASE);
+			__atomic_fetch_add(&real_gp_seq, 2, __ATOMIC_RELEASE);
 		if (!t->fs && rcu_real)
 			rcu_real->read_unlock();
 	}
@@ -474,7 +474,7 @@ unsigned long get_state_synchronize_rcu(void)
 	if (!rcu_real && (!t || !t->rcu_nesting))
 		return RCU_GET_STATE_COMPLETED;
 	c = __atomic_load_n(&real_gp_seq, __ATOMIC_ACQUIRE);
-	return rcu_real ? (c + 3) & ~1UL : (c + 4) | 2UL;	/* never COMPLETED's 1 */
+	return rcu_real ? (c + 3) & ~1UL : c + 2;	/* even: never COMPLETED's 1 */
 }
 
 unsigned long start_poll_synchronize_rcu(void)
@@ -502,8 +502,7 @@ bool poll_state_synchronize_rcu(unsigned long oldstate)
 	if (t && t->fs)
 		done = fiber_seq_done(oldstate);
 	else
-		done = (long)(__atomic_load_n(&real_gp_seq, __ATOMIC_ACQUIRE) -
-			      (oldstate & ~2UL)) >= 0;
+		done = (long)(__atomic_load_n(&real_gp_seq, __ATOMIC_ACQUIRE) - oldstate) >= 0;
 	if (done)
 		tsan_acquire(&rcu_gp_sync);
 	return done;

@@ -473,6 +473,19 @@ static void kfree_rcu_work(struct kfree_rcu_cpu_work *krwp)
 	}
 }
 
+static __sched_notsan bool krc_monitor_runnable(struct kfree_rcu_cpu *krcp)
+{
+	int i;
+
+	if (!krcp->monitor_pending)
+		return false;
+	for (i = 0; i < KFREE_N_BATCHES; i++)
+		if (!krcp->krw_arr[i].head_free && !krcp->krw_arr[i].queued &&
+		    list_empty(&krcp->krw_arr[i].bulk_head_free))
+			return true;
+	return false;
+}
+
 /* One work item, the first runnable: a batch past its grace period, a
  * monitor with a free batch, a cache refill.  False if none. */
 static bool krc_run_one(void)
@@ -491,9 +504,8 @@ static bool krc_run_one(void)
 	for (c = 0; c < MAX_CPUS; c++) {
 		struct kfree_rcu_cpu *krcp = &krc[c];
 
-		if (READ_ONCE(krcp->monitor_pending) &&
-		    (!need_wait_for_krwp_work(&krcp->krw_arr[0]) ||
-		     !need_wait_for_krwp_work(&krcp->krw_arr[1]))) {
+		/* a racy look, the monitor looks again under the lock */
+		if (krc_monitor_runnable(krcp)) {
 			kfree_rcu_monitor(krcp);
 			return true;
 		}
@@ -504,6 +516,16 @@ static bool krc_run_one(void)
 		}
 	}
 	return false;
+}
+
+/* Real mode: the runnable items, a bounded number (a monitor with both
+ * batches busy re-arms itself) */
+static void krc_run_some(void)
+{
+	int n;
+
+	for (n = 0; n < 4 * MAX_CPUS && krc_run_one(); n++)
+		;
 }
 
 static __sched_notsan bool krc_has_work(void *arg)
@@ -658,8 +680,7 @@ unlock_return:
 			fill_page_cache(krcp);
 		}
 		if (full)
-			while (krc_run_one())
-				;
+			krc_run_some();
 	}
 	if (!success) {
 		synchronize_rcu();
@@ -689,8 +710,7 @@ void kfree_rcu_drain(void)
 		    __atomic_load_n(&krc_st.pending, __ATOMIC_RELAXED))
 			krc_kthread_ensure(t);
 		for (c = 0; c < MAX_CPUS; c++)
-			if (need_offload_krc(&krc[c]))
-				WRITE_ONCE(krc[c].monitor_pending, true);
+			WRITE_ONCE(krc[c].monitor_pending, true);
 		fsched_wake(t);
 		while (!krc_drained(NULL))
 			fsched_wait(t, &w, s);
@@ -699,10 +719,8 @@ void kfree_rcu_drain(void)
 	/* real mode: batches wait for a grace period of their own */
 	while (__atomic_load_n(&krc_st.pending, __ATOMIC_ACQUIRE)) {
 		for (c = 0; c < MAX_CPUS; c++)
-			if (need_offload_krc(&krc[c]))
-				WRITE_ONCE(krc[c].monitor_pending, true);
-		while (krc_run_one())
-			;
+			WRITE_ONCE(krc[c].monitor_pending, true);
+		krc_run_some();
 		if (!__atomic_load_n(&krc_st.pending, __ATOMIC_ACQUIRE))
 			break;
 		rcu_barrier();

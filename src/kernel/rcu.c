@@ -10,6 +10,7 @@
  */
 #include "rcupdate.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include <stdio.h>
@@ -35,6 +36,13 @@ static const struct rcu_real_ops *rcu_real;
 static struct rcu_head *real_deferred;
 /* real mode: callbacks handed to the backend and not yet invoked */
 static unsigned long real_pending;
+/* real mode: the polled API's sequence (rcu_seq form: odd while a
+ * synchronize_rcu() runs) */
+static unsigned long real_gp_seq;
+static pthread_mutex_t real_gp_mutex = PTHREAD_MUTEX_INITIALIZER;
+/* fiber mode: outermost sections begun, the one each task is in */
+static uint64_t sec_begun;
+static uint64_t sec_of_task[MAX_TASKS];
 
 #if MMFUZZ_TSAN
 #define tsan_release(p)	__tsan_release(p)
@@ -105,6 +113,8 @@ static void rcu_run_hook(struct fsched *fs)
 	(void)fs;
 	memset(&rcu_state, 0, sizeof(rcu_state));
 	rcu_clock_v = 0;	/* a run's numbers are the same in its replay */
+	sec_begun = 0;
+	memset(sec_of_task, 0, sizeof(sec_of_task));
 	rcu_state.cb_tail = &rcu_state.cb_head;
 }
 
@@ -121,6 +131,19 @@ void rcu_gp_counts(unsigned long *begun, unsigned long *ended)
 }
 
 /* ---- the read side ---- */
+
+/* the scheduler's kind of bookkeeping: the fibers of one run */
+static __sched_notsan void sec_enter(struct task *t)
+{
+	if (t->id >= 0 && t->id < MAX_TASKS)
+		sec_of_task[t->id] = ++sec_begun;
+}
+
+static __sched_notsan void sec_exit(struct task *t)
+{
+	if (t->id >= 0 && t->id < MAX_TASKS)
+		sec_of_task[t->id] = 0;
+}
 
 static void real_run_deferred(void)
 {
@@ -141,6 +164,8 @@ void __rcu_read_lock(struct task *t)
 		 * mode, which the kernel's does not; a free ticks it, so a free
 		 * after this read is later than the section's start */
 		t->rcu_sec_step = rcu_clock();
+		if (t->fs)
+			sec_enter(t);
 		if (!t->fs && rcu_real)
 			rcu_real->read_lock();
 	}
@@ -152,6 +177,10 @@ void __rcu_read_unlock(struct task *t)
 		sched_violation("rcu-lockdep", "rcu_read_unlock", "rcu_read_unlock() without a lock");
 	if (--t->rcu_nesting == 0) {
 		tsan_release(&rcu_gp_sync);
+		if (t->fs)
+			sec_exit(t);
+		if (!t->fs && !rcu_real)	/* a lone thread's grace period */
+			__atomic_fetch_add(&real_gp_seq, 2, __ATOMIC_RELEASE);
 		if (!t->fs && rcu_real)
 			rcu_real->read_unlock();
 	}
@@ -358,7 +387,11 @@ void __synchronize_rcu(const struct yield_site *s, const char *fn)
 			fsched_wait(t, &w, s);
 		tsan_acquire(&rcu_gp_sync);
 	} else if (rcu_real) {
+		pthread_mutex_lock(&real_gp_mutex);
+		__atomic_fetch_add(&real_gp_seq, 1, __ATOMIC_RELEASE);	/* odd: begun */
 		rcu_real->synchronize();
+		__atomic_fetch_add(&real_gp_seq, 1, __ATOMIC_RELEASE);	/* even: ended */
+		pthread_mutex_unlock(&real_gp_mutex);
 		tsan_acquire(&rcu_gp_sync);
 	}
 	/* else one real-mode thread outside its sections: already quiescent */
@@ -419,6 +452,70 @@ void __rcu_barrier(const struct yield_site *s, const char *fn)
 	} else if (rcu_real) {
 		rcu_real->do_barrier();
 	}
+}
+
+/* ---- polled grace periods ---- */
+
+static __sched_notsan bool fiber_seq_done(unsigned long c)
+{
+	return (long)(rcu_state.gp_seq - c) >= 0;
+}
+
+unsigned long get_state_synchronize_rcu(void)
+{
+	struct task *t = current_task;
+	unsigned long c;
+
+	if (t && t->fs) {
+		c = seq_snap();
+		return c;
+	}
+	/* a lone thread outside its sections is quiescent: done already */
+	if (!rcu_real && (!t || !t->rcu_nesting))
+		return RCU_GET_STATE_COMPLETED;
+	c = __atomic_load_n(&real_gp_seq, __ATOMIC_ACQUIRE);
+	return rcu_real ? (c + 3) & ~1UL : c + 2;	/* even: never COMPLETED's 1 */
+}
+
+unsigned long start_poll_synchronize_rcu(void)
+{
+	struct task *t = current_task;
+	unsigned long c = get_state_synchronize_rcu();
+
+	if (t && t->fs) {
+		gp_request(c);
+		gp_kthread_ensure(t);
+		fsched_wake(t);
+	}
+	/* real mode: the next synchronize_rcu() (kvfree_rcu's batches make
+	 * one through call_rcu's backend only): the poll waits for it */
+	return c;
+}
+
+bool poll_state_synchronize_rcu(unsigned long oldstate)
+{
+	struct task *t = current_task;
+	bool done;
+
+	if (oldstate == RCU_GET_STATE_COMPLETED)
+		return true;
+	if (t && t->fs)
+		done = fiber_seq_done(oldstate);
+	else
+		done = (long)(__atomic_load_n(&real_gp_seq, __ATOMIC_ACQUIRE) - oldstate) >= 0;
+	if (done)
+		tsan_acquire(&rcu_gp_sync);
+	return done;
+}
+
+__sched_notsan uint64_t rcu_sections_begun(void)
+{
+	return sec_begun;
+}
+
+__sched_notsan uint64_t rcu_task_section(int id)
+{
+	return id >= 0 && id < MAX_TASKS ? sec_of_task[id] : 0;
 }
 
 /* ---- bug switches (bits in rcupdate.h) ---- */

@@ -95,6 +95,26 @@ unsigned long rcu_cbs_pending(void);
 #define call_rcu(head, func)	__call_rcu((head), (func), YIELD_SITE(YP_CALL_RCU, #func))
 #define rcu_barrier()		__rcu_barrier(YIELD_SITE(YP_CALL_RCU, "rcu_barrier"), __func__)
 
+/*
+ * Polled grace periods (kernel/rcu/tree.c, 6.6): a cookie is the gp_seq
+ * at which a grace period that began after the call has ended
+ * (rcu_seq_snap()); poll_state_synchronize_rcu(c) is true once gp_seq
+ * reached it (or the cookie is RCU_GET_STATE_COMPLETED).
+ * start_poll_synchronize_rcu() also asks for that grace period.  Fiber mode
+ * uses the model's gp_seq; real mode a sequence of its own, advanced by
+ * each synchronize_rcu() (odd while one runs) and, for a lone thread
+ * without a backend, by the end of each outermost section.
+ */
+#define RCU_GET_STATE_COMPLETED	0x1UL
+unsigned long get_state_synchronize_rcu(void);
+unsigned long start_poll_synchronize_rcu(void);
+bool poll_state_synchronize_rcu(unsigned long oldstate);
+
+/* Fiber mode, for checkers: the number of outermost read-side sections
+ * begun this run, and the one task @id is in (its number, from 1), or 0. */
+uint64_t rcu_sections_begun(void);
+uint64_t rcu_task_section(int id);
+
 /* ---- debugging ---- */
 
 /* A monotonic count of object frees (rcu_clock_tick); a read-side section

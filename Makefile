@@ -260,6 +260,12 @@ test: deps
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
 
+# make test-long: the slow checks kept out of make test's time
+# (tests/long/*.t, with the plain build); .ci/run runs it after make test
+.PHONY: test-long
+test-long: deps $(MMFUZZ)
+	MMFUZZ_BUILD=$(BUILD) prove -f --timer $(wildcard tests/long/*.t)
+
 .SECONDARY:
 
 # ---- benchmarks ----

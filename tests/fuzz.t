@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 44
+plan 43
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -129,18 +129,8 @@ ok $? "libFuzzer+TSan, clean model, 15 s: no report" || tail -5 "$TMP/out" | dia
 [ $rc = 1 ] && grep -q "^data-race@" "$TMP/out"
 ok $? "libFuzzer+TSan, pcp_free_nolock: reported as a data race" || diag "$(grep -v '^\[' "$TMP/out")"
 
-# AFL++ with TSan: its fork server forks after LLVMFuzzerInitialize, and
-# TSan in the child lost what ordered the fibers made before the fork (every
-# execution "raced" on the executor's fields, crash files that reproduced
-# nowhere); the harness makes them again in the child.  (The AFL++ TSan
-# build: about a minute here.)
-"$MMFUZZ" fuzz --engine afl --sanitizer thread --time 6 --seed 1 --out "$TMP/afltsan" -q \
-	> "$TMP/out" 2>&1; rc=$?
-j=$TMP/afltsan/logs/r1-summary.json
-[ $rc = 0 ] && grep -q '"crash_files":0,"signatures":0,"not_reproduced":0,' "$j" &&
-	! grep -q '"execs":0,' "$j"
-ok $? "AFL++ with TSan, clean model, 6 s: no crash file, exit 0 (exit $rc)" ||
-	diag "$(grep -v '^\[' "$TMP/out"; cat "$j")"
+# AFL++ with TSan on the clean model (its own build, about a minute, and
+# a campaign): tests/long/fuzz_afl_tsan.t, in make test-long.
 
 # AFL++ (persistent mode, shared-memory test cases) finds a switch too.
 "$MMFUZZ" fuzz --engine afl --inject pcp_count_apart --until-found --time 120 --seed 1 \

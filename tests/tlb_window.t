@@ -46,22 +46,33 @@ mutant() {	# mutant ID SEED SIGNATURE [SED: the seed's schedule for the mutant]
 	sed -e "${4:-}" corpus/tlb/$seed > "$TMP/$seed"
 	mkdir -p "$tree"
 	# the plain build's objects, so that only the mutated file compiles
-	# (not the whole build/: its bench and campaign directories run to GBs)
+	# (not the whole build/: its bench and campaign directories run to GBs),
+	# and its stamps: the flags stamp made again for WERROR=0 below (the
+	# same flags but -Werror) and the commit stamp for the copy (no git
+	# tree), each then given back its old time, or every object is rebuilt
 	cp -a Makefile src stress "$tree/" && mkdir -p "$tree/build" &&
-		cp -a build/src build/libmmfuzz.a "$tree/build/" 2> /dev/null
+		cp -a build/src build/stress build/libmmfuzz.a build/.flags build/.git-commit build/.deps-ok \
+			"$tree/build/" 2> /dev/null &&
+		(cd "$tree" && make -s WERROR=0 DEPS=none build/.flags build/.git-commit &&
+			touch -r "$OLDPWD/build/.flags" build/.flags &&
+			touch -r "$OLDPWD/build/.git-commit" build/.git-commit) > "$TMP/stamps" 2>&1
 	(cd "$tree" && perl "$OLDPWD/bench/mutgen.pl" -c "$OLDPWD/bench/mutants" apply "$id" \
 		src/mm/*.c) > "$TMP/apply" 2>&1
 	file=$(cut -f2 "$TMP/apply" | cut -d: -f1)
 	[ -n "$file" ] && ! cmp -s "$file" "$tree/$file"
 	ok $? "$id applies: $(cut -f4 "$TMP/apply")"
 	# the dropped lock leaves its variable unused: built as make mutants
-	# builds such a mutant, without -Werror
-	(cd "$tree" && make -s WERROR=0 DEPS=none build/mmfuzz) > "$TMP/build" 2>&1 &&
+	# builds such a mutant, without -Werror; the mutated file, newer than
+	# its object, is the one compiled, and the archive and binary made again
+	(cd "$tree" && make WERROR=0 DEPS=none build/mmfuzz) > "$TMP/build" 2>&1 &&
+		grep -q "^  CC      build/${file%.c}.o\$" "$TMP/build" &&
 		"$tree/build/mmfuzz" run "$TMP/$seed" > "$TMP/run" 2>&1
 	rc=$?
 	[ $rc = 1 ] && grep -q "violation $sig (" "$TMP/run"
 	rc=$?
 	ok $rc "$seed with $id: $sig"
+	[ "$(grep -c '^  CC ' "$TMP/build")" -le 1 ] ||
+		diag "$id: more than the mutated file compiled (slow): $(grep '^  CC ' "$TMP/build" | tr -s ' ' | tr '\n' ' ')"
 	[ $rc = 0 ] || cat "$TMP/build" "$TMP/run" | tail -n 8 | diag "$(cat)"
 }
 

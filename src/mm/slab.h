@@ -121,10 +121,12 @@ struct kmem_cache_cpu {
 struct kmem_cache_node {
 	spinlock_t list_lock;
 	unsigned long nr_partial;
-	struct list_head partial;
+	/* 16-byte aligned: list_for_each_entry's last container_of on the
+	 * head makes a struct slab pointer, which must be aligned */
+	struct list_head partial __attribute__((aligned(16)));
 	atomic_long_t nr_slabs;		/* debug caches: every slab of the node */
 	atomic_long_t total_objects;
-	struct list_head full;		/* debug caches: the full slabs */
+	struct list_head full __attribute__((aligned(16)));	/* debug caches: full slabs */
 };
 
 struct kmem_cache_order_objects {

@@ -739,7 +739,7 @@ int kmem_cache_shrink(struct kmem_cache *s)
 {
 	struct kmem_cache_node *n = get_node(s, 0);
 	struct slab *slab, *t;
-	struct list_head discard = { &discard, &discard };
+	struct list_head discard __attribute__((aligned(16))) = { &discard, &discard };
 	unsigned long flags;
 
 	flush_all(s);

@@ -36,6 +36,11 @@ static unsigned long zone_free(struct world *w)
 static struct kmem_cache *cache;
 static void *objs[3][NOBJ / 4];
 
+static void validate(void *x)
+{
+	validate_slab_cache(x);
+}
+
 static void double_free(void *x)
 {
 	kmem_cache_free(cache, x);
@@ -74,7 +79,7 @@ int main(void)
 	struct sched_policy pol;
 	struct task_init init[3] = { { 0, false }, { 1, false }, { 1, false } };
 
-	tap_plan(12);
+	tap_plan(14);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -117,6 +122,25 @@ int main(void)
 	ok(cache->node[0]->nr_partial <= cache->min_partial,
 	   "empty slabs past min_partial were discarded (nr_partial %lu)",
 	   cache->node[0]->nr_partial);
+	/* the checker fails on what it must catch: a partial slab's inuse
+	 * off by one, then nr_partial off by one */
+	if (!list_empty(&cache->node[0]->partial)) {
+		slab = list_first_entry(&cache->node[0]->partial, struct slab, slab_list);
+		slab->inuse++;
+		ok(mm_violation_of(validate, cache) &&
+		   !strncmp(g_violation.signature, "I-SL-INUSE@", 11),
+		   "inuse one too many: I-SL-INUSE (%s)", g_violation.signature);
+		slab->inuse--;
+		cache->node[0]->nr_partial++;
+		ok(mm_violation_of(validate, cache) &&
+		   !strncmp(g_violation.signature, "I-SL-NRPARTIAL@", 15),
+		   "nr_partial one too many: I-SL-NRPARTIAL (%s)", g_violation.signature);
+		cache->node[0]->nr_partial--;
+		violation_reset();
+	} else {
+		ok(0, "a partial slab kept (min_partial) to corrupt");
+		ok(0, "a partial slab kept (min_partial) to corrupt");
+	}
 	is_int(kmem_cache_alloc_bulk(cache, GFP_KERNEL, NOBJ, p), NOBJ, "alloc_bulk of 40");
 	kmem_cache_free_bulk(cache, NOBJ, p);
 	kmem_cache_shrink(cache);

@@ -122,19 +122,25 @@ static struct slab *allocate_slab(struct kmem_cache *s, gfp_t flags, int node)
 	slab = page_slab(page);
 	slab->slab_cache = s;
 	__atomic_fetch_or(&slab->__page_flags, 1UL << PG_slab, __ATOMIC_RELAXED);
-	slab->objects = nr;
-	slab->inuse = nr;
-	slab->frozen = 1;
+	{
+		struct slab c0;
+
+		c0.counters = 0;
+		c0.objects = nr;
+		c0.inuse = nr;
+		c0.frozen = 1;
+		__WRITE_ONCE(slab->counters, c0.counters);
+	}
 	start = slab_address(slab);
 	/* shuffle_freelist off: the objects in address order */
 	for (i = 0, p = start; i < nr; i++, p += s->size) {
 		set_freepointer(s, p, i + 1 < nr ? p + s->size : NULL);
-		*obj_cookie(s, p) = SLUB_COOKIE_FREE;
+		__atomic_store_n(obj_cookie(s, p), SLUB_COOKIE_FREE, __ATOMIC_RELAXED);
 		san_poison(p, s->offset);
 		san_poison(p + s->offset + sizeof(void *),
 			   s->object_size - s->offset - sizeof(void *));
 	}
-	slab->freelist = start;
+	__WRITE_ONCE(slab->freelist, (void *)start);
 	return slab;
 }
 
@@ -205,7 +211,7 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 	freelist = READ_ONCE(slab->freelist);
 	counters = READ_ONCE(slab->counters);
 	new.counters = counters;
-	new.inuse = slab->objects;
+	new.inuse = new.objects;
 	new.freelist = NULL;
 	VM_BUG_ON(new.frozen);
 	new.frozen = 1;
@@ -315,8 +321,8 @@ static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
 		slab = partial_slab;
 		partial_slab = slab->next;
 		do {
-			old.freelist = slab->freelist;
-			old.counters = slab->counters;
+			old.freelist = __READ_ONCE(slab->freelist);
+			old.counters = __READ_ONCE(slab->counters);
 			VM_BUG_ON(!old.frozen);
 			new.counters = old.counters;
 			new.freelist = old.freelist;
@@ -361,7 +367,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain)
 	int slabs = 0;
 
 	slub_local_lock_irqsave(s, flags);
-	oldslab = this_cpu_ptr(s->cpu_slab)->partial;
+	oldslab = __READ_ONCE(this_cpu_ptr(s->cpu_slab)->partial);
 	if (oldslab) {
 		if (drain && oldslab->slabs >= (int)s->cpu_partial_slabs) {
 			slab_to_unfreeze = oldslab;
@@ -373,7 +379,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain)
 	slabs++;
 	slab->slabs = slabs;
 	slab->next = oldslab;
-	this_cpu_ptr(s->cpu_slab)->partial = slab;
+	__WRITE_ONCE(this_cpu_ptr(s->cpu_slab)->partial, slab);
 	slub_local_unlock_irqrestore(s, flags);
 	if (slab_to_unfreeze)
 		__unfreeze_partials(s, slab_to_unfreeze);
@@ -388,11 +394,11 @@ static void *get_freelist(struct kmem_cache *s, struct slab *slab)
 
 	lockdep_assert_held(&this_cpu_ptr(s->cpu_slab)->lock);
 	do {
-		freelist = slab->freelist;
-		counters = slab->counters;
+		freelist = __READ_ONCE(slab->freelist);
+		counters = __READ_ONCE(slab->counters);
 		new.counters = counters;
 		VM_BUG_ON(!new.frozen);
-		new.inuse = slab->objects;
+		new.inuse = new.objects;
 		new.frozen = freelist != NULL;
 	} while (!slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
 				       "get_freelist"));
@@ -415,25 +421,25 @@ reread_slab:
 		goto new_slab;
 	slub_local_lock_irqsave(s, flags);
 	c = this_cpu_ptr(s->cpu_slab);
-	if (unlikely(slab != c->slab)) {
+	if (unlikely(slab != __READ_ONCE(c->slab))) {
 		slub_local_unlock_irqrestore(s, flags);
 		goto reread_slab;
 	}
-	freelist = c->freelist;
+	freelist = __READ_ONCE(c->freelist);
 	if (freelist)
 		goto load_freelist;
 	freelist = get_freelist(s, slab);
 	if (!freelist) {
-		c->slab = NULL;
-		c->tid = next_tid(c->tid);
+		__WRITE_ONCE(c->slab, NULL);
+		__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 		slub_local_unlock_irqrestore(s, flags);
 		goto new_slab;
 	}
 load_freelist:
 	lockdep_assert_held(&c->lock);
-	VM_BUG_ON(!c->slab->frozen);
-	c->freelist = get_freepointer(s, freelist);
-	c->tid = next_tid(c->tid);
+	VM_BUG_ON(!__READ_ONCE(c->slab)->frozen);
+	__WRITE_ONCE(c->freelist, (void **)get_freepointer(s, freelist));
+	__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 	slub_local_unlock_irqrestore(s, flags);
 	return freelist;
 
@@ -441,21 +447,21 @@ new_slab:
 	if (READ_ONCE(c->partial)) {
 		slub_local_lock_irqsave(s, flags);
 		c = this_cpu_ptr(s->cpu_slab);
-		if (unlikely(c->slab)) {
+		if (unlikely(__READ_ONCE(c->slab))) {
 			slub_local_unlock_irqrestore(s, flags);
 			goto reread_slab;
 		}
-		if (unlikely(!c->partial)) {
+		if (unlikely(!__READ_ONCE(c->partial))) {
 			slub_local_unlock_irqrestore(s, flags);
 			goto new_objects;
 		}
-		slab = c->partial;		/* slub_percpu_partial */
-		c->partial = slab->next;
-		c->slab = slab;
+		slab = __READ_ONCE(c->partial);		/* slub_percpu_partial */
+		__WRITE_ONCE(c->partial, slab->next);
+		__WRITE_ONCE(c->slab, slab);
 		freelist = get_freelist(s, slab);
 		if (!freelist) {
-			c->slab = NULL;
-			c->tid = next_tid(c->tid);
+			__WRITE_ONCE(c->slab, NULL);
+			__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 			slub_local_unlock_irqrestore(s, flags);
 			goto new_slab;
 		}
@@ -470,25 +476,24 @@ new_objects:
 	slab = new_slab(s, gfpflags, node);
 	if (unlikely(!slab))
 		return NULL;
-	freelist = slab->freelist;
-	slab->freelist = NULL;
-	slab->inuse = slab->objects;
-	slab->frozen = 1;
+	/* not published yet: nobody else sees the slab */
+	freelist = __READ_ONCE(slab->freelist);
+	__WRITE_ONCE(slab->freelist, NULL);
 retry_load_slab:
 	slub_local_lock_irqsave(s, flags);
 	c = this_cpu_ptr(s->cpu_slab);
-	if (unlikely(c->slab)) {
-		void *flush_freelist = c->freelist;
-		struct slab *flush_slab = c->slab;
+	if (unlikely(__READ_ONCE(c->slab))) {
+		void *flush_freelist = __READ_ONCE(c->freelist);
+		struct slab *flush_slab = __READ_ONCE(c->slab);
 
-		c->slab = NULL;
-		c->freelist = NULL;
-		c->tid = next_tid(c->tid);
+		__WRITE_ONCE(c->slab, NULL);
+		__WRITE_ONCE(c->freelist, NULL);
+		__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 		slub_local_unlock_irqrestore(s, flags);
 		deactivate_slab(s, flush_slab, flush_freelist);
 		goto retry_load_slab;
 	}
-	c->slab = slab;
+	__WRITE_ONCE(c->slab, slab);
 	goto load_freelist;
 }
 
@@ -669,11 +674,11 @@ static void flush_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	void *freelist;
 
 	slub_local_lock_irqsave(s, flags);
-	slab = c->slab;
-	freelist = c->freelist;
-	c->slab = NULL;
-	c->freelist = NULL;
-	c->tid = next_tid(c->tid);
+	slab = __READ_ONCE(c->slab);
+	freelist = __READ_ONCE(c->freelist);
+	__WRITE_ONCE(c->slab, NULL);
+	__WRITE_ONCE(c->freelist, NULL);
+	__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 	slub_local_unlock_irqrestore(s, flags);
 	if (slab)
 		deactivate_slab(s, slab, freelist);
@@ -693,19 +698,19 @@ static void __flush_cpu_slab(struct kmem_cache *s, int cpu)
 	if (cpu == (int)raw_smp_processor_id()) {
 		flush_slab(s, c);
 		slub_local_lock_irqsave(s, flags);
-		partial = c->partial;
-		c->partial = NULL;
+		partial = __READ_ONCE(c->partial);
+		__WRITE_ONCE(c->partial, NULL);
 		slub_local_unlock_irqrestore(s, flags);
 	} else {
 		flags = __local_irq_save(t);
 		__local_lock_acquire(&c->lock, t, __func__);
-		slab = c->slab;
-		freelist = c->freelist;
-		partial = c->partial;
-		c->slab = NULL;
-		c->freelist = NULL;
-		c->partial = NULL;
-		c->tid = next_tid(c->tid);
+		slab = __READ_ONCE(c->slab);
+		freelist = __READ_ONCE(c->freelist);
+		partial = __READ_ONCE(c->partial);
+		__WRITE_ONCE(c->slab, NULL);
+		__WRITE_ONCE(c->freelist, NULL);
+		__WRITE_ONCE(c->partial, NULL);
+		__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 		__local_lock_release(&c->lock, t, __func__);
 		__local_irq_restore(t, flags, __func__);
 		if (slab)
@@ -821,7 +826,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 
 		local_lock_init_named(&c->lock, 1, "s->cpu_slab->lock");
 		c->lock.sl.idx = (int)cpu;
-		c->tid = init_tid((int)cpu);
+		__WRITE_ONCE(c->tid, init_tid((int)cpu));
 	}
 	s->node[0] = &s->node0;
 	spin_lock_init_named(&s->node0.list_lock, "n->list_lock", -1);

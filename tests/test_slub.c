@@ -75,11 +75,12 @@ int main(void)
 	void *p[NOBJ];
 	unsigned long free0;
 	int i, j, distinct = 1, inslab = 1, seed, clean = 0, r;
+	unsigned long st[NR_SLUB_STAT_ITEMS] = { 0 };
 	struct fsched *fs;
 	struct sched_policy pol;
 	struct task_init init[3] = { { 0, false }, { 1, false }, { 1, false } };
 
-	tap_plan(14);
+	tap_plan(15);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -176,6 +177,8 @@ int main(void)
 			diag("seed %d: %s: %s", seed, g_violation.signature, g_violation.msg);
 			continue;
 		}
+		for (i = 0; i < NR_SLUB_STAT_ITEMS; i++)
+			st[i] += cache->stat[i];
 		for (i = 0; i < 3; i++)	/* what the tasks did not take */
 			for (j = 0; j < NOBJ / 4; j++)
 				if (objs[i][j])
@@ -197,6 +200,12 @@ int main(void)
 		}
 	}
 	fsched_destroy(fs);
+	ok(st[CMPXCHG_DOUBLE_CPU_FAIL] > 0 && st[FREE_SLOWPATH] > 0 && st[FREE_FROZEN] > 0 &&
+	   st[CPU_PARTIAL_FREE] > 0,
+	   "the schedules reach the races: %lu fast-path cmpxchg failures, %lu __slab_free "
+	   "(%lu to frozen slabs, %lu full slabs frozen for a CPU partial list), %lu "
+	   "slab_update_freelist failures", st[CMPXCHG_DOUBLE_CPU_FAIL], st[FREE_SLOWPATH],
+	   st[FREE_FROZEN], st[CPU_PARTIAL_FREE], st[CMPXCHG_DOUBLE_FAIL]);
 	ok(clean == 40, "%d of 40 schedules: cache consistent, all objects free, zone whole", clean);
 	world_destroy(w);
 	return tap_done();

@@ -129,6 +129,22 @@ struct kmem_cache_node {
 	struct list_head full __attribute__((aligned(16)));	/* debug caches: full slabs */
 };
 
+/* CONFIG_SLUB_STATS' items the model counts (6.6 enum stat_item) */
+enum stat_item {
+	ALLOC_FASTPATH,			/* allocation from the CPU slab's freelist */
+	ALLOC_SLOWPATH,			/* allocation through ___slab_alloc */
+	FREE_FASTPATH,			/* free to the CPU slab */
+	FREE_SLOWPATH,			/* __slab_free */
+	FREE_FROZEN,			/* __slab_free to a frozen slab */
+	CPU_PARTIAL_FREE,		/* a full slab frozen onto a CPU partial list */
+	ALLOC_SLAB,			/* new_slab */
+	FREE_SLAB,			/* discard_slab */
+	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
+	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
+	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
+	NR_SLUB_STAT_ITEMS
+};
+
 struct kmem_cache_order_objects {
 	unsigned int x;			/* order << 16 | objects */
 };
@@ -143,6 +159,7 @@ struct kmem_cache {
 	unsigned int cpu_partial_slabs;
 	struct kmem_cache_order_objects oo;
 	unsigned int cookie;		/* the owner cookie's offset in the slot */
+	unsigned long stat[NR_SLUB_STAT_ITEMS];	/* summed over CPUs (atomics) */
 	char name[24];
 	struct list_head list;		/* slab_caches */
 	struct kmem_cache_node *node[1];

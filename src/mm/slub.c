@@ -40,6 +40,11 @@ static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int node)
 	return s->node[0];
 }
 
+static inline void stat(struct kmem_cache *s, enum stat_item si)
+{
+	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
+}
+
 /* ---- objects ---- */
 
 static inline void *get_freepointer(struct kmem_cache *s, void *object)
@@ -146,6 +151,7 @@ static struct slab *allocate_slab(struct kmem_cache *s, gfp_t flags, int node)
 
 static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 {
+	stat(s, ALLOC_SLAB);
 	return allocate_slab(s, flags, node);
 }
 
@@ -168,6 +174,7 @@ static void __free_slab(struct kmem_cache *s, struct slab *slab)
 
 static void discard_slab(struct kmem_cache *s, struct slab *slab)
 {
+	stat(s, FREE_SLAB);
 	__free_slab(s, slab);
 }
 
@@ -195,9 +202,12 @@ static bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *
 				 unsigned long counters_old, void *freelist_new,
 				 unsigned long counters_new, const char *n)
 {
-	(void)s; (void)n;
-	return cmpxchg_double(&slab->freelist, &slab->counters, freelist_old, counters_old,
-			      freelist_new, counters_new);
+	(void)n;
+	if (cmpxchg_double(&slab->freelist, &slab->counters, freelist_old, counters_old,
+			   freelist_new, counters_new))
+		return true;
+	stat(s, CMPXCHG_DOUBLE_FAIL);
+	return false;
 }
 
 /* acquire_slab: freeze a slab of the node's list, take its freelist */
@@ -292,6 +302,7 @@ redo:
 		spin_lock_irqsave(&n->list_lock, flags);
 	} else {
 		mode = M_FULL_NOLIST;
+		stat(s, DEACTIVATE_FULL);
 	}
 	if (!slab_update_freelist(s, slab, old.freelist, old.counters, new.freelist,
 				  new.counters, "unfreezing slab")) {
@@ -512,13 +523,17 @@ redo:
 	object = READ_ONCE(c->freelist);
 	slab = READ_ONCE(c->slab);
 	if (unlikely(!object || !slab)) {
+		stat(s, ALLOC_SLOWPATH);
 		object = ___slab_alloc(s, gfpflags, node);
 	} else {
 		void *next_object = get_freepointer_safe(s, object);
 
 		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab, freelist, tid, object, tid,
-						      next_object, next_tid(tid))))
+						      next_object, next_tid(tid)))) {
+			stat(s, CMPXCHG_DOUBLE_CPU_FAIL);	/* note_cmpxchg_failure */
 			goto redo;
+		}
+		stat(s, ALLOC_FASTPATH);
 	}
 	return object;
 }
@@ -592,8 +607,10 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, voi
 	if (likely(!n)) {
 		if (likely(was_frozen)) {
 			/* the slab is on a CPU: nothing else to do */
+			stat(s, FREE_FROZEN);
 		} else if (new.frozen) {
 			put_cpu_partial(s, slab, 1);
+			stat(s, CPU_PARTIAL_FREE);
 		}
 		return;
 	}
@@ -625,14 +642,18 @@ redo:
 	tid = READ_ONCE(c->tid);
 	barrier();
 	if (unlikely(slab != READ_ONCE(c->slab))) {
+		stat(s, FREE_SLOWPATH);
 		__slab_free(s, slab, head, tail_obj, cnt);
 		return;
 	}
 	freelist = READ_ONCE(c->freelist);
 	set_freepointer(s, tail_obj, freelist);
 	if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab, freelist, tid, freelist, tid, head,
-					      next_tid(tid))))
+					      next_tid(tid)))) {
+		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
 		goto redo;
+	}
+	stat(s, FREE_FASTPATH);
 }
 
 void kmem_cache_free(struct kmem_cache *s, void *x)

@@ -80,7 +80,7 @@ int main(void)
 	struct sched_policy pol;
 	struct task_init init[3] = { { 0, false }, { 1, false }, { 1, false } };
 
-	tap_plan(15);
+	tap_plan(16);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -106,6 +106,17 @@ int main(void)
 				distinct = 0;
 	}
 	ok(inslab, "every object lies in a PG_slab page of its cache");
+	slab = cache->cpu_slab[0].slab;
+	if (slab) {
+		slab->frozen = 0;	/* the CPU slab unfrozen behind its back */
+		ok(mm_violation_of(validate, cache) &&
+		   !strncmp(g_violation.signature, "I-SL-FROZEN@", 12),
+		   "the CPU's slab not frozen: I-SL-FROZEN (%s)", g_violation.signature);
+		slab->frozen = 1;
+		violation_reset();
+	} else {
+		ok(0, "cpu0 has a slab after 40 allocations");
+	}
 	ok(distinct, "%d objects, all distinct", NOBJ);
 	memset(p[0], 0xa5, 16);		/* the memory is the caller's */
 	ok(mm_violation_of(double_free, p[0]) == NULL, "freeing an object once is clean");
@@ -179,6 +190,7 @@ int main(void)
 		}
 		for (i = 0; i < NR_SLUB_STAT_ITEMS; i++)
 			st[i] += cache->stat[i];
+		validate_slab_cache(cache);	/* the CPUs' slabs, freelists, partial chains */
 		for (i = 0; i < 3; i++)	/* what the tasks did not take */
 			for (j = 0; j < NOBJ / 4; j++)
 				if (objs[i][j])

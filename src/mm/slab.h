@@ -40,6 +40,7 @@
 _Static_assert(PG_slab < NR_PAGEFLAGS && PG_locked < PG_head, "slab page flags in range");
 
 #define SLUB_MIN_OBJECTS	16
+#define SLUB_MAX_OBJECTS	0x7fff	/* objects:15 */
 #define SLUB_MIN_PARTIAL	2	/* min_partial of every cache (set_min_partial's floor) */
 #define SLUB_CPU_PARTIAL_SLABS	2	/* slub_set_cpu_partial's slabs for small caches */
 

@@ -173,7 +173,26 @@ static inline unsigned int oo_objects(struct kmem_cache_order_objects x) { retur
 /* The owner cookie: the task id + 1 that holds the object, 0 when free. */
 #define SLUB_COOKIE_FREE	0UL
 
-/* ---- the interface (slub.c) ---- */
+/* the model's one node */
+static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int node)
+{
+	(void)node;
+	return s->node[0];
+}
+
+/* the free pointer inside a free object (no yield point: the fast path's
+ * racy read is get_freepointer_safe in slub.c) */
+static inline void *get_freepointer(struct kmem_cache *s, void *object)
+{
+	return __READ_ONCE(*(void **)((char *)object + s->offset));
+}
+
+static inline unsigned long *obj_cookie(struct kmem_cache *s, void *object)
+{
+	return (unsigned long *)((char *)object + s->cookie);
+}
+
+/* ---- the interface (slub.c; the checks in check/slab.c) ---- */
 struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
 				     unsigned long flags, void (*ctor)(void *));
 void kmem_cache_destroy(struct kmem_cache *s);

@@ -14,7 +14,7 @@
  * new_slab; __slab_free's freelist+counters retry loop with the speculative
  * list_lock; put_cpu_partial and __unfreeze_partials; deactivate_slab with
  * the racy nr_partial read before the lock; flush_slab and flush_all.
- * Not built this session: debug caches (slab_lock), SLAB_TYPESAFE_BY_RCU
+ * The quiescent checks are src/check/slab.c.  Not built this session: debug caches (slab_lock), SLAB_TYPESAFE_BY_RCU
  * (the model's rcu_head is 40 bytes: it does not fit the slab's union),
  * the operations, checkers and the fuzz target (docs/layer-slub.md).
  */
@@ -34,11 +34,6 @@ _Static_assert((MAX_CPUS & (MAX_CPUS - 1)) == 0, "TID_STEP a power of two");
 static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
 static inline unsigned long init_tid(int cpu) { return (unsigned long)cpu; }
 
-static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int node)
-{
-	(void)node;
-	return s->node[0];
-}
 
 static inline void stat(struct kmem_cache *s, enum stat_item si)
 {
@@ -47,10 +42,6 @@ static inline void stat(struct kmem_cache *s, enum stat_item si)
 
 /* ---- objects ---- */
 
-static inline void *get_freepointer(struct kmem_cache *s, void *object)
-{
-	return __READ_ONCE(*(void **)((char *)object + s->offset));
-}
 
 /* the fast path's read of an object that may be allocated meanwhile (the
  * cmpxchg then fails): a racy read */
@@ -64,10 +55,6 @@ static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)
 	__WRITE_ONCE(*(void **)((char *)object + s->offset), fp);
 }
 
-static inline unsigned long *obj_cookie(struct kmem_cache *s, void *object)
-{
-	return (unsigned long *)((char *)object + s->cookie);
-}
 
 /* the object leaves the allocator: unpoisoned, owned by the caller */
 static void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
@@ -876,84 +863,4 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	list_del(&s->list);
 	free(s->cpu_slab);
 	free(s);
-}
-
-/* ---- the quiescent checks (I-SL) ---- */
-
-long slub_objects_inuse(struct kmem_cache *s)
-{
-	struct kmem_cache_node *n = get_node(s, 0);
-	struct slab *slab;
-	long x = 0;
-
-	list_for_each_entry(slab, &n->partial, slab_list)
-		x += slab->inuse;
-	return x;
-}
-
-void validate_slab_cache(struct kmem_cache *s)
-{
-	struct kmem_cache_node *n = get_node(s, 0);
-	struct slab *slab;
-	unsigned long nr = 0;
-	int cpu;
-
-	list_for_each_entry(slab, &n->partial, slab_list) {
-		unsigned int nfree = 0;
-		void *p;
-
-		nr++;
-		if (slab->frozen)
-			sched_violation("I-SL-FROZEN", __func__, "%s: a frozen slab on the node's list",
-					s->name);
-		for (p = slab->freelist; p; p = get_freepointer(s, p)) {
-			if (++nfree > slab->objects)
-				break;
-			if (*obj_cookie(s, p) != SLUB_COOKIE_FREE)
-				sched_violation("I-SL-OWNER", __func__,
-						"%s: object %p on a freelist is owned", s->name, p);
-		}
-		if (nfree != (unsigned int)(slab->objects - slab->inuse))
-			sched_violation("I-SL-INUSE", __func__,
-					"%s: %u objects free on the freelist, inuse %u of %u",
-					s->name, nfree, slab->inuse, slab->objects);
-	}
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		struct kmem_cache_cpu *c = &s->cpu_slab[cpu];
-		unsigned int nfree = 0;
-		void *p;
-
-		if (c->slab && !c->slab->frozen)
-			sched_violation("I-SL-FROZEN", __func__, "%s: cpu%d's slab not frozen",
-					s->name, cpu);
-		for (p = c->freelist; p; p = get_freepointer(s, p)) {
-			if (++nfree > SLUB_MAX_OBJECTS || virt_to_slab(p) != c->slab) {
-				sched_violation("I-SL-CPUFREELIST", __func__,
-						"%s: cpu%d's freelist leaves its slab at %p",
-						s->name, cpu, p);
-				break;
-			}
-			if (*obj_cookie(s, p) != SLUB_COOKIE_FREE)
-				sched_violation("I-SL-OWNER", __func__,
-						"%s: object %p on cpu%d's freelist is owned",
-						s->name, p, cpu);
-		}
-		for (slab = c->partial; slab; slab = slab->next) {
-			if (!slab->frozen)
-				sched_violation("I-SL-FROZEN", __func__,
-						"%s: cpu%d's partial slab not frozen", s->name, cpu);
-			if (slab->slabs != (slab->next ? slab->next->slabs + 1 : 1))
-				sched_violation("I-SL-CPUPARTIAL", __func__,
-						"%s: cpu%d's partial chain counts %d slabs, %d after",
-						s->name, cpu, slab->slabs,
-						slab->next ? slab->next->slabs : 0);
-			if (slab->slabs > (int)s->cpu_partial_slabs)
-				sched_violation("I-SL-CPUPARTIAL", __func__,
-						"%s: cpu%d's partial chain %d slabs, past %u",
-						s->name, cpu, slab->slabs, s->cpu_partial_slabs);
-		}
-	}
-	if (nr != n->nr_partial)
-		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
-				s->name, n->nr_partial, nr);
 }

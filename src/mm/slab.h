@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SLUB's structures as Linux 6.6 has them (mm/slab.h, include/linux/
+ * slub_def.h): struct slab overlaying struct page (SLAB_MATCH), the
+ * per-CPU kmem_cache_cpu with its 16-byte {freelist, tid} freelist_aba_t,
+ * the node's kmem_cache_node, and struct kmem_cache.
+ *
+ * The model has one node: each cache has node[0] only.  Its pages are
+ * MODEL_PAGE_SIZE (64) bytes, so a slab's order is chosen to hold at least
+ * SLUB_MIN_OBJECTS (16) objects (calculate_order below; docs/layer-slub.md).
+ *
+ * Locks (mm/slub.c's order, 6.6's comment "Lock order"):
+ *   s->cpu_slab[cpu].lock   local_lock: this CPU's slab and partial list
+ *     n->list_lock          the node's partial list, nr_partial
+ *       slab_lock           PG_locked of the slab's page: only for caches
+ *                           without the double-word cmpxchg (debug caches)
+ * What each protects:
+ *   cpu lock    c->slab, c->partial (and the slow path's c->freelist and
+ *               tid changes); the fast path changes c->{freelist,tid} with
+ *               this_cpu_cmpxchg_double and preemption enabled
+ *   list_lock   n->partial, n->nr_partial, slab->slab_list of slabs on it,
+ *               the frozen bit's transitions of slabs on the list
+ *   cmpxchg     slab->{freelist,counters} (slab_update_freelist)
+ */
+#ifndef MMFUZZ_MM_SLAB_H
+#define MMFUZZ_MM_SLAB_H
+
+#include <stddef.h>
+
+#include "../kernel/atomic.h"
+#include "../kernel/cmpxchg_double.h"
+#include "../kernel/list.h"
+#include "../kernel/local_lock.h"
+#include "../kernel/spinlock.h"
+#include "mm.h"
+
+/* page flags the slab uses (6.6 enum pageflags' numbers) */
+#define PG_locked		0
+#define PG_slab			11
+_Static_assert(PG_slab < NR_PAGEFLAGS && PG_locked < PG_head, "slab page flags in range");
+
+#define SLUB_MIN_OBJECTS	16
+#define SLUB_MAX_OBJECTS	0x7fff	/* objects:15 */
+#define SLUB_MIN_PARTIAL	2	/* min_partial of every cache (set_min_partial's floor) */
+#define SLUB_CPU_PARTIAL_SLABS	2	/* slub_set_cpu_partial's slabs for small caches */
+
+/* kmem_cache flags (include/linux/slab.h) */
+#define SLAB_CONSISTENCY_CHECKS	0x00000100UL	/* debug: no cmpxchg_double, checks */
+#define SLAB_TYPESAFE_BY_RCU	0x00080000UL
+#define __CMPXCHG_DOUBLE	0x40000000UL	/* s->flags: the cache uses it */
+
+typedef union {
+	struct {
+		void *freelist;
+		unsigned long counter;
+	};
+	u128 full;
+} freelist_aba_t;
+
+struct kmem_cache;
+
+struct slab {
+	unsigned long __page_flags;
+	struct kmem_cache *slab_cache;
+	union {
+		struct list_head slab_list;
+		struct {			/* on a CPU partial list */
+			struct slab *next;
+			int slabs;		/* slabs from here to the chain's end */
+		};
+	};
+	union {
+		struct {
+			void *freelist;		/* first free object */
+			union {
+				unsigned long counters;
+				struct {
+					unsigned inuse:16;
+					unsigned objects:15;
+					unsigned frozen:1;
+				};
+			};
+		};
+		freelist_aba_t freelist_counter;
+	};
+	unsigned int __unused;
+	atomic_t __page_refcount;
+	unsigned long memcg_data;
+};
+
+#define SLAB_MATCH(pg, sl)						\
+	_Static_assert(offsetof(struct page, pg) == offsetof(struct slab, sl), "slab overlays page: " #pg)
+SLAB_MATCH(flags, __page_flags);
+SLAB_MATCH(compound_head, slab_cache);	/* ensure bit 0 is clear */
+SLAB_MATCH(_refcount, __page_refcount);
+SLAB_MATCH(memcg_data, memcg_data);
+#undef SLAB_MATCH
+_Static_assert(sizeof(struct slab) <= sizeof(struct page), "struct slab fits a struct page");
+_Static_assert(offsetof(struct slab, freelist) % 16 == 0, "freelist_counter 16-byte aligned");
+
+#define slab_page(s)	((struct page *)(s))
+#define page_slab(p)	((struct slab *)(p))
+
+static inline bool slab_test_frozen_raw(const struct slab *slab)
+{
+	return slab->frozen;
+}
+
+struct kmem_cache_cpu {
+	union {
+		struct {
+			void **freelist;	/* next available object */
+			unsigned long tid;	/* globally unique transaction id */
+		};
+		freelist_aba_t freelist_tid;
+	};
+	struct slab *slab;		/* the slab we are allocating from */
+	struct slab *partial;		/* partially allocated frozen slabs */
+	local_lock_t lock;		/* protects the fields above */
+};
+
+struct kmem_cache_node {
+	spinlock_t list_lock;
+	unsigned long nr_partial;
+	/* 16-byte aligned: list_for_each_entry's last container_of on the
+	 * head makes a struct slab pointer, which must be aligned */
+	struct list_head partial __attribute__((aligned(16)));
+	atomic_long_t nr_slabs;		/* debug caches: every slab of the node */
+	atomic_long_t total_objects;
+	struct list_head full __attribute__((aligned(16)));	/* debug caches: full slabs */
+};
+
+/* CONFIG_SLUB_STATS' items the model counts (6.6 enum stat_item) */
+enum stat_item {
+	ALLOC_FASTPATH,			/* allocation from the CPU slab's freelist */
+	ALLOC_SLOWPATH,			/* allocation through ___slab_alloc */
+	FREE_FASTPATH,			/* free to the CPU slab */
+	FREE_SLOWPATH,			/* __slab_free */
+	FREE_FROZEN,			/* __slab_free to a frozen slab */
+	CPU_PARTIAL_FREE,		/* a full slab frozen onto a CPU partial list */
+	ALLOC_SLAB,			/* new_slab */
+	FREE_SLAB,			/* discard_slab */
+	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
+	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
+	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
+	NR_SLUB_STAT_ITEMS
+};
+
+struct kmem_cache_order_objects {
+	unsigned int x;			/* order << 16 | objects */
+};
+
+struct kmem_cache {
+	struct kmem_cache_cpu *cpu_slab;	/* [MAX_CPUS], 16-byte aligned */
+	unsigned long flags;
+	unsigned long min_partial;
+	unsigned int size;		/* the slot: object + the owner cookie */
+	unsigned int object_size;	/* what the caller asked for */
+	unsigned int offset;		/* the free pointer's, in the object */
+	unsigned int cpu_partial_slabs;
+	struct kmem_cache_order_objects oo;
+	unsigned int cookie;		/* the owner cookie's offset in the slot */
+	unsigned long stat[NR_SLUB_STAT_ITEMS];	/* summed over CPUs (atomics) */
+	char name[24];
+	struct list_head list;		/* slab_caches */
+	struct kmem_cache_node *node[1];
+	struct kmem_cache_node node0;
+};
+
+static inline unsigned int oo_order(struct kmem_cache_order_objects x) { return x.x >> 16; }
+static inline unsigned int oo_objects(struct kmem_cache_order_objects x) { return x.x & 0xffff; }
+
+/* The owner cookie: the task id + 1 that holds the object, 0 when free. */
+#define SLUB_COOKIE_FREE	0UL
+
+/* the model's one node */
+static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int node)
+{
+	(void)node;
+	return s->node[0];
+}
+
+/* the free pointer inside a free object (no yield point: the fast path's
+ * racy read is get_freepointer_safe in slub.c) */
+static inline void *get_freepointer(struct kmem_cache *s, void *object)
+{
+	return __READ_ONCE(*(void **)((char *)object + s->offset));
+}
+
+static inline unsigned long *obj_cookie(struct kmem_cache *s, void *object)
+{
+	return (unsigned long *)((char *)object + s->cookie);
+}
+
+/* ---- the interface (slub.c; the checks in check/slab.c) ---- */
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				     unsigned long flags, void (*ctor)(void *));
+void kmem_cache_destroy(struct kmem_cache *s);
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfpflags);
+void kmem_cache_free(struct kmem_cache *s, void *x);
+int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size, void **p);
+void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p);
+int kmem_cache_shrink(struct kmem_cache *s);
+void kfree(const void *x);
+/* every CPU's slab and partials back to the node (flush_all) */
+void flush_all(struct kmem_cache *s);
+/* slub_cpu_dead: the dead CPU's slabs back to the node */
+int slub_cpu_dead(unsigned int cpu);
+unsigned long count_partial(struct kmem_cache_node *n, int (*get_count)(struct slab *));
+int count_free(struct slab *slab);
+/* the slab of an object (virt_to_slab) */
+struct slab *virt_to_slab(const void *x);
+/* the live objects' count of @s at quiescence: slabs' inuse summed */
+long slub_objects_inuse(struct kmem_cache *s);
+/* a violation (I-SL) when @s's lists and counters disagree (at quiescence) */
+void validate_slab_cache(struct kmem_cache *s);
+
+#endif /* MMFUZZ_MM_SLAB_H */

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: MIT
+/*
+ * SLUB (Linux 6.6 mm/slub.c) on the model's page allocator: slabs are
+ * alloc_pages(__GFP_COMP) blocks at the cache's order, objects are real
+ * memory with the free pointer inside the object (mid-object, as 6.6 puts
+ * it for caches without a constructor), free objects ASan-poisoned but for
+ * that word, and an owner cookie after each object (the task id + 1 that
+ * holds it: one owner per object, I-SL).
+ *
+ * Kept from 6.6: the lockless fast paths (__slab_alloc_node, do_slab_free)
+ * with preemption enabled, reading c, tid, freelist and slab and then
+ * this_cpu_cmpxchg_double on whatever CPU the task is on by then; the
+ * slow path ___slab_alloc under the local lock with the lock dropped around
+ * new_slab; __slab_free's freelist+counters retry loop with the speculative
+ * list_lock; put_cpu_partial and __unfreeze_partials; deactivate_slab with
+ * the racy nr_partial read before the lock; flush_slab and flush_all.
+ * The quiescent checks are src/check/slab.c.  Not built this session: debug caches (slab_lock), SLAB_TYPESAFE_BY_RCU
+ * (the model's rcu_head is 40 bytes: it does not fit the slab's union),
+ * the operations, checkers and the fuzz target (docs/layer-slub.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernel/bug.h"
+#include "../kernel/compiler.h"
+#include "../sched/san.h"
+#include "internal.h"
+#include "slab.h"
+
+#define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */
+_Static_assert((MAX_CPUS & (MAX_CPUS - 1)) == 0, "TID_STEP a power of two");
+
+static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
+static inline unsigned long init_tid(int cpu) { return (unsigned long)cpu; }
+
+
+static inline void stat(struct kmem_cache *s, enum stat_item si)
+{
+	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
+}
+
+/* ---- objects ---- */
+
+
+/* the fast path's read of an object that may be allocated meanwhile (the
+ * cmpxchg then fails): a racy read */
+static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
+{
+	return READ_ONCE(*(void **)((char *)object + s->offset));
+}
+
+static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)
+{
+	__WRITE_ONCE(*(void **)((char *)object + s->offset), fp);
+}
+
+
+/* the object leaves the allocator: unpoisoned, owned by the caller */
+static void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
+{
+	unsigned long old;
+
+	san_unpoison(object, s->object_size);
+	old = __atomic_exchange_n(obj_cookie(s, object), (unsigned long)current->id + 1,
+				  __ATOMIC_RELAXED);
+	if (old != SLUB_COOKIE_FREE)
+		sched_violation("I-SL-OWNER", fn, "%s object %p handed to %s while T%lu holds it",
+				s->name, object, current->name, old - 1);
+}
+
+/* the object comes back: poisoned but for its free pointer */
+static void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
+{
+	unsigned long old = __atomic_exchange_n(obj_cookie(s, object), SLUB_COOKIE_FREE,
+						__ATOMIC_RELAXED);
+
+	if (old == SLUB_COOKIE_FREE)
+		sched_violation("I-SL-OWNER", fn, "%s object %p freed twice (double free)",
+				s->name, object);
+	san_poison(object, s->offset);
+	san_poison((char *)object + s->offset + sizeof(void *),
+		   s->object_size - s->offset - sizeof(void *));
+}
+
+struct slab *virt_to_slab(const void *x)
+{
+	unsigned long pfn = (unsigned long)((const unsigned char *)x - (const unsigned char *)mm_pa->mem) / MODEL_PAGE_SIZE;
+	struct page *page = compound_head(pfn_to_page(pfn));
+
+	if (!(page->flags & (1UL << PG_slab)))
+		return NULL;
+	return page_slab(page);
+}
+
+static inline void *slab_address(const struct slab *slab)
+{
+	return page_address(slab_page(slab));
+}
+
+/* ---- slabs ---- */
+
+static struct slab *allocate_slab(struct kmem_cache *s, gfp_t flags, int node)
+{
+	struct page *page;
+	struct slab *slab;
+	char *start, *p;
+	unsigned int i, nr = oo_objects(s->oo);
+	(void)node;
+
+	page = alloc_pages(flags | __GFP_COMP, oo_order(s->oo));
+	if (!page)
+		return NULL;
+	slab = page_slab(page);
+	slab->slab_cache = s;
+	__atomic_fetch_or(&slab->__page_flags, 1UL << PG_slab, __ATOMIC_RELAXED);
+	{
+		struct slab c0;
+
+		c0.counters = 0;
+		c0.objects = nr;
+		c0.inuse = nr;
+		c0.frozen = 1;
+		__WRITE_ONCE(slab->counters, c0.counters);
+	}
+	start = slab_address(slab);
+	/* shuffle_freelist off: the objects in address order */
+	for (i = 0, p = start; i < nr; i++, p += s->size) {
+		set_freepointer(s, p, i + 1 < nr ? p + s->size : NULL);
+		__atomic_store_n(obj_cookie(s, p), SLUB_COOKIE_FREE, __ATOMIC_RELAXED);
+		san_poison(p, s->offset);
+		san_poison(p + s->offset + sizeof(void *),
+			   s->object_size - s->offset - sizeof(void *));
+	}
+	__WRITE_ONCE(slab->freelist, (void *)start);
+	return slab;
+}
+
+static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
+{
+	stat(s, ALLOC_SLAB);
+	return allocate_slab(s, flags, node);
+}
+
+static void __free_slab(struct kmem_cache *s, struct slab *slab)
+{
+	struct page *page = slab_page(slab);
+	int order = (int)oo_order(s->oo);
+
+	san_unpoison(slab_address(slab), MODEL_PAGE_SIZE << order);
+	__atomic_fetch_and(&slab->__page_flags, ~(1UL << PG_slab), __ATOMIC_RELAXED);
+	/* slab_cache overlays the head's lru.next, slab_list.prev mapping,
+	 * freelist index, counters private, __unused _mapcount */
+	page->mapping = NULL;
+	page->index = 0;
+	page->private = 0;
+	atomic_set(&page->_mapcount, -1);
+	INIT_LIST_HEAD(&page->lru);
+	__free_pages(page, order);
+}
+
+static void discard_slab(struct kmem_cache *s, struct slab *slab)
+{
+	stat(s, FREE_SLAB);
+	__free_slab(s, slab);
+}
+
+/* ---- the node's partial list, under n->list_lock ---- */
+
+static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
+{
+	lockdep_assert_held(&n->list_lock);
+	n->nr_partial++;
+	if (tail)
+		list_add_tail(&slab->slab_list, &n->partial);
+	else
+		list_add(&slab->slab_list, &n->partial);
+}
+
+static void remove_partial(struct kmem_cache_node *n, struct slab *slab)
+{
+	lockdep_assert_held(&n->list_lock);
+	list_del(&slab->slab_list);
+	n->nr_partial--;
+}
+
+/* slab_update_freelist: (freelist, counters) both or neither */
+static bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
+				 unsigned long counters_old, void *freelist_new,
+				 unsigned long counters_new, const char *n)
+{
+	(void)n;
+	if (cmpxchg_double(&slab->freelist, &slab->counters, freelist_old, counters_old,
+			   freelist_new, counters_new))
+		return true;
+	stat(s, CMPXCHG_DOUBLE_FAIL);
+	return false;
+}
+
+/* acquire_slab: freeze a slab of the node's list, take its freelist */
+static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct slab *slab)
+{
+	void *freelist;
+	unsigned long counters;
+	struct slab new;
+
+	lockdep_assert_held(&n->list_lock);
+	freelist = READ_ONCE(slab->freelist);
+	counters = READ_ONCE(slab->counters);
+	new.counters = counters;
+	new.inuse = new.objects;
+	new.freelist = NULL;
+	VM_BUG_ON(new.frozen);
+	new.frozen = 1;
+	if (!slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
+				  "acquire_slab"))
+		return NULL;
+	remove_partial(n, slab);
+	VM_WARN_ON(!freelist);
+	return freelist;
+}
+
+static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain);
+
+/* get_partial_node: the racy nr_partial read, then the first slab */
+static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
+			      struct slab **ret_slab)
+{
+	struct slab *slab, *slab2;
+	void *object = NULL;
+	unsigned long flags;
+
+	if (!n || !READ_ONCE(n->nr_partial))
+		return NULL;
+	spin_lock_irqsave(&n->list_lock, flags);
+	list_for_each_entry_safe(slab, slab2, &n->partial, slab_list) {
+		void *t = acquire_slab(s, n, slab);
+
+		if (!t)
+			break;
+		*ret_slab = slab;
+		object = t;
+		break;	/* slub_cpu_partial filling left out: one slab */
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	return object;
+}
+
+/* deactivate_slab: a CPU slab and its CPU freelist back to the node */
+static void deactivate_slab(struct kmem_cache *s, struct slab *slab, void *freelist)
+{
+	struct kmem_cache_node *n = get_node(s, 0);
+	int free_delta = 0;
+	void *nextfree, *freelist_iter, *freelist_tail;
+	int tail = 0;
+	unsigned long flags = 0;
+	struct slab new, old;
+	enum { M_PARTIAL, M_FREE, M_FULL_NOLIST } mode;
+
+	if (READ_ONCE(slab->freelist))
+		tail = 1;
+	/* stage one: count the CPU freelist's objects, find its tail */
+	freelist_tail = NULL;
+	freelist_iter = freelist;
+	while (freelist_iter) {
+		nextfree = get_freepointer(s, freelist_iter);
+		freelist_tail = freelist_iter;
+		free_delta++;
+		freelist_iter = nextfree;
+	}
+	/* stage two: unfreeze, the CPU freelist spliced before the slab's */
+redo:
+	old.freelist = READ_ONCE(slab->freelist);
+	old.counters = READ_ONCE(slab->counters);
+	VM_BUG_ON(!old.frozen);
+	new.counters = old.counters;
+	new.frozen = 0;
+	if (freelist_tail) {
+		new.inuse -= free_delta;
+		set_freepointer(s, freelist_tail, old.freelist);
+		new.freelist = freelist;
+	} else {
+		new.freelist = old.freelist;
+	}
+	if (!new.inuse && READ_ONCE(n->nr_partial) >= s->min_partial) {
+		mode = M_FREE;
+	} else if (new.freelist) {
+		mode = M_PARTIAL;
+		spin_lock_irqsave(&n->list_lock, flags);
+	} else {
+		mode = M_FULL_NOLIST;
+		stat(s, DEACTIVATE_FULL);
+	}
+	if (!slab_update_freelist(s, slab, old.freelist, old.counters, new.freelist,
+				  new.counters, "unfreezing slab")) {
+		if (mode == M_PARTIAL)
+			spin_unlock_irqrestore(&n->list_lock, flags);
+		goto redo;
+	}
+	if (mode == M_PARTIAL) {
+		add_partial(n, slab, tail);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	} else if (mode == M_FREE) {
+		discard_slab(s, slab);
+	}
+}
+
+/* __unfreeze_partials: a chain of CPU partial slabs to the node's list */
+static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
+{
+	struct kmem_cache_node *n = get_node(s, 0);
+	struct slab *slab, *slab_to_discard = NULL;
+	unsigned long flags = 0;
+
+	spin_lock_irqsave(&n->list_lock, flags);
+	while (partial_slab) {
+		struct slab new, old;
+
+		slab = partial_slab;
+		partial_slab = slab->next;
+		do {
+			old.freelist = __READ_ONCE(slab->freelist);
+			old.counters = __READ_ONCE(slab->counters);
+			VM_BUG_ON(!old.frozen);
+			new.counters = old.counters;
+			new.freelist = old.freelist;
+			new.frozen = 0;
+		} while (!slab_update_freelist(s, slab, old.freelist, old.counters,
+					       new.freelist, new.counters, "unfreezing slab"));
+		if (unlikely(!new.inuse && n->nr_partial >= s->min_partial)) {
+			slab->next = slab_to_discard;
+			slab_to_discard = slab;
+		} else {
+			add_partial(n, slab, 1);
+		}
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	while (slab_to_discard) {
+		slab = slab_to_discard;
+		slab_to_discard = slab_to_discard->next;
+		discard_slab(s, slab);
+	}
+}
+
+#define slub_local_lock_irqsave(s, flags) do {					\
+	struct task *__t = current;						\
+	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
+	(flags) = __local_irq_save(__t);					\
+	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+} while (0)
+
+#define slub_local_unlock_irqrestore(s, flags) do {				\
+	struct task *__t = current;						\
+	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+	__local_irq_restore(__t, (flags), __func__);				\
+	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
+} while (0)
+
+/* put_cpu_partial: a slab frozen by __slab_free onto this CPU's partial
+ * chain; past cpu_partial_slabs the chain goes to the node first */
+static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain)
+{
+	struct slab *oldslab, *slab_to_unfreeze = NULL;
+	unsigned long flags;
+	int slabs = 0;
+
+	slub_local_lock_irqsave(s, flags);
+	oldslab = __READ_ONCE(this_cpu_ptr(s->cpu_slab)->partial);
+	if (oldslab) {
+		if (drain && oldslab->slabs >= (int)s->cpu_partial_slabs) {
+			slab_to_unfreeze = oldslab;
+			oldslab = NULL;
+		} else {
+			slabs = oldslab->slabs;
+		}
+	}
+	slabs++;
+	slab->slabs = slabs;
+	slab->next = oldslab;
+	__WRITE_ONCE(this_cpu_ptr(s->cpu_slab)->partial, slab);
+	slub_local_unlock_irqrestore(s, flags);
+	if (slab_to_unfreeze)
+		__unfreeze_partials(s, slab_to_unfreeze);
+}
+
+/* get_freelist: the CPU slab's freelist taken whole (under the local lock) */
+static void *get_freelist(struct kmem_cache *s, struct slab *slab)
+{
+	struct slab new;
+	unsigned long counters;
+	void *freelist;
+
+	lockdep_assert_held(&this_cpu_ptr(s->cpu_slab)->lock);
+	do {
+		freelist = __READ_ONCE(slab->freelist);
+		counters = __READ_ONCE(slab->counters);
+		new.counters = counters;
+		VM_BUG_ON(!new.frozen);
+		new.inuse = new.objects;
+		new.frozen = freelist != NULL;
+	} while (!slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
+				       "get_freelist"));
+	return freelist;
+}
+
+/* ---- allocation ---- */
+
+static void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node)
+{
+	struct kmem_cache_cpu *c;
+	void *freelist;
+	struct slab *slab;
+	unsigned long flags;
+
+reread_slab:
+	c = &s->cpu_slab[raw_smp_processor_id()];
+	slab = READ_ONCE(c->slab);
+	if (!slab)
+		goto new_slab;
+	slub_local_lock_irqsave(s, flags);
+	c = this_cpu_ptr(s->cpu_slab);
+	if (unlikely(slab != __READ_ONCE(c->slab))) {
+		slub_local_unlock_irqrestore(s, flags);
+		goto reread_slab;
+	}
+	freelist = __READ_ONCE(c->freelist);
+	if (freelist)
+		goto load_freelist;
+	freelist = get_freelist(s, slab);
+	if (!freelist) {
+		__WRITE_ONCE(c->slab, NULL);
+		__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
+		slub_local_unlock_irqrestore(s, flags);
+		goto new_slab;
+	}
+load_freelist:
+	lockdep_assert_held(&c->lock);
+	VM_BUG_ON(!__READ_ONCE(c->slab)->frozen);
+	__WRITE_ONCE(c->freelist, (void **)get_freepointer(s, freelist));
+	__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
+	slub_local_unlock_irqrestore(s, flags);
+	return freelist;
+
+new_slab:
+	if (READ_ONCE(c->partial)) {
+		slub_local_lock_irqsave(s, flags);
+		c = this_cpu_ptr(s->cpu_slab);
+		if (unlikely(__READ_ONCE(c->slab))) {
+			slub_local_unlock_irqrestore(s, flags);
+			goto reread_slab;
+		}
+		if (unlikely(!__READ_ONCE(c->partial))) {
+			slub_local_unlock_irqrestore(s, flags);
+			goto new_objects;
+		}
+		slab = __READ_ONCE(c->partial);		/* slub_percpu_partial */
+		__WRITE_ONCE(c->partial, slab->next);
+		__WRITE_ONCE(c->slab, slab);
+		freelist = get_freelist(s, slab);
+		if (!freelist) {
+			__WRITE_ONCE(c->slab, NULL);
+			__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
+			slub_local_unlock_irqrestore(s, flags);
+			goto new_slab;
+		}
+		goto load_freelist;
+	}
+new_objects:
+	slab = NULL;
+	freelist = get_partial_node(s, get_node(s, node), &slab);
+	if (freelist)
+		goto retry_load_slab;
+	/* the local lock is not held: c re-fetched after */
+	slab = new_slab(s, gfpflags, node);
+	if (unlikely(!slab))
+		return NULL;
+	/* not published yet: nobody else sees the slab */
+	freelist = __READ_ONCE(slab->freelist);
+	__WRITE_ONCE(slab->freelist, NULL);
+retry_load_slab:
+	slub_local_lock_irqsave(s, flags);
+	c = this_cpu_ptr(s->cpu_slab);
+	if (unlikely(__READ_ONCE(c->slab))) {
+		void *flush_freelist = __READ_ONCE(c->freelist);
+		struct slab *flush_slab = __READ_ONCE(c->slab);
+
+		__WRITE_ONCE(c->slab, NULL);
+		__WRITE_ONCE(c->freelist, NULL);
+		__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
+		slub_local_unlock_irqrestore(s, flags);
+		deactivate_slab(s, flush_slab, flush_freelist);
+		goto retry_load_slab;
+	}
+	__WRITE_ONCE(c->slab, slab);
+	goto load_freelist;
+}
+
+static void *__slab_alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
+{
+	struct kmem_cache_cpu *c;
+	struct slab *slab;
+	unsigned long tid;
+	void *object;
+
+redo:
+	/* preemption enabled: the CPU may change after any of these reads */
+	c = &s->cpu_slab[raw_smp_processor_id()];
+	tid = READ_ONCE(c->tid);
+	barrier();
+	object = READ_ONCE(c->freelist);
+	slab = READ_ONCE(c->slab);
+	if (unlikely(!object || !slab)) {
+		stat(s, ALLOC_SLOWPATH);
+		object = ___slab_alloc(s, gfpflags, node);
+	} else {
+		void *next_object = get_freepointer_safe(s, object);
+
+		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab, freelist, tid, object, tid,
+						      next_object, next_tid(tid)))) {
+			stat(s, CMPXCHG_DOUBLE_CPU_FAIL);	/* note_cmpxchg_failure */
+			goto redo;
+		}
+		stat(s, ALLOC_FASTPATH);
+	}
+	return object;
+}
+
+static void *slab_alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
+{
+	void *object = __slab_alloc_node(s, gfpflags, node);
+
+	if (object)
+		slab_post_alloc_hook(s, object, __func__);
+	return object;
+}
+
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfpflags)
+{
+	return slab_alloc_node(s, gfpflags, 0);
+}
+
+int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size, void **p)
+{
+	size_t i;
+
+	/* 6.6 takes the local lock once for the batch; one at a time here */
+	for (i = 0; i < size; i++) {
+		p[i] = slab_alloc_node(s, flags, 0);
+		if (!p[i]) {
+			kmem_cache_free_bulk(s, i, p);
+			return 0;
+		}
+	}
+	return (int)i;
+}
+
+/* ---- freeing ---- */
+
+/* __slab_free: not this CPU's slab (or a race): to the slab itself */
+static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail,
+			int cnt)
+{
+	void *prior;
+	int was_frozen;
+	struct slab new;
+	unsigned long counters;
+	struct kmem_cache_node *n = NULL;
+	unsigned long flags = 0;
+
+	do {
+		if (unlikely(n)) {
+			spin_unlock_irqrestore(&n->list_lock, flags);
+			n = NULL;
+		}
+		prior = READ_ONCE(slab->freelist);
+		counters = READ_ONCE(slab->counters);
+		set_freepointer(s, tail, prior);
+		new.counters = counters;
+		was_frozen = new.frozen;
+		new.inuse -= cnt;
+		if ((!new.inuse || !prior) && !was_frozen) {
+			if (!prior) {
+				/* a full slab: frozen for this CPU's partial list */
+				new.frozen = 1;
+			} else {
+				/* speculative list_lock: the slab may be emptied */
+				n = get_node(s, 0);
+				spin_lock_irqsave(&n->list_lock, flags);
+			}
+		}
+	} while (!slab_update_freelist(s, slab, prior, counters, head, new.counters,
+				       "__slab_free"));
+
+	if (likely(!n)) {
+		if (likely(was_frozen)) {
+			/* the slab is on a CPU: nothing else to do */
+			stat(s, FREE_FROZEN);
+		} else if (new.frozen) {
+			put_cpu_partial(s, slab, 1);
+			stat(s, CPU_PARTIAL_FREE);
+		}
+		return;
+	}
+	if (unlikely(!new.inuse && n->nr_partial >= s->min_partial))
+		goto slab_empty;
+	if (unlikely(!prior)) {
+		add_partial(n, slab, 1);
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	return;
+
+slab_empty:
+	if (prior)
+		remove_partial(n, slab);
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	discard_slab(s, slab);
+}
+
+static void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail,
+			 int cnt)
+{
+	void *tail_obj = tail ? tail : head;
+	struct kmem_cache_cpu *c;
+	unsigned long tid;
+	void **freelist;
+
+redo:
+	c = &s->cpu_slab[raw_smp_processor_id()];
+	tid = READ_ONCE(c->tid);
+	barrier();
+	if (unlikely(slab != READ_ONCE(c->slab))) {
+		stat(s, FREE_SLOWPATH);
+		__slab_free(s, slab, head, tail_obj, cnt);
+		return;
+	}
+	freelist = READ_ONCE(c->freelist);
+	set_freepointer(s, tail_obj, freelist);
+	if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab, freelist, tid, freelist, tid, head,
+					      next_tid(tid)))) {
+		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
+		goto redo;
+	}
+	stat(s, FREE_FASTPATH);
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *x)
+{
+	struct slab *slab = virt_to_slab(x);
+
+	if (!slab || slab->slab_cache != s)
+		sched_violation("I-SL-CACHE", __func__, "%p is not an object of %s", x, s->name);
+	slab_free_hook(s, x, __func__);
+	do_slab_free(s, slab, x, NULL, 1);
+}
+
+void kfree(const void *x)
+{
+	struct slab *slab;
+
+	if (!x)
+		return;
+	slab = virt_to_slab(x);
+	if (!slab)
+		sched_violation("I-SL-CACHE", __func__, "%p is not a slab object", x);
+	kmem_cache_free(slab->slab_cache, (void *)x);
+}
+
+void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		kmem_cache_free(s ? s : virt_to_slab(p[i])->slab_cache, p[i]);
+}
+
+/* ---- flushing ---- */
+
+static void flush_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	unsigned long flags;
+	struct slab *slab;
+	void *freelist;
+
+	slub_local_lock_irqsave(s, flags);
+	slab = __READ_ONCE(c->slab);
+	freelist = __READ_ONCE(c->freelist);
+	__WRITE_ONCE(c->slab, NULL);
+	__WRITE_ONCE(c->freelist, NULL);
+	__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
+	slub_local_unlock_irqrestore(s, flags);
+	if (slab)
+		deactivate_slab(s, slab, freelist);
+}
+
+/* __flush_cpu_slab for another CPU's kmem_cache_cpu (slub_cpu_dead, or the
+ * model's flush_all: each CPU's state is taken by this task after the
+ * owner's local lock, which the real kernel does by running on that CPU) */
+static void __flush_cpu_slab(struct kmem_cache *s, int cpu)
+{
+	struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+	struct slab *slab, *partial;
+	void *freelist;
+	unsigned long flags;
+	struct task *t = current;
+
+	if (cpu == (int)raw_smp_processor_id()) {
+		flush_slab(s, c);
+		slub_local_lock_irqsave(s, flags);
+		partial = __READ_ONCE(c->partial);
+		__WRITE_ONCE(c->partial, NULL);
+		slub_local_unlock_irqrestore(s, flags);
+	} else {
+		flags = __local_irq_save(t);
+		__local_lock_acquire(&c->lock, t, __func__);
+		slab = __READ_ONCE(c->slab);
+		freelist = __READ_ONCE(c->freelist);
+		partial = __READ_ONCE(c->partial);
+		__WRITE_ONCE(c->slab, NULL);
+		__WRITE_ONCE(c->freelist, NULL);
+		__WRITE_ONCE(c->partial, NULL);
+		__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
+		__local_lock_release(&c->lock, t, __func__);
+		__local_irq_restore(t, flags, __func__);
+		if (slab)
+			deactivate_slab(s, slab, freelist);
+	}
+	if (partial)
+		__unfreeze_partials(s, partial);
+}
+
+void flush_all(struct kmem_cache *s)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		__flush_cpu_slab(s, cpu);
+}
+
+static struct list_head slab_caches = { &slab_caches, &slab_caches };
+
+int slub_cpu_dead(unsigned int cpu)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		__flush_cpu_slab(s, (int)cpu);
+	return 0;
+}
+
+/* kmem_cache_shrink (__kmem_cache_do_shrink): empty slabs of the node freed */
+int kmem_cache_shrink(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n = get_node(s, 0);
+	struct slab *slab, *t;
+	struct list_head discard __attribute__((aligned(16))) = { &discard, &discard };
+	unsigned long flags;
+
+	flush_all(s);
+	spin_lock_irqsave(&n->list_lock, flags);
+	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
+		if (!slab->inuse) {
+			list_move(&slab->slab_list, &discard);
+			n->nr_partial--;
+		}
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	list_for_each_entry_safe(slab, t, &discard, slab_list)
+		discard_slab(s, slab);
+	return 0;
+}
+
+int count_free(struct slab *slab)
+{
+	return slab->objects - slab->inuse;
+}
+
+unsigned long count_partial(struct kmem_cache_node *n, int (*get_count)(struct slab *))
+{
+	unsigned long flags, x = 0;
+	struct slab *slab;
+
+	spin_lock_irqsave(&n->list_lock, flags);
+	list_for_each_entry(slab, &n->partial, slab_list)
+		x += (unsigned long)get_count(slab);
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	return x;
+}
+
+/* ---- creation ---- */
+
+/* calculate_order: the least order whose slab holds SLUB_MIN_OBJECTS */
+static unsigned int calculate_order(unsigned int size)
+{
+	unsigned int order = 0;
+
+	while ((MODEL_PAGE_SIZE << order) / size < SLUB_MIN_OBJECTS)
+		order++;
+	return order;
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				     unsigned long flags, void (*ctor)(void *))
+{
+	struct kmem_cache *s;
+	unsigned int order, cpu;
+	(void)align;
+
+	if (size < sizeof(void *) || size > 1024 || ctor)
+		return NULL;
+	s = aligned_alloc(16, (sizeof(*s) + 15) / 16 * 16);
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	s->cpu_slab = aligned_alloc(16, MAX_CPUS * sizeof(struct kmem_cache_cpu));
+	if (!s->cpu_slab) {
+		free(s);
+		return NULL;
+	}
+	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->flags = flags | __CMPXCHG_DOUBLE;
+	s->object_size = (size + sizeof(void *) - 1) & ~(unsigned int)(sizeof(void *) - 1);
+	s->offset = (s->object_size / 2) & ~(unsigned int)(sizeof(void *) - 1);
+	if (s->offset + sizeof(void *) > s->object_size)
+		s->offset = 0;
+	s->cookie = s->object_size;
+	s->size = s->object_size + sizeof(unsigned long);
+	order = calculate_order(s->size);
+	s->oo.x = order << 16 | (MODEL_PAGE_SIZE << order) / s->size;
+	s->min_partial = SLUB_MIN_PARTIAL;
+	s->cpu_partial_slabs = SLUB_CPU_PARTIAL_SLABS;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct kmem_cache_cpu *c = &s->cpu_slab[cpu];
+
+		local_lock_init_named(&c->lock, 1, "s->cpu_slab->lock");
+		c->lock.sl.idx = (int)cpu;
+		__WRITE_ONCE(c->tid, init_tid((int)cpu));
+	}
+	s->node[0] = &s->node0;
+	spin_lock_init_named(&s->node0.list_lock, "n->list_lock", -1);
+	INIT_LIST_HEAD(&s->node0.partial);
+	INIT_LIST_HEAD(&s->node0.full);
+	list_add(&s->list, &slab_caches);
+	return s;
+}
+
+void kmem_cache_destroy(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	struct slab *slab, *t;
+
+	if (!s)
+		return;
+	flush_all(s);
+	n = get_node(s, 0);
+	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
+		if (slab->inuse)
+			sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
+					s->name, slab->inuse);
+		remove_partial(n, slab);
+		discard_slab(s, slab);
+	}
+	list_del(&s->list);
+	free(s->cpu_slab);
+	free(s);
+}

@@ -215,4 +215,12 @@ long slub_objects_inuse(struct kmem_cache *s);
 /* a violation (I-SL) when @s's lists and counters disagree (at quiescence) */
 void validate_slab_cache(struct kmem_cache *s);
 
+/* slub.c's, for slab_common.c */
+#define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */
+_Static_assert((MAX_CPUS & (MAX_CPUS - 1)) == 0, "TID_STEP a power of two");
+static inline unsigned long init_tid(int cpu) { return (unsigned long)cpu; }
+extern struct list_head slab_caches;
+void discard_slab(struct kmem_cache *s, struct slab *slab);
+void remove_partial(struct kmem_cache_node *n, struct slab *slab);
+
 #endif /* MMFUZZ_MM_SLAB_H */

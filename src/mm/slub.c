@@ -14,7 +14,8 @@
  * new_slab; __slab_free's freelist+counters retry loop with the speculative
  * list_lock; put_cpu_partial and __unfreeze_partials; deactivate_slab with
  * the racy nr_partial read before the lock; flush_slab and flush_all.
- * The quiescent checks are src/check/slab.c.  Not built this session: debug caches (slab_lock), SLAB_TYPESAFE_BY_RCU
+ * Creation and destruction are src/mm/slab_common.c; the quiescent
+ * checks are src/check/slab.c.  Not built this session: debug caches (slab_lock), SLAB_TYPESAFE_BY_RCU
  * (the model's rcu_head is 40 bytes: it does not fit the slab's union),
  * the operations, checkers and the fuzz target (docs/layer-slub.md).
  */
@@ -28,11 +29,8 @@
 #include "internal.h"
 #include "slab.h"
 
-#define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */
-_Static_assert((MAX_CPUS & (MAX_CPUS - 1)) == 0, "TID_STEP a power of two");
 
 static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
-static inline unsigned long init_tid(int cpu) { return (unsigned long)cpu; }
 
 
 static inline void stat(struct kmem_cache *s, enum stat_item si)
@@ -159,7 +157,7 @@ static void __free_slab(struct kmem_cache *s, struct slab *slab)
 	__free_pages(page, order);
 }
 
-static void discard_slab(struct kmem_cache *s, struct slab *slab)
+void discard_slab(struct kmem_cache *s, struct slab *slab)
 {
 	stat(s, FREE_SLAB);
 	__free_slab(s, slab);
@@ -177,7 +175,7 @@ static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 		list_add(&slab->slab_list, &n->partial);
 }
 
-static void remove_partial(struct kmem_cache_node *n, struct slab *slab)
+void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 {
 	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
@@ -736,7 +734,6 @@ void flush_all(struct kmem_cache *s)
 		__flush_cpu_slab(s, cpu);
 }
 
-static struct list_head slab_caches = { &slab_caches, &slab_caches };
 
 int slub_cpu_dead(unsigned int cpu)
 {
@@ -784,83 +781,4 @@ unsigned long count_partial(struct kmem_cache_node *n, int (*get_count)(struct s
 		x += (unsigned long)get_count(slab);
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	return x;
-}
-
-/* ---- creation ---- */
-
-/* calculate_order: the least order whose slab holds SLUB_MIN_OBJECTS */
-static unsigned int calculate_order(unsigned int size)
-{
-	unsigned int order = 0;
-
-	while ((MODEL_PAGE_SIZE << order) / size < SLUB_MIN_OBJECTS)
-		order++;
-	return order;
-}
-
-struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
-				     unsigned long flags, void (*ctor)(void *))
-{
-	struct kmem_cache *s;
-	unsigned int order, cpu;
-	(void)align;
-
-	if (size < sizeof(void *) || size > 1024 || ctor)
-		return NULL;
-	s = aligned_alloc(16, (sizeof(*s) + 15) / 16 * 16);
-	if (!s)
-		return NULL;
-	memset(s, 0, sizeof(*s));
-	s->cpu_slab = aligned_alloc(16, MAX_CPUS * sizeof(struct kmem_cache_cpu));
-	if (!s->cpu_slab) {
-		free(s);
-		return NULL;
-	}
-	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->flags = flags | __CMPXCHG_DOUBLE;
-	s->object_size = (size + sizeof(void *) - 1) & ~(unsigned int)(sizeof(void *) - 1);
-	s->offset = (s->object_size / 2) & ~(unsigned int)(sizeof(void *) - 1);
-	if (s->offset + sizeof(void *) > s->object_size)
-		s->offset = 0;
-	s->cookie = s->object_size;
-	s->size = s->object_size + sizeof(unsigned long);
-	order = calculate_order(s->size);
-	s->oo.x = order << 16 | (MODEL_PAGE_SIZE << order) / s->size;
-	s->min_partial = SLUB_MIN_PARTIAL;
-	s->cpu_partial_slabs = SLUB_CPU_PARTIAL_SLABS;
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		struct kmem_cache_cpu *c = &s->cpu_slab[cpu];
-
-		local_lock_init_named(&c->lock, 1, "s->cpu_slab->lock");
-		c->lock.sl.idx = (int)cpu;
-		__WRITE_ONCE(c->tid, init_tid((int)cpu));
-	}
-	s->node[0] = &s->node0;
-	spin_lock_init_named(&s->node0.list_lock, "n->list_lock", -1);
-	INIT_LIST_HEAD(&s->node0.partial);
-	INIT_LIST_HEAD(&s->node0.full);
-	list_add(&s->list, &slab_caches);
-	return s;
-}
-
-void kmem_cache_destroy(struct kmem_cache *s)
-{
-	struct kmem_cache_node *n;
-	struct slab *slab, *t;
-
-	if (!s)
-		return;
-	flush_all(s);
-	n = get_node(s, 0);
-	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
-		if (slab->inuse)
-			sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
-					s->name, slab->inuse);
-		remove_partial(n, slab);
-		discard_slab(s, slab);
-	}
-	list_del(&s->list);
-	free(s->cpu_slab);
-	free(s);
 }

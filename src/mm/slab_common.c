@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kmem_cache_create and kmem_cache_destroy (Linux 6.6 mm/slab_common.c,
+ * with slub.c's calculate_order and kmem_cache_open folded in): a cache's
+ * geometry, its per-CPU slabs with their tids and local locks, its node.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernel/bug.h"
+#include "../kernel/compiler.h"
+#include "../sched/san.h"
+#include "internal.h"
+#include "slab.h"
+
+/* every cache (6.6: under slab_mutex; the model makes them before tasks run) */
+struct list_head slab_caches = { &slab_caches, &slab_caches };
+
+
+/* calculate_order: the least order whose slab holds SLUB_MIN_OBJECTS */
+static unsigned int calculate_order(unsigned int size)
+{
+	unsigned int order = 0;
+
+	while ((MODEL_PAGE_SIZE << order) / size < SLUB_MIN_OBJECTS)
+		order++;
+	return order;
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				     unsigned long flags, void (*ctor)(void *))
+{
+	struct kmem_cache *s;
+	unsigned int order, cpu;
+	(void)align;
+
+	if (size < sizeof(void *) || size > 1024 || ctor)
+		return NULL;
+	s = aligned_alloc(16, (sizeof(*s) + 15) / 16 * 16);
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	s->cpu_slab = aligned_alloc(16, MAX_CPUS * sizeof(struct kmem_cache_cpu));
+	if (!s->cpu_slab) {
+		free(s);
+		return NULL;
+	}
+	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->flags = flags | __CMPXCHG_DOUBLE;
+	s->object_size = (size + sizeof(void *) - 1) & ~(unsigned int)(sizeof(void *) - 1);
+	s->offset = (s->object_size / 2) & ~(unsigned int)(sizeof(void *) - 1);
+	if (s->offset + sizeof(void *) > s->object_size)
+		s->offset = 0;
+	s->cookie = s->object_size;
+	s->size = s->object_size + sizeof(unsigned long);
+	order = calculate_order(s->size);
+	s->oo.x = order << 16 | (MODEL_PAGE_SIZE << order) / s->size;
+	s->min_partial = SLUB_MIN_PARTIAL;
+	s->cpu_partial_slabs = SLUB_CPU_PARTIAL_SLABS;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct kmem_cache_cpu *c = &s->cpu_slab[cpu];
+
+		local_lock_init_named(&c->lock, 1, "s->cpu_slab->lock");
+		c->lock.sl.idx = (int)cpu;
+		__WRITE_ONCE(c->tid, init_tid((int)cpu));
+	}
+	s->node[0] = &s->node0;
+	spin_lock_init_named(&s->node0.list_lock, "n->list_lock", -1);
+	INIT_LIST_HEAD(&s->node0.partial);
+	INIT_LIST_HEAD(&s->node0.full);
+	list_add(&s->list, &slab_caches);
+	return s;
+}
+
+void kmem_cache_destroy(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	struct slab *slab, *t;
+
+	if (!s)
+		return;
+	flush_all(s);
+	n = get_node(s, 0);
+	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
+		if (slab->inuse)
+			sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
+					s->name, slab->inuse);
+		remove_partial(n, slab);
+		discard_slab(s, slab);
+	}
+	list_del(&s->list);
+	free(s->cpu_slab);
+	free(s);
+}

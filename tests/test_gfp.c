@@ -7,6 +7,7 @@
  */
 #include "mm_world.h"
 #include "prog/ops.h"
+#include "prog/gfp_op.h"
 #include "tap.h"
 
 /* the name gfp_op_names gives @mask: a single flag's (__GFP_) or a

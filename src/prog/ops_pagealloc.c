@@ -5,6 +5,7 @@
  * (which zone a task holds disabled), and the `pagealloc` fuzz target.
  */
 #include "exec.h"
+#include "gfp_op.h"
 #include "handle.h"
 #include "ops_pagealloc.h"
 

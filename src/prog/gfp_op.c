@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The gfp of a program's alloc_pages operation (gfp.h): its eight bits in
+ * The gfp of a program's alloc_pages operation (gfp_op.h): its eight bits in
  * the binary form and its names in the text form, printed the way the
  * kernel's %pGg prints a mask (include/trace/events/mmflags.h: the
  * combinations first, then the single flags).
  *
  * No state, no lock.
  */
-#include "gfp.h"
+#include "gfp_op.h"
 
 #include <stdio.h>
 #include <string.h>

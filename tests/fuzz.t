@@ -200,7 +200,7 @@ crash=$(ls "$TMP/f/crashes"/r1-crash-* 2> /dev/null | head -1)
 "$MMFUZZ" run -q "$crash" > /dev/null 2>&1; rc=$?
 [ $rc = 1 ] && "$MMFUZZ" decode "$crash" 2> /dev/null | grep -qx 'bugs: pcp_count_apart'
 ok $? "a crash file replays alone with the campaign's switch (${crash##*/})"
-grep -q '^run 1 engine=libfuzzer target=mm sanitizer=address inject=pcp_count_apart ' "$TMP/f/campaign" &&
+grep -q '^run 1 engine=libfuzzer target=all sanitizer=address inject=pcp_count_apart ' "$TMP/f/campaign" &&
 	[ -s "$TMP/f/logs/r1-engine.log" ] && [ -e "$TMP/f/logs/r1-build.log" ] &&
 	grep -Fq "$TMP/f/logs/r1-engine.log" "$TMP/err" && [ ! -e "$TMP/f/lock" ]
 ok $? "DIR/campaign lists it, its logs are DIR/logs/r1-*.log (named in the progress output)"

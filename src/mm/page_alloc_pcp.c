@@ -707,8 +707,7 @@ void zone_pcp_enable(struct zone *zone)
 	__WRITE_ONCE(zone->pcp_disabled, false);
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
-	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock,
-			  "&mm_world->pcp_batch_high_lock");
+	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock, "&mm_world->pcp_batch_high_lock");
 	HOOK(pagealloc, pcp_enable_done, zone);
 }
 
@@ -726,8 +725,7 @@ void zone_pcp_set_high_batch(struct zone *zone, int high, int batch)
 	zone->pageset_batch = max(1, batch);
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
-	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock,
-			  "&mm_world->pcp_batch_high_lock");
+	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock, "&mm_world->pcp_batch_high_lock");
 }
 
 /* ---- CPU hotplug ---- */
@@ -744,8 +742,7 @@ void zone_pcp_update(struct zone *zone, int cpu_online)
 	mutex_lock_site(&pa_world(mm_world)->pcp_batch_high_lock, "&mm_world->pcp_batch_high_lock");
 	__zone_set_pageset_high_and_batch(zone, (unsigned long)zone->pageset_high,
 					  (unsigned long)zone->pageset_batch);
-	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock,
-			  "&mm_world->pcp_batch_high_lock");
+	mutex_unlock_site(&pa_world(mm_world)->pcp_batch_high_lock, "&mm_world->pcp_batch_high_lock");
 }
 
 /* CPUHP_PAGE_ALLOC: the dead CPU's pcps back to the buddy, its events and

@@ -50,22 +50,6 @@ static int tlb_entries_of(struct tlb_world *tw, int cpu)
 	return n;
 }
 
-static const char *violation_during(void (*fn)(void *), void *arg)
-{
-	static jmp_buf jb;
-	jmp_buf *saved = mm_test_task.exit_jb;
-	const char *sig = NULL;
-
-	violation_reset();
-	mm_test_task.exit_jb = &jb;
-	if (!setjmp(jb))
-		fn(arg);
-	else
-		sig = g_violation.signature;
-	mm_test_task.exit_jb = saved;
-	return sig;
-}
-
 static struct mm_struct *the_mm;
 
 static void final_check(void *arg)
@@ -170,7 +154,7 @@ int main(void)
 	rcu_barrier();
 	mm_drain(w);
 	is_int(nr_free(w), (long)free0, "every page back in the buddy lists");
-	sig = violation_during(final_check, w);
+	sig = mm_violation_of(final_check, w);
 	ok(!sig, "the end checks hold%s%s", sig ? ": " : "", sig ? g_violation.msg : "");
 	return tap_done();
 }

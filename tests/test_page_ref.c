@@ -23,40 +23,25 @@ static void two_cpus(struct mm_config *cfg)
 	config_set(cfg, &ck_cpus, 2);
 }
 
-/* The signature of the violation @fn(@arg) raises, or NULL. */
-static const char *violation_of(void (*fn)(struct page *), struct page *arg)
-{
-	static jmp_buf jb;
-	jmp_buf *saved = mm_test_task.exit_jb;
-	const char *sig = NULL;
-
-	violation_reset();
-	mm_test_task.exit_jb = &jb;
-	if (!setjmp(jb))
-		fn(arg);
-	else
-		sig = g_violation.signature;
-	mm_test_task.exit_jb = saved;
-	return sig;
-}
-
 static bool sig_is(const char *sig, const char *want)
 {
 	return sig && !strcmp(sig, want);
 }
 
-static void free_order0(struct page *page)
+static void free_order0(void *page)
 {
 	__free_pages(page, 0);
 }
 
-static void free_order2(struct page *page)
+static void free_order2(void *page)
 {
 	__free_pages(page, 2);
 }
 
-static void take_ref(struct page *page)
+static void take_ref(void *arg)
 {
+	struct page *page = arg;
+
 	get_page(page);
 }
 
@@ -181,17 +166,17 @@ int main(void)
 	/* bad pages: freed while mapped, a broken tail, a reference on a free page */
 	p = alloc_pages(GFP_KERNEL, 0);
 	atomic_set(&p->_mapcount, 0);
-	ok(sig_is(violation_of(free_order0, p), "bad_page@free_pages_prepare"),
+	ok(sig_is(mm_violation_of(free_order0, p), "bad_page@free_pages_prepare"),
 	   "a page freed while still mapped: %s (%s)", g_violation.signature, g_violation.msg);
 	world_reset(w);
 	check_run_begin(w);
 	p = alloc_pages(GFP_KERNEL | __GFP_COMP, 2);
 	clear_compound_head(p + 3);
-	ok(sig_is(violation_of(free_order2, p), "bad_page@free_tail_page_prepare"),
+	ok(sig_is(mm_violation_of(free_order2, p), "bad_page@free_tail_page_prepare"),
 	   "a tail that lost its head: %s (%s)", g_violation.signature, g_violation.msg);
 	world_reset(w);
 	check_run_begin(w);
-	ok(sig_is(violation_of(take_ref, pfn_to_page(9)), "VM_BUG_ON_PAGE@__folio_get"),
+	ok(sig_is(mm_violation_of(take_ref, pfn_to_page(9)), "VM_BUG_ON_PAGE@__folio_get"),
 	   "get_page on a free page: %s", g_violation.signature);
 	world_destroy(w);
 

@@ -354,8 +354,22 @@ static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t
 	return size - len[k] + newlen;
 }
 
+/* @p as the mutated input, or libFuzzer's own mutation of the input when
+ * its binary form does not fit max_size */
+static size_t mutated(const struct prog *p, uint8_t *data, size_t size, size_t max_size)
+{
+	static uint8_t buf[1 << 16];
+	long n = prog_encode_binary(p, buf, sizeof(buf));
+
+	if (n < 0 || (size_t)n > max_size)
+		return LLVMFuzzerMutate(data, size, max_size);
+	memcpy(data, buf, (size_t)n);
+	return (size_t)n;
+}
+
 /*
- * Two mutations in eight are the generator's (src/prog/gen.c): the input
+ * With MMFUZZ_GEN_MUTATOR=1, two mutations in eight are the generator's
+ * (src/prog/gen.c): the input
  * decoded, one relation added (an op that uses a live handle of the right
  * kind in another task, a handle arg retargeted to another task's handle,
  * a producer/consumer pair spliced across two tasks) and encoded again,
@@ -366,8 +380,6 @@ static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t
 static size_t gen_mutation(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
 {
 	static struct prog gp;
-	static uint8_t gen_buf[1 << 16];
-	long n;
 
 	prog_decode_binary_target(data, size, &gp, target);
 	if (gp.nops < 4)
@@ -375,19 +387,13 @@ static size_t gen_mutation(uint8_t *data, size_t size, size_t max_size, uint64_t
 	else if (!gen_mutate(&gp, target, r, -1))
 		return LLVMFuzzerMutate(data, size, max_size);
 	gp.expect_tsan_race = false;
-	n = prog_encode_binary(&gp, gen_buf, sizeof(gen_buf));
-	if (n < 0 || (size_t)n > max_size)
-		return LLVMFuzzerMutate(data, size, max_size);
-	memcpy(data, gen_buf, (size_t)n);
-	return (size_t)n;
+	return mutated(&gp, data, size, max_size);
 }
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	static struct prog edge_prog;
-	static uint8_t edge_buf[1 << 16];
 	uint64_t r = rng_seed(seed);
-	long n;
 	const struct config_key *k;
 	struct mm_config c;
 	long lo, hi, unit, v;
@@ -442,11 +448,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	if (config_check(&c, NULL, (char[160]){ 0 }, 160))
 		return LLVMFuzzerMutate(data, size, max_size);
 	edge_prog.cfg = c;
-	n = prog_encode_binary(&edge_prog, edge_buf, sizeof(edge_buf));
-	if (n < 0 || (size_t)n > max_size)
-		return LLVMFuzzerMutate(data, size, max_size);
-	memcpy(data, edge_buf, (size_t)n);
-	return (size_t)n;
+	return mutated(&edge_prog, data, size, max_size);
 }
 #endif
 

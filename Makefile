@@ -244,9 +244,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 # ---- tests ----
 # Each build runs the C unit tests (TAP) and the shell scenario tests under
 # prove; MMFUZZ_BUILD tells the scripts which build they test.
+# Two jobs (the machines have 2 cores); the tests that run make themselves
+# (mmfuzz fuzz builds the corpus and fuzz binaries, fuzz/campaign, the
+# mutant trees) run one after another so that no two makes share a build.
+PROVE_JOBS ?= 2
+PROVE_SEQ := tests/{fuzz,cli_bad,seeds_kept,ci_files,docs_examples,mutants,tlb_window}.t
 test-one: $(MMFUZZ) $(TEST_BINS)
 	@echo "== tests: $(BUILD) =="
-	MMFUZZ_BUILD=$(BUILD) prove -f --timer $(TEST_BINS) $(wildcard tests/*.t)
+	MMFUZZ_BUILD=$(BUILD) prove -f --timer -j$(PROVE_JOBS) --rules='seq=$(PROVE_SEQ)' \
+		--rules='par=**' $(TEST_BINS) $(wildcard tests/*.t)
 
 test-plain:
 	$(MAKE) --no-print-directory test-one

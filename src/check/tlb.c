@@ -24,7 +24,10 @@
  *   I-RSS    MM_ANONPAGES equals the present PTEs, pgtables_bytes the
  *            tables, at quiescence; at the mm's end (check_mm) every rss
  *            counter, pgtables_bytes and tlb_flush_pending are zero, the
- *            pgd and the VMA tree empty ("Bad rss-counter state")
+ *            pgd and the VMA tree empty ("Bad rss-counter state", on the
+ *            value check_mm's own percpu_counter_sum() returned)
+ *   I-READ@percpu_counter_sum  that sum is exact: the mm is being freed,
+ *            nobody updates its counters
  *   I-TLB-5  a CPU that has an mm loaded is in its mm_cpumask (quiescence)
  *   mm-uaf   an mm is freed (its last mmdrop) with no user left and no CPU
  *            that has it as active_mm (a lost mm_count reference)
@@ -462,7 +465,35 @@ static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned lo
 	cfail_report(&f);
 }
 
-/* check_mm() and the rest of what a freed mm must be. */
+/*
+ * check_mm's percpu_counter_sum() of an rss counter (@sum): the mm is
+ * being freed, nobody updates its counters any more, so the sum is exact:
+ * the shared count and every CPU's s32, online or not (a dead CPU's is
+ * folded by percpu_counter_cpu_dead, a dying one's not yet: 6.6's
+ * for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)).  A different
+ * value is a wrong sum (I-READ@percpu_counter_sum); a right one that is
+ * not zero is the kernel's own "Bad rss-counter state" (I-RSS).
+ */
+static void rss_sum_read(struct mm_struct *mm, int member, long long sum)
+{
+	struct cfail f = { 0 };
+	long long exact;
+
+	tsan_ignore_begin();
+	exact = (long long)percpu_counter_sum_all(&mm->rss_stat[member]);
+	if (sum != exact)
+		fail(&f, "I-READ", "percpu_counter_sum",
+		     "check_mm: percpu_counter_sum(&mm->rss_stat[%d]) of mm %d returned %lld where "
+		     "the count and every CPU's counter sum to %lld%s", member, mm->slot, sum, exact,
+		     !sum != !exact ? (sum ? ": a clean mm reported bad" : ": a bad rss-counter "
+				       "state missed") : "");
+	else if (sum)
+		fail(&f, "I-RSS", "check_mm", "BUG: Bad rss-counter state mm:%d type:%d val:%lld",
+		     mm->slot, member, sum);
+	cfail_report(&f);
+}
+
+/* the rest of what a freed mm must be */
 static void check_mm(struct mm_struct *mm)
 {
 	struct cfail f = { 0 };
@@ -470,14 +501,7 @@ static void check_mm(struct mm_struct *mm)
 	int k;
 
 	tsan_ignore_begin();
-	for (k = 0; k < NR_MM_COUNTERS && !f.hit; k++) {
-		s64 x = percpu_counter_sum_all(&mm->rss_stat[k]);
-
-		if (x)
-			fail(&f, "I-RSS", "check_mm", "BUG: Bad rss-counter state mm:%d type:%d val:%lld",
-			     mm->slot, k, (long long)x);
-	}
-	if (!f.hit && atomic_long_read(&mm->pgtables_bytes))
+	if (atomic_long_read(&mm->pgtables_bytes))
 		fail(&f, "I-RSS", "check_mm", "BUG: non-zero pgtables_bytes on freeing mm: %ld",
 		     atomic_long_read(&mm->pgtables_bytes));
 	if (!f.hit && atomic_read(&mm->tlb_flush_pending))
@@ -514,6 +538,7 @@ static const struct tlb_hooks tlb_check_hooks = {
 	.table_batch = table_batch,
 	.ubc_deferred = ubc_deferred,
 	.access = check_access,
+	.read_rss_sum = rss_sum_read,
 	.check_mm = check_mm,
 	.gup_page = gup_page,
 	.pte_faulted = pte_faulted,

@@ -375,10 +375,22 @@ void mmgrab(struct mm_struct *mm)
 	atomic_inc(&mm->mm_count);
 }
 
-/* "Bad rss-counter state": the checkers' (check_mm hook), as the kernel
- * prints it; the pgd must be empty too (mm_free_pgd frees only its page). */
+/*
+ * 6.6 kernel/fork.c check_mm: every rss counter read with
+ * percpu_counter_sum() ("BUG: Bad rss-counter state" when one is not
+ * zero: the checkers report it, read_rss_sum), and the rest of what a
+ * freed mm must be (the check_mm hook: the pgd empty, since mm_free_pgd
+ * frees only its page; pgtables_bytes zero).
+ */
 static void check_mm(struct mm_struct *mm)
 {
+	int i;
+
+	for (i = 0; i < NR_MM_COUNTERS; i++) {
+		long long x = (long long)percpu_counter_sum(&mm->rss_stat[i]);
+
+		HOOK(tlb, read_rss_sum, mm, i, x);
+	}
 	HOOK(tlb, check_mm, mm);
 }
 

@@ -374,7 +374,10 @@ struct tlb_hooks {
 	/* a user access went through @e (hit or just filled), reading @val */
 	void (*access)(struct mm_struct *mm, unsigned long addr, bool write,
 		       const struct tlb_entry *e, unsigned long val);
-	/* __mmdrop: the mm is about to be freed (check_mm) */
+	/* __mmdrop: the mm is about to be freed (check_mm), which has read
+	 * each rss counter with percpu_counter_sum() (@sum: what it returned
+	 * for @member; a read it decides "Bad rss-counter state" on) */
+	void (*read_rss_sum)(struct mm_struct *mm, int member, long long sum);
 	void (*check_mm)(struct mm_struct *mm);
 	/* gup_fast took @page, found at @ptep for @addr: no yield point since
 	 * its last read of the PTE */

@@ -197,6 +197,8 @@ static void gather_done(struct mmu_gather *tlb)
 	cfail_report(&f);
 }
 
+static void table_freed(struct page *table, const char *site);
+
 static void page_release(struct mm_struct *mm, struct page *page, const char *site)
 {
 	struct tlb_world *tw = mm->tw;
@@ -204,6 +206,11 @@ static void page_release(struct mm_struct *mm, struct page *page, const char *si
 	struct cfail f = { 0 };
 	int cpu, i;
 
+	/* a PTE table the native path put in the page batch: freed now */
+	if (__atomic_load_n(&tcw()->tables[pfn].state, __ATOMIC_RELAXED) == TBL_REMOVED) {
+		table_freed(page, site);
+		return;
+	}
 	tsan_ignore_begin();
 	for (cpu = 0; cpu < tw->ncpus && !f.hit; cpu++) {
 		for (i = 0; i < tw->nr_entries; i++) {
@@ -276,7 +283,21 @@ static void tables_flushed(struct mm_struct *mm, u64 stamp)
 	tsan_ignore_end();
 }
 
+/*
+ * A table that left a pgd goes back to the page allocator (@site: through
+ * the table batch, __tlb_remove_table, or the native page batch).  It must
+ * have been covered by a flush with freed_tables.  On the RCU path (a
+ * paravirt guest) it also waits for a grace period or a sync IPI, since
+ * gup_fast may still be walking it; on the native path the flush is that
+ * IPI: it reaches every CPU in mm_cpumask, where a gup_fast of the mm
+ * runs with IRQs off, and flush_tlb_mm_range waits for it.
+ */
 static void table_free(struct page *table)
+{
+	table_freed(table, "__tlb_remove_table");
+}
+
+static void table_freed(struct page *table, const char *site)
 {
 	struct tlb_check_world *s = tcw();
 	struct table_shadow *t = &s->tables[page_to_pfn(table)];
@@ -287,17 +308,17 @@ static void table_free(struct page *table)
 	tsan_ignore_begin();
 	rcu_gp_counts(&begun, &ended);
 	if (__atomic_load_n(&t->state, __ATOMIC_RELAXED) != TBL_REMOVED)
-		fail(&f, "I-TLB-2", "__tlb_remove_table", "pfn %lu freed as a page table but never "
+		fail(&f, "I-TLB-2", site, "pfn %lu freed as a page table but never "
 		     "removed from a pgd", page_to_pfn(table));
 	else if (!t->flushed)
-		fail(&f, "I-TLB-2", "__tlb_remove_table",
+		fail(&f, "I-TLB-2", site,
 		     "page table pfn %lu (mm %d) freed before a TLB flush covered it", page_to_pfn(table),
 		     t->slot);
 	/* fiber mode: the model's grace periods (liburcu's in stress mode and
 	 * the one-task executor's are not counted) */
-	else if (cur && cur->fs && ended <= t->gp_begun &&
+	else if (tlb_world()->table_free_rcu && cur && cur->fs && ended <= t->gp_begun &&
 		 __atomic_load_n(&tlb_world()->table_syncs, __ATOMIC_ACQUIRE) <= t->syncs)
-		fail(&f, "I-TLB-2", "__tlb_remove_table",
+		fail(&f, "I-TLB-2", site,
 		     "page table pfn %lu (mm %d) freed without a grace period or a sync IPI since "
 		     "it left the pgd: gup_fast may still be walking it", page_to_pfn(table), t->slot);
 	if (!t->flushed && t->state == TBL_REMOVED)

@@ -60,7 +60,7 @@ static int nheld[4];
 
 /* The executor's rule (src/prog/exec.c quiescent()): no kthread inside
  * something it does with preemption or interrupts off. */
-static bool kthreads_quiet(struct task *self)
+static __sched_notsan bool kthreads_quiet(struct task *self)
 {
 	int i;
 

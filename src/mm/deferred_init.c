@@ -541,15 +541,24 @@ int deferred_init_start(struct fsched *fs)
 	return rc;
 }
 
-/* init_per_zone_wmark_min's part: the watermarks boot kept at zero. */
-static void deferred_watermarks(struct deferred_world *dw, bool zero)
+/*
+ * init_per_zone_wmark_min's part: the watermarks boot kept at zero, put
+ * back under zone->lock as __setup_per_zone_wmarks writes them (@locked:
+ * from a task; boot runs outside any).
+ */
+static void deferred_watermarks(struct deferred_world *dw, bool zero, bool locked)
 {
 	struct zone *zone;
+	unsigned long flags = 0;
 	int z = 0, m;
 
 	for_each_populated_zone(zone) {
+		if (locked)
+			spin_lock_irqsave(&zone->lock, flags);
 		for (m = 0; m < NR_WMARK; m++)
 			__WRITE_ONCE(zone->_watermark[m], zero ? 0 : dw->watermark[z][m]);
+		if (locked)
+			spin_unlock_irqrestore(&zone->lock, flags);
 		z++;
 	}
 }
@@ -570,7 +579,7 @@ void deferred_init_wait(void)
 	 */
 	if (__atomic_load_n(&dw->deferred_pages, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&dw->deferred_pages, 0, __ATOMIC_RELAXED);
-		deferred_watermarks(dw, false);
+		deferred_watermarks(dw, false, current_task != NULL);
 		HOOK(deferred, init_late_done);
 	}
 }
@@ -711,7 +720,7 @@ static void deferred_boot(struct world *w)
 	padata_pool_init(&dw->padata, PADATA_MAX_WORKS);
 	/* watermarks stay zero until page_alloc_init_late (6.6 computes them
 	 * after it: init_per_zone_wmark_min is a postcore_initcall) */
-	deferred_watermarks(dw, dw->deferred_pages);
+	deferred_watermarks(dw, dw->deferred_pages, false);
 }
 
 /*

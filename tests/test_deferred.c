@@ -273,7 +273,7 @@ int main(void)
 	g_cpus = 4;
 	g_threads = DEFERRED_THREADS_NODE_CPUS;
 	w = mm_test_boot(tune);
-	schedules(w, 4, 60, &o);
+	schedules(w, 4, 200, &o);
 	ok(o.clean == o.runs, "one node, holes, node_cpus, allocations racing init: %d of %d "
 	   "schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
 	ok(o.grows > 0 && o.nworks_max >= 2,
@@ -301,7 +301,7 @@ int main(void)
 	g_holes = 0x00a5;
 	g_reserved = 0x4a2a;
 	w = mm_test_boot(tune);
-	schedules(w, 4, 60, &o);
+	schedules(w, 4, 200, &o);
 	ok(o.clean == o.runs, "two nodes, holes and reserved ranges: %d of %d schedules clean (%s)",
 	   o.clean, o.runs, o.sig ? o.msg : "none caught");
 	ok(o.nworks_max >= 2, "two pgdatinit kthreads with helpers (nworks up to %lu)", o.nworks_max);
@@ -310,7 +310,7 @@ int main(void)
 	/* ---- quiescent checks while the kthreads run ---- */
 	g_quiesce = true;
 	w = mm_test_boot(tune);
-	schedules(w, 1, 40, &o);
+	schedules(w, 1, 100, &o);
 	ok(o.clean == o.runs, "I-CONS and I-DI-1 at quiescence while pgdatinit and padata run: "
 	   "%d of %d schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
 	g_quiesce = false;

@@ -16,7 +16,7 @@
 #include "mm_world.h"
 #include "tap.h"
 
-static bool g_quiesce;
+static bool g_quiesce, g_two_waiters;
 static int g_nodes = 1, g_cpus = 2, g_threads = DEFERRED_THREADS_ONE;
 static long g_holes, g_reserved;
 
@@ -93,7 +93,7 @@ static void body(struct task *t, void *arg)
 		deferred_init_wait();
 		return;
 	}
-	if (id == 0) {
+	if (id == 0 || (id == 1 && g_two_waiters)) {
 		page_alloc_init_late();
 		return;
 	}
@@ -219,7 +219,7 @@ int main(void)
 	const char *sig;
 	unsigned long free_before;
 
-	tap_plan(20);
+	tap_plan(21);
 
 	/* ---- boot ---- */
 	g_holes = 0xa5;
@@ -314,6 +314,12 @@ int main(void)
 	ok(o.clean == o.runs, "I-CONS and I-DI-1 at quiescence while pgdatinit and padata run: "
 	   "%d of %d schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
 	g_quiesce = false;
+	/* two tasks run page_alloc_init_late: one starts the kthreads, both wait */
+	g_two_waiters = true;
+	schedules(w, 2, 60, &o);
+	g_two_waiters = false;
+	ok(o.clean == o.runs, "two tasks in page_alloc_init_late: %d of %d schedules clean (%s)",
+	   o.clean, o.runs, o.sig ? o.msg : "none caught");
 	world_destroy(w);
 
 	/* ---- one thread a node (6.6's generic default) ---- */

@@ -526,9 +526,9 @@ int deferred_init_start(struct fsched *fs)
 	struct deferred_world *dw = dw_cur();
 	int nid, rc = 0;
 
-	if (!dw || dw->init_started)
+	/* once a boot, whoever comes first (two operations may ask) */
+	if (!dw || __atomic_exchange_n(&dw->init_started, true, __ATOMIC_ACQ_REL))
 		return 0;
-	dw->init_started = true;
 	/* There will be num_node_state(N_MEMORY) threads */
 	atomic_set(&dw->pgdat_init_n_undone, nr_online_nodes);
 	for_each_online_node(nid) {
@@ -569,10 +569,12 @@ void deferred_init_wait(void)
 
 	if (!dw || !dw->enabled)
 		return;
-	if (!dw->init_started)
+	if (!__atomic_load_n(&dw->init_started, __ATOMIC_ACQUIRE))
 		deferred_init_start(current_task ? current_task->fs : NULL);
 	/* Block until all are initialised */
 	wait_for_completion(&dw->pgdat_init_all_done_comp);
+	/* the model's: 6.6 has one waiter; a second task asking finds it done */
+	complete(&dw->pgdat_init_all_done_comp);
 	/*
 	 * We initialized the rest of the deferred pages.  Permanently disable
 	 * on-demand struct page initialization.

@@ -305,6 +305,7 @@ static void deferred_init_memmap_chunk(unsigned long start_pfn, unsigned long en
 	unsigned long spfn, epfn, i = 0, nr_pages = 0;
 
 	HOOK(deferred, chunk, zone, start_pfn, end_pfn);
+	HOOK(deferred, state_chunk, zone, start_pfn, end_pfn, PAGES_PER_SECTION);
 	deferred_init_mem_pfn_range_in_zone(&i, zone, &spfn, &epfn, start_pfn);
 
 	/*
@@ -435,8 +436,10 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	unsigned long spfn, epfn, flags, nr_pages = 0, i = 0;
 
 	/* Only the last zone may have deferred pages */
-	if (zone_end_pfn(zone) != pgdat_end_pfn(pgdat))
+	if (zone_end_pfn(zone) != pgdat_end_pfn(pgdat)) {
+		HOOK(deferred, state_grow, zone, GROW_NOT_LAST_ZONE);
 		return false;
+	}
 
 	pgdat_resize_lock(pgdat, flags);
 
@@ -446,6 +449,7 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	 */
 	if (first_deferred_pfn != pgdat->first_deferred_pfn) {
 		pgdat_resize_unlock(pgdat, flags);
+		HOOK(deferred, state_grow, zone, GROW_RACED);
 		return true;
 	}
 
@@ -455,6 +459,8 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 			HOOK(deferred, first_deferred_pfn_set, pgdat, first_deferred_pfn, ULONG_MAX);
 		WRITE_ONCE(pgdat->first_deferred_pfn, ULONG_MAX);
 		pgdat_resize_unlock(pgdat, flags);
+		HOOK(deferred, state_grow, zone,
+		     first_deferred_pfn != ULONG_MAX ? GROW_EMPTIED : GROW_TAKEN);
 		/* Retry only once. */
 		return first_deferred_pfn != ULONG_MAX;
 	}
@@ -485,6 +491,7 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 		dw->stat[pgdat->node_id].pages_grown += nr_pages;
 		dw->stat[pgdat->node_id].nr_grows++;
 	}
+	HOOK(deferred, state_grow, zone, nr_pages ? GROW_GREW : GROW_NOTHING);
 	return nr_pages > 0;
 }
 

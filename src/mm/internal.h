@@ -19,7 +19,8 @@ enum {
 	BUG_PCP_FREE_BOOT_PAGESET = 10,        /* a check for an edge of the kernel's ranges removed */
 	BUG_REFILL_COUNTS_BATCH = 11,          /* a count of what was asked, not what was got */
 	BUG_FREE_COUNT_AFTER_UNLOCK = 12,      /* a counter moved out of its lock: transiently wrong */
-	BUG_FREE_COUNT_BEFORE_TAKE = 40,       /* a counter updated before its list, under the lock */
+	BUG_FREE_COUNT_BEFORE_TAKE = 40,
+	BUG_MANAGED_PAGES_NONATOMIC = 35,      /* deferred init's (deferred_bugs.c): __free_pages_core */       /* a counter updated before its list, under the lock */
 };
 
 /* The page allocator's stat snapshot (page_alloc_stat.c, layer.h). */
@@ -41,6 +42,8 @@ void pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
 typedef int fpi_t;
 #define FPI_NONE	0
 #define FPI_TO_TAIL	(1 << 1)
+/* the model's: __free_pages_core's free (HOOK(pagealloc, core_freed) under zone->lock) */
+#define FPI_MEMINIT	(1 << 7)
 
 /* The ALLOC_WMARK bits are used as an index to zone->watermark */
 #define ALLOC_WMARK_MIN		WMARK_MIN
@@ -167,6 +170,8 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp_flags,
 		   unsigned int alloc_flags);
 void prep_compound_page(struct page *page, unsigned int order);
 void free_the_page(struct page *page, unsigned int order);
+/* 6.6: memblock and deferred init hand pages to the buddy allocator */
+void __free_pages_core(struct page *page, unsigned int order);
 void reserve_highatomic_pageblock(struct page *page, struct zone *zone);
 bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force);
 

@@ -6,9 +6,17 @@
 #include <string.h>
 
 #include "padata.h"
+#include "cpu.h"
 #include "../sched/sched.h"
 
 #define roundup(x, y)	((((x) + ((y) - 1)) / (y)) * (y))
+
+static const struct padata_real_ops *padata_real;
+
+void padata_set_real_ops(const struct padata_real_ops *ops)
+{
+	__atomic_store_n(&padata_real, ops, __ATOMIC_RELEASE);
+}
 
 void padata_pool_init(struct padata_pool *pool, int nr)
 {
@@ -65,7 +73,8 @@ static int padata_work_alloc_mt(struct padata_pool *pool, int nworks,
 	int i, slots = nworks;
 
 	if (!t || !t->fs)
-		slots = 1;		/* no scheduler to start helpers on */
+		/* real mode: the harness's workqueue, or no helper */
+		slots = t && __atomic_load_n(&padata_real, __ATOMIC_ACQUIRE) ? nworks : 1;
 	else if (fsched_tasks_left(t->fs) - (MAX_CPUS + 1) < nworks - 1)
 		slots = 1 + (fsched_tasks_left(t->fs) > MAX_CPUS + 1 ?
 			     fsched_tasks_left(t->fs) - (MAX_CPUS + 1) : 0);
@@ -140,6 +149,27 @@ static void padata_work_kthread(struct task *t, void *arg)
 	padata_mt_helper(pw->pw_data);
 }
 
+/* The same work on real mode's workqueue thread (padata_real_ops). */
+static void padata_work_real(void *arg)
+{
+	struct padata_work *pw = arg;
+
+	padata_mt_helper(pw->pw_data);
+}
+
+/* The next online CPU after @cpu, round robin (queue_work's placement). */
+static int padata_next_cpu(struct task *t, int cpu)
+{
+	int n = t->fs ? t->fs->ncpus : nr_cpu_ids_now(), i;
+
+	for (i = 0; i < n; i++) {
+		cpu = (cpu + 1) % n;
+		if (t->fs ? fsched_cpu_online(t->fs, cpu) : cpu_online(cpu))
+			break;
+	}
+	return cpu;
+}
+
 void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job,
 			     struct padata_stat *st)
 {
@@ -201,10 +231,16 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 	t = current_task;
 	cpu = t ? t->cpu : 0;
 	list_for_each_entry(pw, &works, pw_list) {
-		do
-			cpu = (cpu + 1) % t->fs->ncpus;
-		while (!fsched_cpu_online(t->fs, cpu));
-		if (!fsched_kthread_run(t->fs, padata_work_kthread, pw, "padata", cpu, false))
+		bool queued;
+
+		cpu = padata_next_cpu(t, cpu);
+		if (t->fs)
+			queued = fsched_kthread_run(t->fs, padata_work_kthread, pw, "padata", cpu,
+						    false) != NULL;
+		else
+			queued = __atomic_load_n(&padata_real, __ATOMIC_ACQUIRE)->queue_work(
+					padata_work_real, pw, cpu);
+		if (!queued)
 			padata_mt_helper(&ps);	/* counted: alloc_mt left the slots */
 	}
 

@@ -15,6 +15,11 @@
  * A fiber run with no task slot left for a kthread counts as the pool
  * running dry (the work is given back), so nworks stays exact.
  *
+ * Real mode (stress: no fiber scheduler) has no kthreads of its own: the
+ * harness gives padata its system_unbound_wq (padata_set_real_ops), whose
+ * queue_work runs the helper on a worker thread as a task of the CPU
+ * padata picked.  Without one, real mode runs a job in the caller alone.
+ *
  * Lock order: padata_works_lock and ps->lock are leaves; thread_fn runs
  * with neither held.
  */
@@ -70,6 +75,19 @@ struct padata_stat {
 	int nworks_fini;
 	unsigned long chunk_size;
 };
+
+/*
+ * Real mode's system_unbound_wq: queue_work(fn, arg, cpu) runs fn(arg) on
+ * a worker thread of its own, as a kernel-thread task of simulated CPU
+ * @cpu (current_task set, a violation unwinding to its own exit_jb), and
+ * returns true; false when it has no worker to give, which padata counts
+ * as the pool giving fewer (the caller runs that work's helper itself).
+ * @ops NULL: none (a job runs in the caller alone).
+ */
+struct padata_real_ops {
+	bool (*queue_work)(void (*fn)(void *arg), void *arg, int cpu);
+};
+void padata_set_real_ops(const struct padata_real_ops *ops);
 
 /* padata_init's part: @nr works (1..PADATA_MAX_WORKS) on the free list. */
 void padata_pool_init(struct padata_pool *pool, int nr);

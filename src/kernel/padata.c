@@ -12,6 +12,7 @@
 #define roundup(x, y)	((((x) + ((y) - 1)) / (y)) * (y))
 
 static const struct padata_real_ops *padata_real;
+DEFINE_HOOKS(padata);
 
 void padata_set_real_ops(const struct padata_real_ops *ops)
 {
@@ -128,7 +129,9 @@ static void padata_mt_helper(struct padata_mt_job_state *ps)
 		job->size -= size;
 
 		spin_unlock(&ps->lock);
+		HOOK(padata, chunk, job, start, end, false);
 		job->thread_fn(start, end, job->fn_arg);
+		HOOK(padata, chunk, job, start, end, true);
 		spin_lock(&ps->lock);
 	}
 
@@ -170,22 +173,9 @@ static int padata_next_cpu(struct task *t, int cpu)
 	return cpu;
 }
 
-void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job,
-			     struct padata_stat *st)
+int padata_mt_nworks(const struct padata_mt_job *job)
 {
-	/* In case threads finish at different times. */
-	static const unsigned long load_balance_factor = 4;
-	struct padata_mt_job_state ps;
-	struct padata_work *pw;
-	struct list_head works;
 	unsigned long nw, div;
-	struct task *t;
-	int nworks, cpu;
-
-	if (st)
-		memset(st, 0, sizeof(*st));
-	if (job->size == 0)
-		return;
 
 	/* Ensure at least one thread when size < min_chunk. */
 	div = job->min_chunk > job->align ? job->min_chunk : job->align;
@@ -194,7 +184,36 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 		nw = 1;
 	if (nw > (unsigned long)job->max_threads)
 		nw = (unsigned long)(job->max_threads > 0 ? job->max_threads : 1);
-	nworks = (int)nw;
+	return (int)nw;
+}
+
+unsigned long padata_mt_chunk_size(const struct padata_mt_job *job, int nworks)
+{
+	/* In case threads finish at different times. */
+	static const unsigned long load_balance_factor = 4;
+	unsigned long chunk_size;
+
+	chunk_size = job->size / ((unsigned long)nworks * load_balance_factor);
+	if (chunk_size < job->min_chunk)
+		chunk_size = job->min_chunk;
+	return roundup(chunk_size, job->align);
+}
+
+void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job,
+			     struct padata_stat *st)
+{
+	struct padata_mt_job_state ps;
+	struct padata_work *pw;
+	struct list_head works;
+	struct task *t;
+	int nworks, cpu;
+
+	if (st)
+		memset(st, 0, sizeof(*st));
+	if (job->size == 0)
+		return;
+
+	nworks = padata_mt_nworks(job);
 	if (st)
 		st->nworks_asked = nworks;
 
@@ -204,7 +223,9 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 			st->nworks = st->nworks_fini = 1;
 			st->chunk_size = job->size;
 		}
+		HOOK(padata, chunk, job, job->start, job->start + job->size, false);
 		job->thread_fn(job->start, job->start + job->size, job->fn_arg);
+		HOOK(padata, chunk, job, job->start, job->start + job->size, true);
 		return;
 	}
 
@@ -222,10 +243,7 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 	 * chunk size from the caller, and honor the caller's alignment.
 	 * (6.6.0 has no max(chunk_size, 1): min_chunk and align are >= 1.)
 	 */
-	ps.chunk_size = job->size / ((unsigned long)ps.nworks * load_balance_factor);
-	if (ps.chunk_size < job->min_chunk)
-		ps.chunk_size = job->min_chunk;
-	ps.chunk_size = roundup(ps.chunk_size, job->align);
+	ps.chunk_size = padata_mt_chunk_size(job, ps.nworks);
 
 	/* queue_work(system_unbound_wq, ...): a kthread on any CPU */
 	t = current_task;

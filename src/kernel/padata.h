@@ -27,6 +27,7 @@
 #define MMFUZZ_KERNEL_PADATA_H
 
 #include "completion.h"
+#include "hooks.h"
 #include "list.h"
 #include "spinlock.h"
 
@@ -89,10 +90,32 @@ struct padata_real_ops {
 };
 void padata_set_real_ops(const struct padata_real_ops *ops);
 
+/*
+ * padata's hooks (hooks.h): chunk(job, start, end, done) on the thread
+ * that runs thread_fn(start, end), just before it (@done false) and just
+ * after (@done true), the caller's single-work run included.  For the
+ * harness (stress mode times the chunks; a checker may follow the claims).
+ */
+struct padata_hooks {
+	void (*chunk)(const struct padata_mt_job *job, unsigned long start, unsigned long end,
+		      bool done);
+};
+DECLARE_HOOKS(padata);
+
 /* padata_init's part: @nr works (1..PADATA_MAX_WORKS) on the free list. */
 void padata_pool_init(struct padata_pool *pool, int nr);
 /* The number of works on the free list (0..nr); for tests and checkers. */
 int padata_pool_free(struct padata_pool *pool);
+
+/*
+ * padata_do_multithreaded's arithmetic, for the harness to plan with (a
+ * simulated machine) and for the function itself: the works @job asks
+ * for, min(max(size / max(min_chunk, align), 1), max_threads), and the
+ * chunk size when @nworks works (the caller included) run it,
+ * roundup(max(size / (nworks * 4), min_chunk), align).
+ */
+int padata_mt_nworks(const struct padata_mt_job *job);
+unsigned long padata_mt_chunk_size(const struct padata_mt_job *job, int nworks);
 
 /*
  * Run @job on helpers from @pool and the calling task; returns when every

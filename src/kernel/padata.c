@@ -7,6 +7,7 @@
 
 #include "padata.h"
 #include "cpu.h"
+#include "../bugs/bugs.h"
 #include "../sched/sched.h"
 
 #define roundup(x, y)	((((x) + ((y) - 1)) / (y)) * (y))
@@ -127,6 +128,13 @@ static void padata_mt_helper(struct padata_mt_job_state *ps)
 
 		job->start = end;
 		job->size -= size;
+		/* the bugs: the next chunk a pfn back, or one skipped */
+		if (bug_on(BUG_PADATA_CHUNK_GAP) && job->size > 1) {
+			job->start++;
+			job->size--;
+		}
+		if (bug_on(BUG_PADATA_CHUNK_OVERLAP) && start > ps->job_start)
+			start--;
 
 		spin_unlock(&ps->lock);
 		HOOK(padata, chunk, job, start, end, false);
@@ -233,6 +241,7 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 	spin_lock_init_named(&ps.lock, "ps->lock", -1);
 	init_completion_named(&ps.completion, "ps->completion");
 	ps.job = job;
+	ps.job_start = job->start;
 	ps.nworks = padata_work_alloc_mt(pool, nworks, &ps, &works);
 	ps.nworks_fini = 0;
 

@@ -31,6 +31,13 @@
 #include "list.h"
 #include "spinlock.h"
 
+/* bug switches that bite in padata_mt_helper (registered by the deferred
+ * init layer, src/mm/deferred_bugs.c; bits fixed forever) */
+enum {
+	BUG_PADATA_CHUNK_OVERLAP = 32,	/* a chunk starts a pfn before job->start */
+	BUG_PADATA_CHUNK_GAP = 33,	/* job->start moves a pfn past the chunk's end */
+};
+
 #define PADATA_MAX_WORKS	16	/* the pool: 6.6 has num_possible_cpus() */
 
 struct padata_mt_job {
@@ -47,6 +54,7 @@ struct padata_mt_job_state {
 	spinlock_t lock;
 	struct completion completion;
 	struct padata_mt_job *job;
+	unsigned long job_start;	/* the model's: where the job began (the bugs) */
 	int nworks;
 	int nworks_fini;
 	unsigned long chunk_size;

@@ -359,6 +359,19 @@ static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone, unsi
 	return rmqueue_buddy(preferred_zone, zone, order, alloc_flags, migratetype);
 }
 
+DEFINE_HOOKS(pagealloc_ext);
+
+/*
+ * CONFIG_DEFERRED_STRUCT_PAGE_INIT: while the deferred_pages static key is
+ * on, a zone that fails may grow (the layer above answers false once the
+ * key is off, or when it is not in the build).
+ */
+static inline bool _deferred_grow_zone(struct zone *zone, unsigned int order)
+{
+	return HOOK_ATTACHED(pagealloc_ext, deferred_grow_zone) &&
+	       pagealloc_ext_hooks.deferred_grow_zone(zone, order);
+}
+
 /* get_page_from_freelist goes through the zonelist trying to allocate a page. */
 static struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order, int alloc_flags,
 					   const struct alloc_context *ac)
@@ -391,6 +404,12 @@ retry:
 
 		if (!zone_watermark_fast(zone, order, mark, (int)ac->highest_zoneidx,
 					 (unsigned int)alloc_flags)) {
+			/*
+			 * Watermark failed for this zone, but see if we can
+			 * grow this zone if it contains deferred pages.
+			 */
+			if (_deferred_grow_zone(zone, order))
+				goto try_this_zone;
 			/* Checked here to keep the fast path fast */
 			BUILD_BUG_ON(ALLOC_NO_WATERMARKS < NR_WMARK);
 			if (alloc_flags & ALLOC_NO_WATERMARKS)
@@ -408,6 +427,10 @@ try_this_zone:
 			if (unlikely(alloc_flags & ALLOC_HIGHATOMIC))
 				reserve_highatomic_pageblock(page, zone);
 			return page;
+		} else {
+			/* Try again if zone has deferred pages */
+			if (_deferred_grow_zone(zone, order))
+				goto try_this_zone;
 		}
 	}
 

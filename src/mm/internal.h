@@ -19,7 +19,8 @@ enum {
 	BUG_PCP_FREE_BOOT_PAGESET = 10,        /* a check for an edge of the kernel's ranges removed */
 	BUG_REFILL_COUNTS_BATCH = 11,          /* a count of what was asked, not what was got */
 	BUG_FREE_COUNT_AFTER_UNLOCK = 12,      /* a counter moved out of its lock: transiently wrong */
-	BUG_FREE_COUNT_BEFORE_TAKE = 40,       /* a counter updated before its list, under the lock */
+	BUG_FREE_COUNT_BEFORE_TAKE = 40,
+	BUG_MANAGED_PAGES_NONATOMIC = 35,      /* deferred init's (deferred_bugs.c): __free_pages_core */       /* a counter updated before its list, under the lock */
 };
 
 /* The page allocator's stat snapshot (page_alloc_stat.c, layer.h). */
@@ -167,6 +168,8 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp_flags,
 		   unsigned int alloc_flags);
 void prep_compound_page(struct page *page, unsigned int order);
 void free_the_page(struct page *page, unsigned int order);
+/* 6.6: memblock and deferred init hand pages to the buddy allocator */
+void __free_pages_core(struct page *page, unsigned int order);
 void reserve_highatomic_pageblock(struct page *page, struct zone *zone);
 bool unreserve_highatomic_pageblock(const struct alloc_context *ac, bool force);
 

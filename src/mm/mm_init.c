@@ -206,10 +206,39 @@ void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr
 		struct page *page = &pa->memmap[pfn];
 
 		__init_single_page(page, pfn, 0, 0);	/* the zone: the memmap's layout */
-		set_page_count(page, 0);	/* __free_pages_core() */
+		if (memblock_pfn_unavailable(&pa->memblock, pfn))
+			page->flags |= 1UL << PG_reserved;	/* init_unavailable_range,
+								 * reserve_bootmem_region */
+		else
+			set_page_count(page, 0);	/* __free_pages_core() */
 	}
 }
 
+/* The struct pages of @nid's holes and reserved ranges from @from on, in
+ * their boot state (PageReserved) over a poisoned memmap: 6.6 initialises
+ * them at boot whether or not they lie past first_deferred_pfn. */
+static void memmap_init_unavailable(struct world *w, unsigned long from, unsigned long end)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long i = 0, spfn, epfn, pfn = from;
+
+	if (!pa->memblock.reserved.cnt && pa->memblock.free.cnt == pa->memblock.memory.cnt &&
+	    pa->memblock.memory.cnt == pa->nodes_online)
+		return;		/* no holes, nothing reserved: every pfn free */
+	for (;;) {
+		bool more = memblock_next_free_range(&pa->memblock, from, end, &i, &spfn, &epfn);
+
+		if (!more)
+			spfn = epfn = end;
+		for (; pfn < spfn; pfn++) {
+			san_unpoison(&pa->memmap[pfn], sizeof(struct page));
+			memmap_init_boot(w, pfn, 1);
+		}
+		pfn = epfn;
+		if (!more)
+			break;
+	}
+}
 /*
  * The struct pages past a node's first_deferred_pfn: uninitialised, as
  * memblock leaves the memmap before memmap_init_range() reaches it.  They
@@ -259,8 +288,10 @@ static void nodes_boot_deferred(struct world *w)
 				san_unpoison(&pa->memmap[*have], (end - *have) * sizeof(struct page));
 				memmap_init_boot(w, *have, end - *have);
 			}
-			if (want != ULONG_MAX)
+			if (want != ULONG_MAX) {
 				memmap_poison_deferred(pa, want, end - want);
+				memmap_init_unavailable(w, want, end);
+			}
 			*have = want;
 		}
 		pgdat->first_deferred_pfn = want;
@@ -277,12 +308,22 @@ static unsigned long zone_boot_pages(const struct zone *zone)
 	return min(deferred - zone->zone_start_pfn, zone->spanned_pages);
 }
 
-/* Put every initialised max-order block back on its zone's MOVABLE list,
- * in pfn order. */
-static void zone_boot_free_lists(struct world *w, struct zone *zone)
+/*
+ * memblock_free_all() at boot (6.6 memblock.c __free_pages_memory ->
+ * memblock_free_pages -> __free_pages_core): every free range below
+ * first_deferred_pfn in the largest aligned pieces up to MAX_ORDER, each
+ * added to managed_pages and put on the tail of its MOVABLE list.  Boot is
+ * single-threaded and runs outside any task (before smp_init in 6.6), so
+ * the piece goes on the list as __free_one_page would put it, with no
+ * lock: greedy aligned pieces of disjoint ranges never have a free buddy
+ * (two buddies side by side would have been one larger piece), so there is
+ * nothing to merge.  Returns the pages freed.
+ */
+static unsigned long zone_boot_free_lists(struct world *w, struct zone *zone)
 {
 	struct pagealloc_world *pa = pa_world(w);
-	unsigned long pfn, end = zone->zone_start_pfn + zone_boot_pages(zone);
+	unsigned long end = zone->zone_start_pfn + zone_boot_pages(zone);
+	unsigned long i = 0, spfn, epfn, freed = 0;
 	int o, mt;
 
 	for (o = 0; o <= MODEL_MAX_ORDER; o++) {
@@ -291,15 +332,28 @@ static void zone_boot_free_lists(struct world *w, struct zone *zone)
 		zone->free_area[o].nr_free = 0;
 		zone->free_area[o].gen++;
 	}
-	for (pfn = zone->zone_start_pfn; pfn < end; pfn += 1UL << pa->max_order) {
-		struct page *page = &pa->memmap[pfn];
+	while (memblock_next_free_range(&pa->memblock, zone->zone_start_pfn, end, &i, &spfn, &epfn)) {
+		while (spfn < epfn) {
+			unsigned int order = spfn ? (unsigned int)__builtin_ctzl(spfn) : (unsigned int)pa->max_order;
+			struct page *page = &pa->memmap[spfn];
 
-		set_buddy_order(page, (unsigned int)pa->max_order);
-		list_add_tail(&page->buddy_list, &zone->free_area[pa->max_order].free_list[MIGRATE_MOVABLE]);
-		zone->free_area[pa->max_order].nr_free++;
+			if (order > (unsigned int)pa->max_order)
+				order = (unsigned int)pa->max_order;
+			while (spfn + (1UL << order) > epfn)
+				order--;
+			/* __free_pages_core: the count was set to 0 by
+			 * memmap_init_boot; managed_pages earned */
+			atomic_long_add(1L << order, &zone->managed_pages);
+			set_buddy_order(page, order);
+			list_add_tail(&page->buddy_list, &zone->free_area[order].free_list[MIGRATE_MOVABLE]);
+			zone->free_area[order].nr_free++;
+			freed += 1UL << order;
+			spfn += 1UL << order;
+		}
 	}
-	zone->free_pages_exact = (long)zone_boot_pages(zone);
+	zone->free_pages_exact = (long)freed;
 	zone->free_fold_inflight = 0;
+	return freed;
 }
 
 /* Everything but the memmap: free lists, locks, pcps, counters. */
@@ -308,13 +362,13 @@ static void pagealloc_boot(struct world *w)
 	struct pagealloc_world *pa = pa_world(w);
 	struct pglist_data *pgdat;
 	struct zone *zone;
+	unsigned long freed;
 	int cpu, i;
 
 	for_each_online_pgdat(pgdat)
 		spin_lock_init_named(&pgdat->node_size_lock, "node_size_lock", pgdat->node_id);
 	nodes_boot_deferred(w);
-	for_each_populated_zone(zone)
-		zone_boot_free_lists(w, zone);
+	memmap_init_unavailable(w, 0, pa->nr_pages);
 	mutex_init_named(&pa->pcp_batch_high_lock, "pcp_batch_high_lock");
 	mutex_init_named(&pa->pcpu_drain_mutex, "pcpu_drain_mutex");
 	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
@@ -328,19 +382,21 @@ static void pagealloc_boot(struct world *w)
 		zone->pcp_disabled = false;
 		zone->flags = 0;
 		zone->nr_reserved_highatomic = 0;
-		/* managed: the pages handed to the buddy allocator (deferred
-		 * init's __free_pages_core adds the rest) */
-		atomic_long_set(&zone->managed_pages, (long)zone_boot_pages(zone));
+		/* managed: the pages handed to the buddy allocator, earned by
+		 * zone_boot_free_lists (deferred init's __free_pages_core adds
+		 * the rest) */
+		atomic_long_set(&zone->managed_pages, 0);
+		freed = zone_boot_free_lists(w, zone);
 		for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
 			per_cpu_pages_init(&zone->per_cpu_pageset[cpu], &zone->per_cpu_zonestats[cpu],
 					   cpu, pa->cfg.pcp_high, pa->cfg.pcp_batch);
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 			atomic_long_set(&zone->vm_stat[i], 0);
-		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)zone_boot_pages(zone));
+		atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], (long)freed);
 		atomic_long_set_site(&pa->vm_zone_stat[NR_FREE_PAGES],
 				     atomic_long_read_site(&pa->vm_zone_stat[NR_FREE_PAGES],
 							   "&w->vm_zone_stat[NR_FREE_PAGES]") +
-				     (long)zone_boot_pages(zone),
+				     (long)freed,
 				     "&w->vm_zone_stat[NR_FREE_PAGES]");
 	}
 	page_alloc_boot_state(w);
@@ -514,6 +570,7 @@ static int nodes_create(struct world *w)
 	int nid, t, cpu, nz = 0;
 
 	pa->nodes_online = cfg->nnodes;
+	memblock_init(&pa->memblock);
 	for (nid = 0; nid < MAX_NUMNODES; nid++)
 		pa->deferred_boot_pfn[nid] = pa->deferred_poisoned[nid] = ULONG_MAX;
 	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
@@ -558,6 +615,9 @@ static int nodes_create(struct world *w)
 			zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_MIN] * 3 / 2;
 		}
 		pgdat->node_spanned_pages = pgdat->node_present_pages = pfn - pgdat->node_start_pfn;
+		if (memblock_add_node(&pa->memblock, pgdat->node_start_pfn,
+				      pgdat->node_spanned_pages, nid))
+			return -ENOMEM;
 	}
 	build_all_zonelists(w);
 	return 0;
@@ -627,6 +687,17 @@ static void pagealloc_destroy(struct world *w)
 		for (z = 0; z < MAX_NUMNODES; z++)
 			pa->deferred_boot_pfn[z] = ULONG_MAX;
 		nodes_boot_deferred(w);
+		/* holes and reserved pages back to the free boot state */
+		if (pa->memblock.reserved.cnt || pa->memblock.free.cnt != pa->nodes_online) {
+			struct memblock old = pa->memblock;
+
+			unsigned long pfn;
+
+			memblock_init(&pa->memblock);
+			for (pfn = 0; pfn < pa->nr_pages; pfn++)
+				if (memblock_pfn_unavailable(&old, pfn))
+					memmap_init_boot(w, pfn, 1);
+		}
 		pool_give(w);
 		reset = true;
 	}
@@ -659,10 +730,12 @@ static void pagealloc_reset(struct world *w)
 		struct zone *zone = pfn_zone(w, pfn);
 		unsigned long pb = (pfn - zone->zone_start_pfn) >> pa->pb_order;
 
-		if (pfn >= pa->deferred_poisoned[zone_to_nid(zone)])
+		if (pfn >= pa->deferred_poisoned[zone_to_nid(zone)]) {
 			memmap_poison_deferred(pa, pfn, blk);	/* deferred init wrote it */
-		else
+			memmap_init_unavailable(w, pfn, pfn + blk);
+		} else {
 			memmap_init_boot(w, pfn, blk);
+		}
 		memset(&zone->pageblock_mt[pb], MIGRATE_MOVABLE,
 		       blk >> pa->pb_order ? blk >> pa->pb_order : 1);
 		san_poison(pa->mem + pfn * MODEL_PAGE_SIZE, blk * MODEL_PAGE_SIZE);

@@ -35,6 +35,7 @@
 #include "../kernel/spinlock.h"
 #include "config.h"
 #include "layer.h"
+#include "memblock.h"
 
 /*
  * MAX_ORDER is the largest buddy order, inclusive (6.4+).  6.6 sizes its
@@ -459,6 +460,9 @@ struct pagealloc_world {
 	 * ULONG_MAX: none), and where its memmap is poisoned from now */
 	unsigned long deferred_boot_pfn[MAX_NUMNODES];
 	unsigned long deferred_poisoned[MAX_NUMNODES];
+	/* the nodes' memory, holes and reserved ranges (memblock.h): boot
+	 * frees the free ranges; holes and reserved pages stay PageReserved */
+	struct memblock memblock;
 
 	struct vm_event_state *vm_events;	/* [ncpus], per-CPU */
 	unsigned long oom_victims;	/* task ids marked by mark_oom_victim() */

@@ -601,6 +601,35 @@ static void __free_pages_ok(struct page *page, unsigned int order, fpi_t fpi_fla
 	__count_vm_events(PGFREE, 1 << order);
 }
 
+/*
+ * 6.6 page_alloc.c __free_pages_core: pages memblock or deferred init hand
+ * to the buddy allocator.  __init_single_page() set the refcount of all
+ * pages to 1 ("allocated"/"not free"): set it to 0, add them to
+ * managed_pages (atomically: deferred init's helpers free into one zone
+ * side by side), and free them to the tail, bypassing the pcp.
+ */
+void __free_pages_core(struct page *page, unsigned int order)
+{
+	unsigned int nr_pages = 1u << order, loop;
+	struct zone *zone = page_zone(page);
+	struct page *p = page;
+
+	for (loop = 0; loop < nr_pages; loop++, p++) {
+		p->flags &= ~(1UL << PG_reserved);	/* __ClearPageReserved */
+		set_page_count(p, 0);
+	}
+	if (bug_on(BUG_MANAGED_PAGES_NONATOMIC)) {
+		/* the bug: a read, then a write of the sum */
+		long v = atomic_long_read(&zone->managed_pages);
+
+		atomic_long_set(&zone->managed_pages, v + (long)nr_pages);
+	} else {
+		atomic_long_add((long)nr_pages, &zone->managed_pages);
+	}
+	/* Bypass PCP and place fresh pages right to the tail */
+	__free_pages_ok(page, order, FPI_TO_TAIL);
+}
+
 /* ---- freeing ---- */
 
 void free_the_page(struct page *page, unsigned int order)

@@ -68,4 +68,19 @@ struct pagealloc_hooks {
 };
 DECLARE_HOOKS(pagealloc);
 
+/*
+ * The page allocator's calls up into a layer of the model above it, in the
+ * hooks' form so that it does not know the layer by name.  Unlike the
+ * hooks above these are the model's own code: they change state, take
+ * locks and yield.  The layer fills them once, at start (a constructor);
+ * NULL when the build has no such layer.
+ * deferred_grow_zone: get_page_from_freelist's
+ *   deferred_pages_enabled() && _deferred_grow_zone(zone, order) (6.6
+ *   page_alloc.c 3134-3137, 3188-3191): true, try the zone again.
+ */
+struct pagealloc_ext_hooks {
+	bool (*deferred_grow_zone)(struct zone *zone, unsigned int order);
+};
+DECLARE_HOOKS(pagealloc_ext);
+
 #endif /* MMFUZZ_MM_PAGE_ALLOC_HOOKS_H */

@@ -396,6 +396,9 @@ void stress_report_violation(struct stress_run *r);
 /* The worker pool of @r, and padata's system_unbound_wq on it (sets
  * real_cpu_shared: workers share the simulated CPUs with the tasks). */
 void stress_wq_start(struct stress_run *r);
+/* Make @n workers now (a pool's kworkers exist before the works come),
+ * so that a timed run does not pay for thread creation. */
+void stress_wq_prestart(int n);
 /* Run fn(arg) on a worker as kernel thread @name of simulated CPU @cpu;
  * false when the pool is at its limit. */
 bool stress_kthread_run(void (*fn)(void *arg), void *arg, int cpu, const char *name);

@@ -101,6 +101,27 @@ static void *wq_worker_main(void *arg)
 	return NULL;
 }
 
+/* A new idle worker, or NULL at the limit; wq.lock held. */
+static struct wq_worker *wq_spawn(void)
+{
+	struct wq_worker *k;
+
+	if (wq.nw == STRESS_WQ_MAX || wq.stop)
+		return NULL;
+	k = aligned_alloc(STRESS_CACHELINE, sizeof(*k));
+	if (!k)
+		return NULL;
+	memset(k, 0, sizeof(*k));
+	k->wq = &wq;
+	k->task.id = (int)wq.r->ntasks + 1 + wq.nw;	/* after the runner's */
+	if (pthread_create(&k->thread, NULL, wq_worker_main, k)) {
+		free(k);
+		return NULL;
+	}
+	wq.w[wq.nw++] = k;
+	return k;
+}
+
 /* queue_work: @fn(@arg) on an idle worker, or a new one; false at the limit. */
 static bool wq_queue(void (*fn)(void *arg), void *arg, int cpu, const char *name)
 {
@@ -111,20 +132,8 @@ static bool wq_queue(void (*fn)(void *arg), void *arg, int cpu, const char *name
 	for (i = 0; i < wq.nw && !k; i++)
 		if (!wq.w[i]->busy)
 			k = wq.w[i];
-	if (!k && wq.nw < STRESS_WQ_MAX && !wq.stop) {
-		k = aligned_alloc(STRESS_CACHELINE, sizeof(*k));
-		if (k) {
-			memset(k, 0, sizeof(*k));
-			k->wq = &wq;
-			k->task.id = (int)wq.r->ntasks + 1 + wq.nw;	/* after the runner's */
-			if (pthread_create(&k->thread, NULL, wq_worker_main, k)) {
-				free(k);
-				k = NULL;
-			} else {
-				wq.w[wq.nw++] = k;
-			}
-		}
-	}
+	if (!k)
+		k = wq_spawn();
 	if (!k) {
 		wq.refused++;
 		pthread_mutex_unlock(&wq.lock);
@@ -160,6 +169,14 @@ void stress_wq_start(struct stress_run *r)
 	pthread_mutex_unlock(&wq.lock);
 	real_cpu_shared = true;
 	padata_set_real_ops(&wq_padata_ops);
+}
+
+void stress_wq_prestart(int n)
+{
+	pthread_mutex_lock(&wq.lock);
+	while (wq.nw < n && wq_spawn())
+		;
+	pthread_mutex_unlock(&wq.lock);
 }
 
 bool stress_kthread_run(void (*fn)(void *arg), void *arg, int cpu, const char *name)

@@ -13,7 +13,7 @@
 #   - two nodes of 4 CPUs (the workload's default): both nodes' init run
 #     at once, as the kernel runs them.
 # and, from the node_cpus runs of one node, padata's arithmetic for nodes
-# of 8 and 80 CPUs (--sim-cpus 8,80: each helper's share of chunks timed
+# of 8 and 80 CPUs (--sim-cpus 2,8,80: each helper's share of chunks timed
 # on this machine's threads).  It prints the medians in the seed's table
 # form (ms and % against one thread), every run's kernel lines and CSV
 # rows, and the load average, then writes it all to
@@ -58,7 +58,7 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%+.0f%%", 100 * (b -
 
 for ((i = 1; i <= runs; i++)); do
 	runone one1 $i --set nodes=1 --variant one
-	runone cpus1 $i --set nodes=1 --variant node_cpus --sim-cpus 8,80
+	runone cpus1 $i --set nodes=1 --variant node_cpus --sim-cpus 2,8,80
 	runone one2 $i --variant one
 	runone cpus2 $i --variant node_cpus
 done
@@ -72,6 +72,7 @@ done
 	cc1=$(stat cpus1 deferred_init1.node0.cpu_ms | median)
 	pages=$(stat one1 deferred_init1.node0.pages | median)
 	s1=$(sim cpus1 0 1 | median)
+	s2=$(sim cpus1 0 2 | median)
 	s8=$(sim cpus1 0 8 | median)
 	s80=$(sim cpus1 0 80 | median)
 	o2a=$(stat one2 deferred_init1.node0.ms | median)
@@ -80,21 +81,22 @@ done
 	c2b=$(stat cpus2 deferred_init1.node1.ms | median)
 	t2=$(stat cpus2 deferred_init1.node0.threads | median)
 	echo
-	echo "| | model, 1 node of $t1 CPUs on $ncores cores | model, 2 nodes of $t2 CPUs on $ncores cores (node 0, node 1) | simulated 8-CPU node | simulated 80-CPU node |"
-	echo "|---|---|---|---|---|"
-	echo "| threads | ms (%) | ms (%) | ms (%) | ms (%) |"
-	echo "| 1 | $o1 (0%) | $o2a, $o2b (0%) | $s1 (0%) | $s1 (0%) |"
-	echo "| cpus | $c1 ($(pct "$o1" "$c1")) | $c2a ($(pct "$o2a" "$c2a")), $c2b ($(pct "$o2b" "$c2b")) | $s8 ($(pct "$s1" "$s8")) | $s80 ($(pct "$s1" "$s80")) |"
+	echo "| | model, 1 node of $t1 CPUs on $ncores cores | model, 2 nodes of $t2 CPUs on $ncores cores (node 0, node 1) | simulated 2-CPU node | simulated 8-CPU node | simulated 80-CPU node |"
+	echo "|---|---|---|---|---|---|"
+	echo "| threads | ms (%) | ms (%) | ms (%) | ms (%) | ms (%) |"
+	echo "| 1 | $o1 (0%) | $o2a, $o2b (0%) | $s1 (0%) | $s1 (0%) | $s1 (0%) |"
+	echo "| cpus | $c1 ($(pct "$o1" "$c1")) | $c2a ($(pct "$o2a" "$c2a")), $c2b ($(pct "$o2b" "$c2b")) | $s2 ($(pct "$s1" "$s2")) | $s8 ($(pct "$s1" "$s8")) | $s80 ($(pct "$s1" "$s80")) |"
 	echo
 	echo "pages initialised a node: $pages ($(awk -v p="$pages" 'BEGIN { printf "%.2f", p * 4096 / 2^30 }') GiB of 4 KiB pages)"
 	echo "one thread, 1 node: $(awk -v m="$o1" -v p="$pages" 'BEGIN { printf "%.1f ns a page, %.2f ms per GiB", m * 1e6 / p, m / (p * 4096 / 2^30) }') (seed 002's kernels: 1.80-3.86 ms per GiB)"
 	echo "CPU time of the init, 1 node: one $oc1 ms, node_cpus $cc1 ms (their ratio is what the helpers cost beyond the work)"
+	echo "wall over CPU time, 1 node, one thread: $(awk -v w="$o1" -v c="$oc1" 'BEGIN { printf "%.2f", w / c }') (1.00: the thread had a core throughout)"
 	echo "simulated nodes (node_cpus runs' chunk costs):"
 	grep -h '^deferred_init1.sim.node0' "$tmp"/cpus1.1
 	echo
 	echo "commands:"
 	echo "  1 node, one:        $build/mmfuzz stress deferred_init1 --set nodes=1 --variant one"
-	echo "  1 node, node_cpus:  $build/mmfuzz stress deferred_init1 --set nodes=1 --variant node_cpus --sim-cpus 8,80"
+	echo "  1 node, node_cpus:  $build/mmfuzz stress deferred_init1 --set nodes=1 --variant node_cpus --sim-cpus 2,8,80"
 	echo "  2 nodes, one:       $build/mmfuzz stress deferred_init1 --variant one"
 	echo "  2 nodes, node_cpus: $build/mmfuzz stress deferred_init1 --variant node_cpus"
 	echo

@@ -61,7 +61,7 @@
 struct di1_chunk {
 	int nid;
 	bool by_caller;			/* the pgdatinit thread ran it */
-	unsigned long start, end, job_end, align, min_chunk;
+	unsigned long start, end, job_start, align, min_chunk;
 	uint64_t cpu_ns, wall_ns;
 };
 
@@ -114,8 +114,8 @@ static int pfn_nid(unsigned long pfn)
 }
 
 /* padata_hooks.chunk: a chunk's thread CPU time and wall clock */
-static void di1_chunk_hook(const struct padata_mt_job *job, unsigned long start,
-			   unsigned long end, bool done)
+static void di1_chunk_hook(const struct padata_mt_job *job, unsigned long job_start,
+			   unsigned long start, unsigned long end, bool done)
 {
 	struct di1_chunk *c;
 	unsigned int i;
@@ -135,8 +135,7 @@ static void di1_chunk_hook(const struct padata_mt_job *job, unsigned long start,
 	c->by_caller = di1_tls_pgdatinit;
 	c->start = start;
 	c->end = end;
-	/* start + size stays the job's end while helpers claim chunks */
-	c->job_end = job->start + job->size;
+	c->job_start = job_start;
 	c->align = job->align;
 	c->min_chunk = job->min_chunk;
 }
@@ -309,7 +308,7 @@ static double cost_of(int nid, unsigned long s, unsigned long e, unsigned int nc
 
 /*
  * A node of @ncpus CPUs: each job the node ran (the chunks with one job
- * end), padata's arithmetic for max_threads @ncpus, its chunks claimed in
+ * start, the job ending where its last chunk ends), padata's arithmetic for max_threads @ncpus, its chunks claimed in
  * order by the helper free first.  Returns the node's ns (the jobs one
  * after another, each its largest helper share, plus @serial_ns); the
  * works and chunk size of the largest job and the largest share in pages.
@@ -318,7 +317,7 @@ static double sim_node(int nid, unsigned int ncpus, unsigned int nchunks, double
 		       int *nworks_out, unsigned long *chunk_out, unsigned long *share_out)
 {
 	double total = serial_ns, load[4096];
-	unsigned long share[4096], done_end[64];
+	unsigned long share[4096], done_start[64];
 	unsigned long biggest = 0;
 	unsigned int i, njobs = 0;
 
@@ -328,7 +327,7 @@ static double sim_node(int nid, unsigned int ncpus, unsigned int nchunks, double
 	for (i = 0; i < nchunks; i++) {
 		const struct di1_chunk *c = &di1_chunks[i];
 		struct padata_mt_job job;
-		unsigned long start = c->start, s, cs;
+		unsigned long start, job_end = 0, s, cs;
 		double span = 0;
 		unsigned int j, k, kmax;
 		int nworks;
@@ -337,17 +336,18 @@ static double sim_node(int nid, unsigned int ncpus, unsigned int nchunks, double
 		if (c->nid != nid)
 			continue;
 		for (j = 0; j < njobs; j++)
-			seen |= done_end[j] == c->job_end;
+			seen |= done_start[j] == c->job_start;
 		if (seen || njobs == 64)
 			continue;
-		done_end[njobs++] = c->job_end;
+		done_start[njobs++] = c->job_start;
+		start = c->job_start;
 		for (j = 0; j < nchunks; j++)
-			if (di1_chunks[j].nid == nid && di1_chunks[j].job_end == c->job_end &&
-			    di1_chunks[j].start < start)
-				start = di1_chunks[j].start;
+			if (di1_chunks[j].nid == nid && di1_chunks[j].job_start == c->job_start &&
+			    di1_chunks[j].end > job_end)
+				job_end = di1_chunks[j].end;
 		memset(&job, 0, sizeof(job));
 		job.start = start;
-		job.size = c->job_end - start;
+		job.size = job_end - start;
 		job.align = c->align;
 		job.min_chunk = c->min_chunk;
 		job.max_threads = (int)ncpus;
@@ -359,12 +359,12 @@ static double sim_node(int nid, unsigned int ncpus, unsigned int nchunks, double
 			load[k] = 0;
 			share[k] = 0;
 		}
-		for (s = job.start; s < c->job_end;) {
+		for (s = job.start; s < job_end;) {
 			unsigned long e = (s + cs) / cs * cs;	/* roundup(s + 1, cs) */
 			unsigned int best = 0;
 
-			if (e > c->job_end)
-				e = c->job_end;
+			if (e > job_end)
+				e = job_end;
 			for (k = 1; k < (unsigned int)nworks; k++)
 				if (load[k] < load[best])
 					best = k;

@@ -137,9 +137,9 @@ static void padata_mt_helper(struct padata_mt_job_state *ps)
 			start--;
 
 		spin_unlock(&ps->lock);
-		HOOK(padata, chunk, job, start, end, false);
+		HOOK(padata, chunk, job, ps->job_start, start, end, false);
 		job->thread_fn(start, end, job->fn_arg);
-		HOOK(padata, chunk, job, start, end, true);
+		HOOK(padata, chunk, job, ps->job_start, start, end, true);
 		spin_lock(&ps->lock);
 	}
 
@@ -231,9 +231,9 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 			st->nworks = st->nworks_fini = 1;
 			st->chunk_size = job->size;
 		}
-		HOOK(padata, chunk, job, job->start, job->start + job->size, false);
+		HOOK(padata, chunk, job, job->start, job->start, job->start + job->size, false);
 		job->thread_fn(job->start, job->start + job->size, job->fn_arg);
-		HOOK(padata, chunk, job, job->start, job->start + job->size, true);
+		HOOK(padata, chunk, job, job->start, job->start, job->start + job->size, true);
 		return;
 	}
 

@@ -99,14 +99,16 @@ struct padata_real_ops {
 void padata_set_real_ops(const struct padata_real_ops *ops);
 
 /*
- * padata's hooks (hooks.h): chunk(job, start, end, done) on the thread
- * that runs thread_fn(start, end), just before it (@done false) and just
- * after (@done true), the caller's single-work run included.  For the
- * harness (stress mode times the chunks; a checker may follow the claims).
+ * padata's hooks (hooks.h): chunk(job, job_start, start, end, done) on the
+ * thread that runs thread_fn(start, end), just before it (@done false) and
+ * just after (@done true), the caller's single-work run included;
+ * @job_start is where the job began (job->start moves as helpers claim
+ * chunks under ps->lock: the hook reads only @job's constant fields).  For
+ * the harness (stress mode times the chunks; a checker may follow them).
  */
 struct padata_hooks {
-	void (*chunk)(const struct padata_mt_job *job, unsigned long start, unsigned long end,
-		      bool done);
+	void (*chunk)(const struct padata_mt_job *job, unsigned long job_start,
+		      unsigned long start, unsigned long end, bool done);
 };
 DECLARE_HOOKS(padata);
 

@@ -191,6 +191,17 @@ static int di1_prepare(struct stress_run *r, unsigned long tasks)
 		if (!r->tasks[i].priv)
 			return -1;
 	}
+	/*
+	 * The run of deferred init's checker (I-DI-1..4) on this world, alone
+	 * (the others' run_begin is for fiber runs: the oracles): it counts
+	 * every pfn's inits and frees through its hooks, and its owner source
+	 * then knows which deferred pfns the buddy has (without the counts it
+	 * can only say "all of them still deferred").
+	 */
+	if (check_run_begin_one(r->w, "I-DI-1..4")) {
+		fprintf(stderr, "mmfuzz stress: deferred_init1: no checker I-DI-1..4\n");
+		return -1;
+	}
 	__atomic_store_n(&di1_nchunks, 0, __ATOMIC_RELAXED);
 	stress_wq_start(r);
 	/* pgdatinit and every helper of every node at once, made beforehand */

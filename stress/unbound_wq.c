@@ -23,9 +23,11 @@
  */
 #include "stress.h"
 
+#include <alloca.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../src/kernel/padata.h"
 
@@ -60,6 +62,18 @@ static struct wq_state wq = {
 	.idle = PTHREAD_COND_INITIALIZER,
 };
 
+/* fn(arg) below 64 KiB of stack that a violation's unwinding leaves the
+ * worker to use, so the frames of fn stay as other threads may see them */
+static __attribute__((noinline)) void wq_run_padded(void (*fn)(void *), void *arg)
+{
+	char *pad = alloca(65536);
+
+	/* the compiler may neither drop nor shrink it */
+	__asm__ volatile("" : : "r"(pad) : "memory");
+	fn(arg);
+	__asm__ volatile("" : : "r"(pad) : "memory");
+}
+
 static void *wq_worker_main(void *arg)
 {
 	struct wq_worker *k = arg;
@@ -82,13 +96,20 @@ static void *wq_worker_main(void *arg)
 
 		current_task = &k->task;
 		k->task.exit_jb = &k->jb;
-		if (!setjmp(k->jb)) {
-			fn(fa);
-		} else {
-			/* a model violation in the work: g_violation says which */
+		if (setjmp(k->jb)) {
+			/*
+			 * A model violation in the work (g_violation says
+			 * which).  Other threads may still use what its frames
+			 * hold (padata's job state lives on the caller's
+			 * stack): the worker says so and stays here, on the
+			 * stack the pad kept free above those frames.
+			 */
 			__atomic_store_n(&q->r->failed, 1, __ATOMIC_RELEASE);
 			stress_wake_runner();
+			for (;;)
+				pause();
 		}
+		wq_run_padded(fn, fa);
 		current_task = NULL;
 
 		pthread_mutex_lock(&q->lock);

@@ -8,9 +8,12 @@
 # report; one thread a node with `one`, the node's 4 CPUs with node_cpus
 # (padata's helpers ran: more than one work); the allocating tasks made
 # the zone grow (deferred_grow_zone) before pgdatinit took it; --sim-cpus
-# prints padata's plan for 8 and 80 CPUs.  Bad options exit 2.
+# prints padata's plan for 8 and 80 CPUs.  Deferred init's checker runs
+# on the real threads: a chunk that overlaps its neighbour
+# (--inject padata_chunk_overlap) ends the run with I-DI-2.  Bad options
+# exit 2.
 . tests/lib/tap.sh
-plan 24
+plan 25
 
 SMALL="--set zone_pages=16384 --set section_shift=1 --stall-ms 20000"
 stat() { grep "^$2: " "$1" | head -1 | cut -d' ' -f2; }
@@ -57,6 +60,12 @@ run --variant node_cpus -t 1
 [ $rc = 0 ] && clean && [ "$(sum "$TMP/o" grows)" = 0 ] &&
 	[ "$(sum "$TMP/o" pages)" -gt 0 ] && grep -q '^average:[1-9]' "$TMP/o"
 ok $? "tasks idle: the kernel lines, no grow, pages initialised, average: pages per second"
+
+"$MMFUZZ" stress deferred_init1 $SMALL --variant node_cpus --inject padata_chunk_overlap > "$TMP/o" 2> "$TMP/e"
+rc=$?
+# (under TSan the threads left where they stopped are a thread leak: 66)
+{ [ $rc = 1 ] || { is_tsan && [ $rc = 66 ]; }; } && grep -q "Assertion \`I-DI-2@" "$TMP/e"
+ok $? "--inject padata_chunk_overlap: I-DI-2 on the real threads, exit 1 (exit $rc)"
 
 "$MMFUZZ" stress deferred_init1 $SMALL --variant bogus > /dev/null 2> "$TMP/e"
 [ $? = 2 ] && grep -q "unknown variant 'bogus'" "$TMP/e"

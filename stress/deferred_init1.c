@@ -576,6 +576,14 @@ static void di1_cleanup(struct stress_run *r)
 		free(r->tasks[i].priv);
 		r->tasks[i].priv = NULL;
 	}
+	if (r->priv) {
+		struct di1 *di = r->priv;
+
+		pthread_mutex_destroy(&di->lock);
+		pthread_cond_destroy(&di->cond);
+		free(di);
+		r->priv = NULL;
+	}
 }
 
 /* VmHWM of /proc/self/status, in MiB, or -1 */
@@ -596,11 +604,10 @@ static long rss_peak_mib(void)
 
 static void di1_print_config(struct stress_run *r, FILE *out)
 {
-	struct di1 *di = r->priv;
 	unsigned long pages = (unsigned long)config_get(&r->w->config, &ck_zone_pages);
 	char vbuf[32];
 
-	fprintf(out, "config.nodes: %d\n", di ? di->nnodes : 0);
+	fprintf(out, "config.nodes: %d\n", pa_world(r->w)->nodes_online);
 	fprintf(out, "config.node_pages: %lu\n", pages);
 	fprintf(out, "config.node_gib_of_4k_pages: %.2f\n", (double)pages * 4096 / (1UL << 30));
 	fprintf(out, "config.memmap_mib_per_node: %.1f\n",

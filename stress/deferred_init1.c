@@ -32,7 +32,10 @@
  * handed to the helpers in claim order (each to the helper free first),
  * each chunk costing what the pfns it covers cost on this machine's
  * threads (their thread CPU time in this run), and the node's time the
- * largest helper share plus pgdatinit's own serial part.
+ * largest helper share, one job after another.  pgdatinit's own CPU
+ * time outside its chunks is printed beside (serial_cpu_ms), not added:
+ * in real mode it includes its wait for the helpers, which
+ * wait_for_completion spins through with sched_yield().
  *
  * --alloc-during-init: the tasks (-t) allocate order-0 and order-4 blocks
  * (GFP_NOWAIT) up to more than boot initialised, free them, and again,
@@ -319,15 +322,16 @@ static double cost_of(int nid, unsigned long s, unsigned long e, unsigned int nc
 
 /*
  * A node of @ncpus CPUs: each job the node ran (the chunks with one job
- * start, the job ending where its last chunk ends), padata's arithmetic for max_threads @ncpus, its chunks claimed in
- * order by the helper free first.  Returns the node's ns (the jobs one
- * after another, each its largest helper share, plus @serial_ns); the
- * works and chunk size of the largest job and the largest share in pages.
+ * start, the job ending where its last chunk ends), padata's arithmetic
+ * for max_threads @ncpus, its chunks claimed in order by the helper free
+ * first.  Returns the node's ns (the jobs one after another, each its
+ * largest helper share); the works and chunk size of the largest job and
+ * its largest share in pages.
  */
-static double sim_node(int nid, unsigned int ncpus, unsigned int nchunks, double serial_ns,
+static double sim_node(int nid, unsigned int ncpus, unsigned int nchunks,
 		       int *nworks_out, unsigned long *chunk_out, unsigned long *share_out)
 {
-	double total = serial_ns, load[4096];
+	double total = 0, load[4096];
 	unsigned long share[4096], done_start[64];
 	unsigned long biggest = 0;
 	unsigned int i, njobs = 0;
@@ -514,6 +518,7 @@ static int di1_run(struct stress_run *r, FILE *out, unsigned long long *ops, uin
 			}
 		if (serial_ns < 0)
 			serial_ns = 0;
+		fprintf(out, "deferred_init1.node%d.serial_cpu_ms: %.2f\n", n->nid, serial_ns / 1e6);
 		fprintf(out, "deferred_init1.node%d.pages: %lu\n", n->nid, pages);
 		fprintf(out, "deferred_init1.node%d.pages_grown: %lu\n", n->nid, st.pages_grown);
 		fprintf(out, "deferred_init1.node%d.grows: %lu\n", n->nid, st.nr_grows);
@@ -542,7 +547,7 @@ static int di1_run(struct stress_run *r, FILE *out, unsigned long long *ops, uin
 			unsigned int nc = k == 0 ? 1 : r->o->sim_cpus[k - 1];
 			unsigned long cs, share;
 			int nw;
-			double sim = sim_node(n->nid, nc, nchunks, serial_ns, &nw, &cs, &share) / 1e6;
+			double sim = sim_node(n->nid, nc, nchunks, &nw, &cs, &share) / 1e6;
 
 			if (k == 0)
 				one = sim;

@@ -4,7 +4,7 @@
 # bench/seed002.sh: seed 002's table in the model (make bench-seed002).
 # deferred_init1 boots 4 GiB-equivalent nodes with deferred init pending
 # and times deferred_init_memmap per node on real threads; this runs it
-# RUNS times (default 5) with each deferred_page_init_max_threads variant,
+# RUNS times (default 9) with each deferred_page_init_max_threads variant,
 # interleaved (one, node_cpus, one, ...) so the machine's drift falls on
 # both, on two machines:
 #   - one node of the stress world's 8 CPUs (--set nodes=1): one thread
@@ -21,7 +21,7 @@
 #
 #   bench/seed002.sh [-r RUNS] [-b BUILD]
 set -u
-runs=5 build=${MMFUZZ_BUILD:-build}
+runs=9 build=${MMFUZZ_BUILD:-build}
 while getopts "r:b:" o; do
 	case $o in
 	r) runs=$OPTARG ;;

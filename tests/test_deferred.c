@@ -16,7 +16,7 @@
 #include "mm_world.h"
 #include "tap.h"
 
-static bool g_quiesce;
+static bool g_quiesce, g_two_waiters;
 static int g_nodes = 1, g_cpus = 2, g_threads = DEFERRED_THREADS_ONE;
 static long g_holes, g_reserved;
 
@@ -60,7 +60,7 @@ static int nheld[4];
 
 /* The executor's rule (src/prog/exec.c quiescent()): no kthread inside
  * something it does with preemption or interrupts off. */
-static bool kthreads_quiet(struct task *self)
+static __sched_notsan bool kthreads_quiet(struct task *self)
 {
 	int i;
 
@@ -93,7 +93,7 @@ static void body(struct task *t, void *arg)
 		deferred_init_wait();
 		return;
 	}
-	if (id == 0) {
+	if (id == 0 || (id == 1 && g_two_waiters)) {
 		page_alloc_init_late();
 		return;
 	}
@@ -123,7 +123,7 @@ static void body(struct task *t, void *arg)
 
 struct outcome {
 	int clean, runs;
-	unsigned long grows, nworks_max;
+	unsigned long grows, grows_irq, nworks_max;
 	const char *sig;		/* the first violation's signature */
 	char msg[256];
 };
@@ -170,6 +170,7 @@ static void schedules(struct world *w, int ntasks, int seeds, struct outcome *o)
 
 			deferred_node_stat_get(w, nid, &st);
 			o->grows += st.nr_grows;
+			o->grows_irq += st.nr_grows_irq;
 			if ((unsigned long)st.nworks > o->nworks_max)
 				o->nworks_max = (unsigned long)st.nworks;
 		}
@@ -210,6 +211,33 @@ static const char *switch_caught(int bit, const char *want1, const char *want2, 
 	return buf;
 }
 
+/* memblock: a hole splits a region, a reserved range splits the free ones */
+static void memblock_tests(void)
+{
+	struct memblock mb;
+	unsigned long i = 0, s, e, got[8][2];
+	int n = 0;
+
+	memblock_init(&mb);
+	memblock_add_node(&mb, 0, 100, 0);
+	memblock_add_node(&mb, 100, 100, 1);
+	memblock_remove(&mb, 40, 10);
+	memblock_reserve(&mb, 60, 5);
+	memblock_reserve(&mb, 95, 10);	/* across the nodes' boundary */
+	while (n < 8 && memblock_next_free_range(&mb, 0, 200, &i, &s, &e)) {
+		got[n][0] = s;
+		got[n++][1] = e;
+	}
+	ok(n == 4 && got[0][0] == 0 && got[0][1] == 40 && got[1][0] == 50 && got[1][1] == 60 &&
+	   got[2][0] == 65 && got[2][1] == 95 && got[3][0] == 105 && got[3][1] == 200,
+	   "memblock: memory minus the hole and the reserved ranges, in pfn order (%d ranges)", n);
+	ok(memblock_pfn_unavailable(&mb, 45) && memblock_pfn_unavailable(&mb, 62) &&
+	   memblock_pfn_unavailable(&mb, 100) && !memblock_pfn_unavailable(&mb, 39) &&
+	   !memblock_pfn_present(&mb, 45) && memblock_pfn_present(&mb, 62) &&
+	   memblock_present_pages(&mb, 0, 200) == 190 && memblock_free_pages_in(&mb, 0, 200) == 175,
+	   "memblock: a hole is not present, a reserved page is; 190 present, 175 free");
+}
+
 int main(void)
 {
 	struct deferred_node_stat st;
@@ -219,7 +247,8 @@ int main(void)
 	const char *sig;
 	unsigned long free_before;
 
-	tap_plan(20);
+	tap_plan(23);
+	memblock_tests();
 
 	/* ---- boot ---- */
 	g_holes = 0xa5;
@@ -273,13 +302,13 @@ int main(void)
 	g_cpus = 4;
 	g_threads = DEFERRED_THREADS_NODE_CPUS;
 	w = mm_test_boot(tune);
-	schedules(w, 4, 60, &o);
+	schedules(w, 4, 200, &o);
 	ok(o.clean == o.runs, "one node, holes, node_cpus, allocations racing init: %d of %d "
 	   "schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
-	ok(o.grows > 0 && o.nworks_max >= 2,
-	   "the schedules reach deferred_grow_zone (%lu grows) and padata helpers (nworks "
-	   "of a node's jobs up to %lu)",
-	   o.grows, o.nworks_max);
+	ok(o.grows > 0 && o.grows_irq > 0 && o.nworks_max >= 2,
+	   "the schedules reach deferred_grow_zone (%lu grows, %lu from interrupt context) and "
+	   "padata helpers (nworks of a node's jobs up to %lu)", o.grows, o.grows_irq,
+	   o.nworks_max);
 
 	/* ---- the switches ---- */
 	sig = switch_caught(BUG_PADATA_CHUNK_OVERLAP, "I-DI-2", NULL, 20, w, 1);
@@ -301,7 +330,7 @@ int main(void)
 	g_holes = 0x00a5;
 	g_reserved = 0x4a2a;
 	w = mm_test_boot(tune);
-	schedules(w, 4, 60, &o);
+	schedules(w, 4, 200, &o);
 	ok(o.clean == o.runs, "two nodes, holes and reserved ranges: %d of %d schedules clean (%s)",
 	   o.clean, o.runs, o.sig ? o.msg : "none caught");
 	ok(o.nworks_max >= 2, "two pgdatinit kthreads with helpers (nworks up to %lu)", o.nworks_max);
@@ -310,10 +339,16 @@ int main(void)
 	/* ---- quiescent checks while the kthreads run ---- */
 	g_quiesce = true;
 	w = mm_test_boot(tune);
-	schedules(w, 1, 40, &o);
+	schedules(w, 1, 100, &o);
 	ok(o.clean == o.runs, "I-CONS and I-DI-1 at quiescence while pgdatinit and padata run: "
 	   "%d of %d schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
 	g_quiesce = false;
+	/* two tasks run page_alloc_init_late: one starts the kthreads, both wait */
+	g_two_waiters = true;
+	schedules(w, 2, 60, &o);
+	g_two_waiters = false;
+	ok(o.clean == o.runs, "two tasks in page_alloc_init_late: %d of %d schedules clean (%s)",
+	   o.clean, o.runs, o.sig ? o.msg : "none caught");
 	world_destroy(w);
 
 	/* ---- one thread a node (6.6's generic default) ---- */

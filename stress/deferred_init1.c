@@ -442,8 +442,8 @@ static int di1_run(struct stress_run *r, FILE *out, unsigned long long *ops, uin
 	{
 		struct deferred_world *dw = deferred_world(r->w);
 
-		dw->init_started = true;
 		atomic_set(&dw->pgdat_init_n_undone, di->nnodes);
+		__atomic_store_n(&dw->init_started, true, __ATOMIC_RELEASE);
 	}
 	t0 = stress_now_ns();
 	for (i = 0; i < di->nnodes; i++)

@@ -445,6 +445,12 @@ bench-stress: $(MMFUZZ)
 	} 2>&1 | tee $$out; \
 	if [ -e $$out.failed ]; then rm -f $$out.failed; exit 1; fi; \
 	bench/mpage.sh -n bench-stress -c "make bench-stress" -l "$$load" -f $$out
+# bench-seed002: seed 002's table (docs/seed002.md): deferred_init1 with
+# each deferred_page_init_max_threads variant, medians of 9 runs, and the
+# simulated 8- and 80-CPU nodes; writes docs/measurements/bench-seed002.md.
+.PHONY: bench-seed002
+bench-seed002: $(MMFUZZ)
+	bench/seed002.sh -b $(BUILD)
 # ---- end of stress ----
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d) $(BENCH_BINS:=.d)

@@ -8,7 +8,7 @@
 # own page_alloc_init_late, boot_deferred a kthread the program races.
 . tests/lib/tap.sh
 seeds=(corpus/deferred/*.mmf)
-plan $((11 + 2 * ${#seeds[@]}))
+plan $((12 + 2 * ${#seeds[@]}))
 
 "$MMFUZZ" targets > "$TMP/t"
 grep -Eq '^deferred +layers pagealloc,kernel,deferred ' "$TMP/t"
@@ -99,6 +99,18 @@ done
 [ -z "$miss" ] && [ "${init:-0}" -ge 2 ] && [ "${helpers:-0}" -gt "${init:-0}" ]
 ok $? "the seeds reach both operations, pgdatinit on two nodes ($init tasks), padata helpers ($helpers tasks in padata_mt_helper), deferred_grow_zone" ||
 	diag "missing:$miss"
+
+# ... and every operation of the deferred target and every yield-point type
+"$MMFUZZ" run --help > "$TMP/help"
+miss=""
+for op in $(awk '/^[a-z]/ { cur = $1; next } cur == "deferred" { print $2 }' "$TMP/tv"); do
+	grep -qF "op($op)" "$TMP/tr" || miss="$miss $op"
+done
+for ty in $(sed -n '/^Yield points/{n;p}' "$TMP/help"); do
+	grep -Eq "[ :]$ty\(" "$TMP/tr" || miss="$miss $ty"
+done
+[ -z "$miss" ] && [ "$(awk '/^[a-z]/ { cur = $1; next } cur == "deferred"' "$TMP/tv" | wc -l)" -ge 14 ]
+ok $? "corpus/deferred reaches every operation of the target and every yield-point type${miss:+ (missing:$miss)}"
 
 # wait_init_done with no boot_deferred: page_alloc_init_late in the task
 # itself, no kernel_init kthread

@@ -453,35 +453,8 @@ static const struct owner_source pcp_owner = {
 };
 OWNER_SOURCE(pcp_owner);
 
-/*
- * The struct pages boot left uninitialised, past each node's
- * first_deferred_pfn: owned by no allocator yet (deferred init, a layer
- * above, owns what it takes from here on).
- */
-static void uninit_collect(struct world *w, struct owner_sink *s)
-{
-	struct pagealloc_world *pa = pa_world(w);
-	int nid;
-
-	for (nid = 0; nid < pa->nodes_online; nid++) {
-		const struct pglist_data *pgdat = &pa->node_data[nid];
-		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
-		unsigned long pfn = __atomic_load_n(&pgdat->first_deferred_pfn, __ATOMIC_RELAXED);
-
-		if (pfn < end)
-			owner_add(s, pfn, end - pfn, (unsigned int)nid);
-	}
-}
-
-static void uninit_describe(unsigned who, char *buf, size_t n)
-{
-	snprintf(buf, n, "node %u's uninitialised memmap (past first_deferred_pfn)", who);
-}
-
-static const struct owner_source uninit_owner = {
-	.name = "uninit", .collect = uninit_collect, .describe = uninit_describe,
-};
-OWNER_SOURCE(uninit_owner);
+/* The struct pages boot left uninitialised, and holes and reserved ranges:
+ * src/check/deferred.c's owner sources. */
 
 static void pcps_valid(struct world *w, const char *site, bool must_be_empty,
 		       unsigned int pcp2_zones, struct cfail *f)
@@ -584,7 +557,10 @@ static void vmstat_end(struct world *w, struct cfail *f)
 					     "%s has %lu free order-%d blocks after everything was "
 					     "freed, inside pageblocks", zone->name,
 					     zone->free_area[o].nr_free, o);
-		} else if (zone->free_area[pa_world(w)->max_order].nr_free != want) {
+		} else if (memblock_free_pages_in(&pa_world(w)->memblock, zone->zone_start_pfn,
+						  zone->zone_start_pfn + zone->spanned_pages) ==
+				   zone->spanned_pages &&	/* holes split blocks */
+			   zone->free_area[pa_world(w)->max_order].nr_free != want) {
 			fail(f, "I-BUD-3", "end",
 			     "%s has %lu free max-order blocks after everything was freed, not %lu",
 			     zone->name, zone->free_area[pa_world(w)->max_order].nr_free, want);

@@ -19,7 +19,8 @@ BUG_SWITCH(bug_padata_chunk_overlap);
 static const struct bug_info bug_padata_chunk_gap = {
 	.bit = BUG_PADATA_CHUNK_GAP,
 	.name = "padata_chunk_gap", .layer = "deferred", .where = "padata_mt_helper",
-	.caught_by = "I-DI-2 (a deferred pfn never initialised; chunks leave a gap)",
+	.caught_by = "I-DI-3 (its MAX_ORDER block freed around an uninitialised struct page), "
+		     "I-DI-2 (a deferred pfn never initialised; chunks leave a gap)",
 	.desc = "job->start moves one pfn past the claimed chunk's end: the pfn between two "
 		"chunks is never initialised nor freed",
 };

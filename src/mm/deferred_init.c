@@ -302,7 +302,7 @@ static unsigned long deferred_init_maxorder(unsigned long *i, struct zone *zone,
 static void deferred_init_memmap_chunk(unsigned long start_pfn, unsigned long end_pfn, void *arg)
 {
 	struct zone *zone = arg;
-	unsigned long spfn, epfn, i = 0;
+	unsigned long spfn, epfn, i = 0, nr_pages = 0;
 
 	HOOK(deferred, chunk, zone, start_pfn, end_pfn);
 	deferred_init_mem_pfn_range_in_zone(&i, zone, &spfn, &epfn, start_pfn);
@@ -312,9 +312,11 @@ static void deferred_init_memmap_chunk(unsigned long start_pfn, unsigned long en
 	 * can avoid introducing any issues with the buddy allocator.
 	 */
 	while (spfn < end_pfn) {
-		deferred_init_maxorder(&i, zone, &spfn, &epfn);
+		nr_pages += deferred_init_maxorder(&i, zone, &spfn, &epfn);
 		cond_resched();
 	}
+	__atomic_add_fetch(&dw_cur()->stat[zone_to_nid(zone)].pages_initialised, nr_pages,
+			   __ATOMIC_RELAXED);	/* the model's count, not a yield point */
 }
 
 /* 6.6: a __weak 1, x86's (and after seed 002 everyone's) the node's CPUs */

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Deferred struct-page init's checkers (src/mm/deferred_init.c), through
+ * the layer's hooks (deferred.h) and at quiescence and the end.
+ *
+ * The catalogue (kernel-mm.md section 2's I-DI rows, and what the model
+ * adds):
+ *   I-DI-1  first_deferred_pfn changes only under pgdat_resize_lock, only
+ *           forward, to a section boundary or ULONG_MAX; once
+ *           deferred_init_memmap has taken it, it stays ULONG_MAX; at
+ *           quiescence it holds what the last change under the lock set.
+ *   I-DI-2  every deferred pfn (a free pfn past the node's boot
+ *           first_deferred_pfn) is initialised exactly once and freed to
+ *           the buddy exactly once: a second init or free is reported when
+ *           it happens, a pfn left out when its node reports done; padata's
+ *           chunks partition each job exactly (no overlap, no gap, every
+ *           chunk end but the last a multiple of chunk_size) and
+ *           nworks_fini == nworks when the job returns.
+ *   I-DI-3  no struct page is read before it is initialised: a pfn handed
+ *           to __free_pages_core (which reads and writes its struct page,
+ *           and the buddy merge its neighbours') must have been
+ *           initialised first.  The memmap past first_deferred_pfn is
+ *           poisoned, so an ASan build reports any other read; the
+ *           checkers' own walkers read only the free lists, the pcps and
+ *           the handles (pagealloc.c), never the memmap by pfn.
+ *   I-DI-4  managed_pages of every zone equals what boot freed plus what
+ *           deferred init's __free_pages_core freed into it, when a node
+ *           reports done, at quiescence and at the end.
+ *   I-CONS  (cons.c) the pfns deferred at boot that have not reached the
+ *           buddy are an owner source of their own ("deferred"), holes and
+ *           reserved ranges another ("memblock"): every page one owner
+ *           while init runs.
+ */
+#include "check.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mm/deferred.h"
+
+#define MAX_CHUNKS	4096
+
+static struct {
+	struct world *w;
+	unsigned char *inits, *frees;	/* per pfn: deferred init's counts */
+	unsigned long cap;
+	long managed_boot[MAX_ZONES_PER_ZONELIST];
+	long freed[MAX_ZONES_PER_ZONELIST];	/* by deferred init's __free_pages_core */
+	unsigned long fdp[MAX_NUMNODES];	/* the last value set under the lock */
+	bool taken[MAX_NUMNODES];		/* deferred_init_memmap took it */
+	/* the chunks of each node's current job (the nodes' jobs run side by side) */
+	struct { unsigned long s, e; } ch[MAX_NUMNODES][MAX_CHUNKS];
+	int nch[MAX_NUMNODES];
+	bool active;			/* a deferred world: the arrays are in use */
+} dc;
+
+static struct deferred_world *dcw(void)
+{
+	return dc.w ? deferred_world(dc.w) : NULL;
+}
+
+/* The pfn is deferred at boot: free memory past its node's boot pfn. */
+static bool pfn_deferred(unsigned long pfn)
+{
+	struct deferred_world *dw = dcw();
+	struct pagealloc_world *pa = pa_world(dc.w);
+	int nid;
+
+	for (nid = 0; nid < pa->nodes_online; nid++) {
+		const pg_data_t *pgdat = &pa->node_data[nid];
+
+		if (pfn - pgdat->node_start_pfn < pgdat->node_spanned_pages)
+			return pfn >= dw->stat[nid].first_deferred_pfn_boot &&
+			       memblock_pfn_free(&pa->memblock, pfn);
+	}
+	return false;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void dfail(const char *sig, const char *fmt, ...);
+
+static void dfail(const char *sig, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sched_violation(sig, current_task && current_task->name ? current_task->name : "deferred",
+			"%s", msg);
+}
+
+/* ---- the hooks ---- */
+
+static void hk_init_pages(unsigned long pfn, unsigned long nr)
+{
+	unsigned long end = pfn + nr;
+
+	if (!dc.active)
+		return;
+	for (; pfn < end; pfn++) {
+		if (!pfn_deferred(pfn))
+			dfail("I-DI-2", "pfn %lu initialised by deferred init is not deferred "
+			      "(boot initialised it, or it is reserved or a hole)", pfn);
+		if (dc.inits[pfn]++)
+			dfail("I-DI-2", "pfn %lu initialised twice by deferred init", pfn);
+	}
+}
+
+static void hk_free_range(unsigned long pfn, unsigned long nr)
+{
+	unsigned long p, end = pfn + nr, blk;
+	struct zone *zone;
+
+	if (!dc.active)
+		return;
+	/* __free_one_page reads the buddies up to the MAX_ORDER block: all of
+	 * its deferred struct pages must be initialised first (6.6's reason
+	 * for deferred_init_maxorder's two passes) */
+	blk = 1UL << pa_world(dc.w)->max_order;
+	for (p = pfn & ~(blk - 1); p < ((end + blk - 1) & ~(blk - 1)); p++)
+		if (!dc.inits[p] && pfn_deferred(p))
+			dfail("I-DI-3", "pfn %lu handed to __free_pages_core before the struct page "
+			      "of pfn %lu of its MAX_ORDER block was initialised", pfn, p);
+	for (p = pfn; p < end; p++) {
+		if (!dc.inits[p])
+			dfail("I-DI-3", "pfn %lu handed to __free_pages_core before its struct "
+			      "page was initialised", p);
+		if (dc.frees[p]++)
+			dfail("I-DI-2", "pfn %lu freed to the buddy twice by deferred init", p);
+	}
+	zone = page_zone(pfn_to_page(pfn));
+	__atomic_add_fetch(&dc.freed[zone->idx], (long)nr, __ATOMIC_RELAXED);
+}
+
+static void hk_chunk(const struct zone *zone, unsigned long start, unsigned long end)
+{
+	int i, nid = zone_to_nid(zone);
+
+	if (!dc.active)
+		return;
+	if (end <= start)
+		dfail("I-DI-2", "padata chunk [%lu, %lu) is empty", start, end);
+	i = __atomic_fetch_add(&dc.nch[nid], 1, __ATOMIC_RELAXED);
+	if (i < MAX_CHUNKS) {
+		dc.ch[nid][i].s = start;
+		dc.ch[nid][i].e = end;
+	}
+}
+
+static void hk_job_begin(const struct zone *zone, unsigned long start, unsigned long size)
+{
+	(void)start;
+	(void)size;
+	dc.nch[zone_to_nid(zone)] = 0;
+}
+
+static int cmp_chunk(const void *a, const void *b)
+{
+	const unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void hk_job_done(const struct zone *zone, unsigned long start, unsigned long size,
+			const struct padata_stat *ps)
+{
+	unsigned long at = start, end = start + size;
+	int i, nid = zone_to_nid(zone), n = dc.nch[nid];
+
+	if (!dc.active || n > MAX_CHUNKS)
+		return;
+	if (ps->nworks_fini != ps->nworks)
+		dfail("I-DI-2", "%s: padata job [%lu, %lu) returned with nworks_fini %d of %d",
+		      zone->name, start, end, ps->nworks_fini, ps->nworks);
+	qsort(dc.ch[nid], (size_t)n, sizeof(dc.ch[nid][0]), cmp_chunk);
+	for (i = 0; i < n; i++) {
+		if (dc.ch[nid][i].s < at)
+			dfail("I-DI-2", "%s: padata chunks overlap: [%lu, %lu) starts before %lu "
+			      "(job [%lu, %lu), chunk_size %lu)", zone->name, dc.ch[nid][i].s, dc.ch[nid][i].e,
+			      at, start, end, ps->chunk_size);
+		if (dc.ch[nid][i].s > at)
+			dfail("I-DI-2", "%s: padata chunks leave a gap [%lu, %lu) (job [%lu, %lu), "
+			      "chunk_size %lu)", zone->name, at, dc.ch[nid][i].s, start, end, ps->chunk_size);
+		if (dc.ch[nid][i].e != end && ps->chunk_size > 1 && dc.ch[nid][i].e % ps->chunk_size)
+			dfail("I-DI-2", "%s: padata chunk [%lu, %lu) ends off a multiple of "
+			      "chunk_size %lu", zone->name, dc.ch[nid][i].s, dc.ch[nid][i].e, ps->chunk_size);
+		at = dc.ch[nid][i].e;
+	}
+	if (at != end)
+		dfail("I-DI-2", "%s: padata chunks end at %lu, the job at %lu", zone->name, at, end);
+	dc.nch[nid] = 0;
+}
+
+static bool resize_lock_held(const pg_data_t *pgdat)
+{
+	return current_task &&
+	       __atomic_load_n(&pgdat->node_size_lock.sl.owner, __ATOMIC_RELAXED) == current_task;
+}
+
+static void hk_fdp_set(const pg_data_t *pgdat, unsigned long old, unsigned long new)
+{
+	struct deferred_world *dw = dcw();
+	int nid = pgdat->node_id;
+
+	if (!dc.active)
+		return;
+	if (!resize_lock_held(pgdat))
+		dfail("I-DI-1", "node %d's first_deferred_pfn %lu -> %lu without pgdat_resize_lock",
+		      nid, old, new);
+	if (dc.taken[nid] && new != ULONG_MAX)
+		dfail("I-DI-1", "node %d's first_deferred_pfn set to %lu after deferred_init_memmap "
+		      "took it", nid, new);
+	if (new != ULONG_MAX && (new <= old || new % dw->pages_per_section))
+		dfail("I-DI-1", "node %d's first_deferred_pfn %lu -> %lu: not forward to a section "
+		      "boundary", nid, old, new);
+	if (old != dc.fdp[nid])
+		dfail("I-DI-1", "node %d's first_deferred_pfn was %lu, the last change under the lock "
+		      "set %lu", nid, old, dc.fdp[nid]);
+	dc.fdp[nid] = new;
+	/* deferred_init_memmap: the only ULONG_MAX from a pfn inside the node
+	 * before its jobs (deferred_grow_zone's is at the zone's end) */
+	if (new == ULONG_MAX)
+		dc.taken[nid] = true;
+}
+
+static void managed_valid(const char *where, int nid)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		long want = dc.managed_boot[zone->idx] +
+			    __atomic_load_n(&dc.freed[zone->idx], __ATOMIC_RELAXED);
+		long have = raw_atomic_read(&zone->managed_pages);
+
+		if (nid >= 0 && zone_to_nid(zone) != nid)
+			continue;
+		if (have != want)
+			dfail("I-DI-4", "%s: %s's managed_pages %ld, but boot and __free_pages_core "
+			      "freed %ld (%s)", where, zone->name, have, want, where);
+	}
+}
+
+/* Every deferred pfn of @nid initialised and freed exactly once. */
+static void node_complete(int nid, const char *where)
+{
+	struct deferred_world *dw = dcw();
+	struct pagealloc_world *pa = pa_world(dc.w);
+	const pg_data_t *pgdat = &pa->node_data[nid];
+	unsigned long pfn, end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+
+	if (dw->stat[nid].first_deferred_pfn_boot == ULONG_MAX)
+		return;
+	for (pfn = dw->stat[nid].first_deferred_pfn_boot; pfn < end; pfn++) {
+		if (!memblock_pfn_free(&pa->memblock, pfn))
+			continue;
+		if (dc.inits[pfn] != 1 || dc.frees[pfn] != 1)
+			dfail("I-DI-2", "%s: node %d's deferred pfn %lu initialised %d and freed %d "
+			      "times", where, nid, pfn, dc.inits[pfn], dc.frees[pfn]);
+	}
+}
+
+static void hk_node_done(const pg_data_t *pgdat)
+{
+	if (!dc.active)
+		return;
+	node_complete(pgdat->node_id, "deferred_init_memmap done");
+	managed_valid("deferred_init_memmap done", pgdat->node_id);
+}
+
+/* ---- the checker ---- */
+
+static void deferred_attach(struct world *w)
+{
+	struct pagealloc_world *pa = pa_world(w);
+
+	dc.w = w;
+	if (dc.cap < pa->nr_pages) {
+		free(dc.inits);
+		free(dc.frees);
+		dc.inits = calloc(pa->nr_pages, 1);
+		dc.frees = calloc(pa->nr_pages, 1);
+		dc.cap = dc.inits && dc.frees ? pa->nr_pages : 0;
+	}
+	deferred_hooks.init_pages = hk_init_pages;
+	deferred_hooks.free_range = hk_free_range;
+	deferred_hooks.chunk = hk_chunk;
+	deferred_hooks.job_begin = hk_job_begin;
+	deferred_hooks.job_done = hk_job_done;
+	deferred_hooks.first_deferred_pfn_set = hk_fdp_set;
+	deferred_hooks.node_done = hk_node_done;
+}
+
+static void deferred_run_begin(struct world *w)
+{
+	struct deferred_world *dw = deferred_world(w);
+	struct pagealloc_world *pa = pa_world(w);
+	struct zone *zone;
+	int nid;
+
+	dc.w = w;
+	dc.active = false;
+	memset(dc.nch, 0, sizeof(dc.nch));
+	if (!dw || !dc.cap)
+		return;
+	for_each_populated_zone(zone) {
+		dc.managed_boot[zone->idx] = raw_atomic_read(&zone->managed_pages);
+		dc.freed[zone->idx] = 0;
+	}
+	for (nid = 0; nid < pa->nodes_online; nid++) {
+		const pg_data_t *pgdat = &pa->node_data[nid];
+		unsigned long fdp = dw->stat[nid].first_deferred_pfn_boot;
+		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+
+		dc.fdp[nid] = pgdat->first_deferred_pfn;
+		dc.taken[nid] = false;
+		if (fdp != ULONG_MAX) {
+			/* what the last run counted: the node's deferred span */
+			memset(dc.inits + fdp, 0, end - fdp);
+			memset(dc.frees + fdp, 0, end - fdp);
+			dc.active = true;
+		}
+	}
+}
+
+static void deferred_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int nid;
+
+	(void)f;
+	if (!dc.active)
+		return;
+	for (nid = 0; nid < pa->nodes_online; nid++) {
+		unsigned long fdp = __atomic_load_n(&pa->node_data[nid].first_deferred_pfn,
+						    __ATOMIC_RELAXED);
+
+		if (fdp != dc.fdp[nid])
+			cfail_set(f, "I-DI-1", where, "node %d's first_deferred_pfn is %lu, the last "
+				  "change under pgdat_resize_lock set %lu", nid, fdp, dc.fdp[nid]);
+	}
+	if (f->hit)
+		return;
+	tsan_ignore_end();
+	managed_valid(where, -1);
+	tsan_ignore_begin();
+}
+
+static void deferred_end(struct world *w, struct cfail *f)
+{
+	struct deferred_world *dw = deferred_world(w);
+	int nid;
+
+	deferred_quiescent(w, "end", f);
+	if (!dc.active || f->hit)
+		return;
+	tsan_ignore_end();
+	for (nid = 0; nid < pa_world(w)->nodes_online; nid++)
+		if (dw->stat[nid].done)
+			node_complete(nid, "end");
+	tsan_ignore_begin();
+}
+
+static const struct checker deferred_checker = {
+	.name = "I-DI-1..4", .layer = "deferred", .prio = 25,
+	.attach = deferred_attach, .run_begin = deferred_run_begin,
+	.quiescent = deferred_quiescent, .end = deferred_end,
+};
+CHECKER(deferred_checker);
+
+/* ---- owners (I-CONS) ---- */
+
+/* The pfns deferred at boot not yet in the buddy: uninitialised, or
+ * initialised by a chunk that has not freed them yet. */
+static void deferred_collect(struct world *w, struct owner_sink *s)
+{
+	struct deferred_world *dw = deferred_world(w);
+	struct pagealloc_world *pa = pa_world(w);
+	int nid;
+
+	if (!dw)
+		return;
+	for (nid = 0; nid < pa->nodes_online; nid++) {
+		const pg_data_t *pgdat = &pa->node_data[nid];
+		unsigned long i = 0, spfn, epfn, pfn;
+		unsigned long fdp = dw->stat[nid].first_deferred_pfn_boot;
+		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+		bool counted = dc.active && dc.w == w;
+
+		if (fdp == ULONG_MAX)
+			continue;
+		while (memblock_next_free_range(&pa->memblock, fdp, end, &i, &spfn, &epfn)) {
+			if (!counted) {
+				owner_add(s, spfn, epfn - spfn, (unsigned)nid);
+				continue;
+			}
+			for (pfn = spfn; pfn < epfn; pfn++)
+				if (!dc.frees[pfn])
+					owner_add(s, pfn, 1, (unsigned)nid);
+		}
+	}
+}
+
+static void deferred_describe(unsigned who, char *buf, size_t n)
+{
+	snprintf(buf, n, "node %u's deferred struct pages (not yet freed to the buddy)", who);
+}
+
+static const struct owner_source deferred_owner = {
+	.name = "deferred", .collect = deferred_collect, .describe = deferred_describe,
+};
+OWNER_SOURCE(deferred_owner);
+
+/* Holes and reserved ranges: memory no allocator has. */
+static void memblock_collect(struct world *w, struct owner_sink *s)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long i = 0, spfn, epfn, at = 0;
+
+	while (memblock_next_free_range(&pa->memblock, 0, pa->nr_pages, &i, &spfn, &epfn)) {
+		if (spfn > at)
+			owner_add(s, at, spfn - at, 0);
+		at = epfn;
+	}
+	if (at < pa->nr_pages && pa->memblock.memory.cnt)
+		owner_add(s, at, pa->nr_pages - at, 0);
+}
+
+static void memblock_describe(unsigned who, char *buf, size_t n)
+{
+	(void)who;
+	snprintf(buf, n, "memblock: a hole or a reserved range");
+}
+
+static const struct owner_source memblock_owner = {
+	.name = "memblock", .collect = memblock_collect, .describe = memblock_describe,
+};
+OWNER_SOURCE(memblock_owner);

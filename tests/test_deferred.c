@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Deferred struct-page init (src/mm/deferred_init.c): a world booted with
+ * it pending (defer_init's first_deferred_pfn after one section, holes and
+ * reserved ranges from memblock, managed_pages earned by what boot freed,
+ * the struct pages past it poisoned, watermarks zero, the static key on);
+ * page_alloc_init_late run by one task initialising and freeing the rest;
+ * then on fibers under PCT: pgdatinit kthreads with padata helpers racing
+ * allocations from process and interrupt context (deferred_grow_zone), on
+ * one node and on two, clean under every schedule; and each of the
+ * layer's four bug switches caught by its checker.
+ */
+#include <limits.h>
+
+#include "mm/deferred.h"
+#include "mm_world.h"
+#include "tap.h"
+
+static int g_nodes = 1, g_cpus = 2, g_threads = DEFERRED_THREADS_ONE;
+static long g_holes, g_reserved;
+
+/*
+ * 256 pages a zone, MAX_ORDER 3 (8-page blocks), sections of 16 pages;
+ * pages pass straight through the pcps.  With holes 0xa5 (place 5, len
+ * 5: 16 pages) and reserved 0x2a (place 10, len 1: 4 pages) on node 0:
+ *   0 [16 initialised][ deferred 16..255: hole 47..62, reserved 87..90 ]
+ */
+static void tune(struct mm_config *cfg)
+{
+	config_set(cfg, &ck_cpus, g_cpus);
+	config_set(cfg, &ck_nodes, g_nodes);
+	config_set(cfg, &ck_zone_pages, 256);
+	config_set(cfg, &ck_max_order, 3);
+	config_set(cfg, &ck_pageblock_order, 3);
+	config_set(cfg, &ck_pcp_high, 0);
+	config_set(cfg, &ck_pcp_batch, 1);
+	config_set(cfg, &ck_deferred_init, 1);
+	config_set(cfg, &ck_section_order, 1);
+	config_set(cfg, &ck_memblock_holes, g_holes);
+	config_set(cfg, &ck_memblock_reserved, g_reserved);
+	config_set(cfg, &ck_deferred_threads, g_threads);
+}
+
+static void final_check(void *w)
+{
+	check_final(w);
+}
+
+static void init_late(void *arg)
+{
+	(void)arg;
+	page_alloc_init_late();
+}
+
+#define NHELD 16
+static struct page *held[4][NHELD];
+static unsigned int held_order[4][NHELD];
+static int nheld[4];
+
+/* T0: page_alloc_init_late; T1 (and T3): allocations of order 0..3 that
+ * exhaust the initialised pages; T2: GFP_ATOMIC in interrupt context */
+static void body(struct task *t, void *arg)
+{
+	int i, id = t->id;
+
+	(void)arg;
+	if (id == 0) {
+		page_alloc_init_late();
+		return;
+	}
+	if (t->irq_ctx)
+		fsched_irq_enter(t, NULL);
+	for (i = 0; i < (t->irq_ctx ? 4 : 8) && nheld[id] < NHELD; i++) {
+		unsigned int order = t->irq_ctx ? 0 : (unsigned int)(i % 4);
+		struct page *p = alloc_pages((t->irq_ctx ? GFP_ATOMIC : GFP_KERNEL) | __GFP_NOWARN,
+					     order);
+
+		if (p) {
+			held[id][nheld[id]] = p;
+			held_order[id][nheld[id]++] = order;
+		}
+	}
+	if (t->irq_ctx) {
+		fsched_irq_exit(t);
+		yield_point(YIELD_SITE(YP_IRQ, "irq_exit"));
+	}
+	sched_point("allocated");
+	for (i = 0; i < nheld[id] / 2; i++)
+		__free_pages(held[id][i], held_order[id][i]);
+	memmove(held[id], held[id] + i, sizeof(held[id][0]) * (size_t)(nheld[id] - i));
+	memmove(held_order[id], held_order[id] + i, sizeof(held_order[id][0]) * (size_t)(nheld[id] - i));
+	nheld[id] -= i;
+}
+
+struct outcome {
+	int clean, runs;
+	unsigned long grows, nworks_max;
+	const char *sig;		/* the first violation's signature */
+	char msg[256];
+};
+
+/* @seeds PCT schedules of @ntasks tasks on the world @w; each ends with
+ * every page given back and check_final. */
+static enum sched_kind g_kind = POL_PCT;
+
+static void schedules(struct world *w, int ntasks, int seeds, struct outcome *o)
+{
+	static const struct task_init init[4] = {
+		{ 0, false }, { 1, false }, { 1, true }, { 0, false },
+	};
+	struct fsched *fs = fsched_create(ntasks + 8);
+	struct sched_policy pol;
+	int seed, k, i, nid, r;
+
+	memset(o, 0, sizeof(*o));
+	for (seed = 1; seed <= seeds; seed++) {
+		world_reset(w);
+		shadow_run_begin(w, (uint64_t)seed + 1);
+		check_run_begin(w);
+		current_task = &mm_test_task;
+		memset(nheld, 0, sizeof(nheld));
+		memset(&pol, 0, sizeof(pol));
+		pol.kind = g_kind;
+		pol.depth = 3;
+		pol.seed = (uint64_t)seed;
+		pol.horizon = 3000;
+		violation_reset();
+		o->runs++;
+		r = fsched_run(fs, ntasks, g_cpus, init, &pol, body, NULL);
+		current_task = &mm_test_task;
+		mm_test_task.cpu = 0;
+		if (r) {
+			if (!o->sig) {
+				o->sig = g_violation.signature;
+				snprintf(o->msg, sizeof(o->msg), "seed %d: %s", seed, g_violation.msg);
+			}
+			continue;
+		}
+		for (nid = 0; nid < g_nodes; nid++) {
+			struct deferred_node_stat st;
+
+			deferred_node_stat_get(w, nid, &st);
+			o->grows += st.nr_grows;
+			if ((unsigned long)st.nworks > o->nworks_max)
+				o->nworks_max = (unsigned long)st.nworks;
+		}
+		for (k = 0; k < 4; k++)
+			for (i = 0; i < nheld[k]; i++)
+				__free_pages(held[k][i], held_order[k][i]);
+		memset(nheld, 0, sizeof(nheld));
+		mm_drain(w);
+		world_drain(w);
+		{
+			const char *sig = mm_violation_of(final_check, w);
+
+			if (!sig && !deferred_init_pending(w))
+				o->clean++;
+			else if (!o->sig) {
+				o->sig = sig ? sig : "pending";
+				snprintf(o->msg, sizeof(o->msg), "seed %d: %s", seed,
+					 sig ? g_violation.msg : "init still pending");
+			}
+		}
+	}
+	fsched_destroy(fs);
+}
+
+static const char *switch_caught(int bit, const char *want1, const char *want2, int seeds,
+				 struct world *w, int ntasks)
+{
+	static char buf[320];
+	struct outcome o;
+
+	bugs_enabled = 1ULL << bit;
+	schedules(w, ntasks, seeds, &o);
+	bugs_enabled = 0;
+	snprintf(buf, sizeof(buf), "%s (%s)", o.sig ? o.sig : "not caught", o.msg);
+	if (!o.sig || (strncmp(o.sig, want1, strlen(want1)) &&
+		       (!want2 || strncmp(o.sig, want2, strlen(want2)))))
+		return NULL;
+	return buf;
+}
+
+int main(void)
+{
+	struct deferred_node_stat st;
+	struct outcome o;
+	struct world *w;
+	struct zone *zone;
+	const char *sig;
+	unsigned long free_before;
+
+	tap_plan(19);
+
+	/* ---- boot ---- */
+	g_holes = 0xa5;
+	g_reserved = 0x2a;
+	w = mm_test_boot(tune);
+	if (!w) {
+		ok(0, "a deferred world boots");
+		return tap_done();
+	}
+	zone = zone_by_idx(w, 0);
+	deferred_node_stat_get(w, 0, &st);
+	ok(NODE_DATA(0)->first_deferred_pfn == 16 && st.first_deferred_pfn_boot == 16,
+	   "defer_init: first_deferred_pfn after one section, on its boundary (%lu)",
+	   NODE_DATA(0)->first_deferred_pfn);
+	ok(zone->present_pages == 256 - 16 && zone_managed_pages(zone) == 16 &&
+	   zone_page_state_snapshot(zone, NR_FREE_PAGES) == 16 && mm_nr_free(w, 0, 3) == 2,
+	   "managed_pages earned by what boot freed: %lu (present %lu: the hole is out)",
+	   zone_managed_pages(zone), zone->present_pages);
+	ok(st.pages_deferred == 256 - 16 - 16 - 4, "%lu free pages deferred (hole and reserved out)",
+	   st.pages_deferred);
+	ok(PageReserved(pfn_to_page(50)) && PageReserved(pfn_to_page(88)) &&
+	   page_ref_count(pfn_to_page(88)) == 1,
+	   "the hole's and the reserved range's struct pages are initialised PageReserved");
+#if !MMFUZZ_ASAN
+	ok(pfn_to_page(16)->flags == ~0UL && pfn_to_page(255)->private == ~0UL,
+	   "the free struct pages past it hold the poison pattern");
+#else
+	ok(1, "(ASan: the free struct pages past it are poisoned)");
+#endif
+	ok(deferred_pages_enabled() && zone->_watermark[WMARK_MIN] == 0,
+	   "the deferred_pages static key is on, the watermarks zero");
+
+	/* ---- page_alloc_init_late from one task, no scheduler ---- */
+	sig = mm_violation_of(init_late, NULL);
+	deferred_node_stat_get(w, 0, &st);
+	ok(!sig && !deferred_pages_enabled() && NODE_DATA(0)->first_deferred_pfn == ULONG_MAX &&
+	   zone_managed_pages(zone) == 256 - 16 - 4 && st.done &&
+	   st.pages_initialised == 220 && st.nr_jobs == 3,
+	   "page_alloc_init_late: 3 jobs (a free range each), %lu pages initialised, managed %lu, "
+	   "key off (%s)", st.pages_initialised, zone_managed_pages(zone),
+	   sig ? g_violation.msg : "clean");
+	ok(zone->_watermark[WMARK_MIN] == 256 / 32, "the watermarks computed after it");
+	mm_fold(w);
+	free_before = (unsigned long)zone_page_state_snapshot(zone, NR_FREE_PAGES);
+	ok(free_before == 256 - 20, "every free page in the buddy: %lu", free_before);
+	sig = mm_violation_of(final_check, w);
+	ok(!sig, "every checker passes after init (%s)", sig ? g_violation.msg : "clean");
+	world_destroy(w);
+
+	/* ---- fibers, one node: init racing allocations ---- */
+	g_cpus = 4;
+	g_threads = DEFERRED_THREADS_NODE_CPUS;
+	w = mm_test_boot(tune);
+	schedules(w, 4, 60, &o);
+	ok(o.clean == o.runs, "one node, holes, node_cpus, allocations racing init: %d of %d "
+	   "schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
+	ok(o.grows > 0 && o.nworks_max >= 2,
+	   "the schedules reach deferred_grow_zone (%lu grows) and padata helpers (nworks "
+	   "of a node's jobs up to %lu)",
+	   o.grows, o.nworks_max);
+
+	/* ---- the switches ---- */
+	sig = switch_caught(BUG_PADATA_CHUNK_OVERLAP, "I-DI-2", NULL, 20, w, 1);
+	ok(sig != NULL, "padata_chunk_overlap caught: %s", sig ? sig : "no");
+	sig = switch_caught(BUG_PADATA_CHUNK_GAP, "I-DI-3", "I-DI-2", 20, w, 1);
+	ok(sig != NULL, "padata_chunk_gap caught: %s", sig ? sig : "no");
+	sig = switch_caught(BUG_MAXORDER_FREE_BEFORE_INIT, "I-DI-3", NULL, 20, w, 1);
+	ok(sig != NULL, "maxorder_free_before_init caught: %s", sig ? sig : "no");
+	/* the lost update needs two helpers between one's read and its write:
+	 * random schedules (a yield at every point) reach it */
+	g_kind = POL_RANDOM;
+	sig = switch_caught(BUG_MANAGED_PAGES_NONATOMIC, "I-DI-4", NULL, 60, w, 1);
+	g_kind = POL_PCT;
+	ok(sig != NULL, "managed_pages_nonatomic caught: %s", sig ? sig : "no");
+	world_destroy(w);
+
+	/* ---- fibers, two nodes, reserved ranges on both ---- */
+	g_nodes = 2;
+	g_holes = 0x00a5;
+	g_reserved = 0x4a2a;
+	w = mm_test_boot(tune);
+	schedules(w, 4, 60, &o);
+	ok(o.clean == o.runs, "two nodes, holes and reserved ranges: %d of %d schedules clean (%s)",
+	   o.clean, o.runs, o.sig ? o.msg : "none caught");
+	ok(o.nworks_max >= 2, "two pgdatinit kthreads with helpers (nworks up to %lu)", o.nworks_max);
+	world_destroy(w);
+
+	/* ---- one thread a node (6.6's generic default) ---- */
+	g_nodes = 1;
+	g_threads = DEFERRED_THREADS_ONE;
+	w = mm_test_boot(tune);
+	schedules(w, 3, 30, &o);
+	ok(o.clean == o.runs && o.nworks_max == 3,
+	   "deferred_page_init_max_threads one: %d of %d clean, one work a job (%lu for 3 jobs)",
+	   o.clean, o.runs, o.nworks_max);
+	world_destroy(w);
+	return tap_done();
+}

@@ -16,6 +16,7 @@
 #include "mm_world.h"
 #include "tap.h"
 
+static bool g_quiesce;
 static int g_nodes = 1, g_cpus = 2, g_threads = DEFERRED_THREADS_ONE;
 static long g_holes, g_reserved;
 
@@ -57,6 +58,22 @@ static struct page *held[4][NHELD];
 static unsigned int held_order[4][NHELD];
 static int nheld[4];
 
+/* The executor's rule (src/prog/exec.c quiescent()): no kthread inside
+ * something it does with preemption or interrupts off. */
+static bool kthreads_quiet(struct task *self)
+{
+	int i;
+
+	for (i = 0; i < self->fs->ntasks; i++) {
+		const struct task *k = &self->fs->task[i];
+
+		if (k != self && k->state != TASK_DONE &&
+		    (k->preempt_count || k->irq_depth || k->irq_active))
+			return false;
+	}
+	return true;
+}
+
 /* T0: page_alloc_init_late; T1 (and T3): allocations of order 0..3 that
  * exhaust the initialised pages; T2: GFP_ATOMIC in interrupt context */
 static void body(struct task *t, void *arg)
@@ -64,6 +81,18 @@ static void body(struct task *t, void *arg)
 	int i, id = t->id;
 
 	(void)arg;
+	if (id == 0 && g_quiesce) {
+		/* page_alloc_init_late in two halves, the checks at quiescence
+		 * between them: I-CONS and I-DI-1 while the kthreads run */
+		deferred_init_start(t->fs);
+		for (i = 0; i < 24; i++) {
+			sched_point("quiescent");
+			if (kthreads_quiet(t))
+				check_quiescent(mm_world, "quiescence");
+		}
+		deferred_init_wait();
+		return;
+	}
 	if (id == 0) {
 		page_alloc_init_late();
 		return;
@@ -190,7 +219,7 @@ int main(void)
 	const char *sig;
 	unsigned long free_before;
 
-	tap_plan(19);
+	tap_plan(20);
 
 	/* ---- boot ---- */
 	g_holes = 0xa5;
@@ -276,6 +305,15 @@ int main(void)
 	ok(o.clean == o.runs, "two nodes, holes and reserved ranges: %d of %d schedules clean (%s)",
 	   o.clean, o.runs, o.sig ? o.msg : "none caught");
 	ok(o.nworks_max >= 2, "two pgdatinit kthreads with helpers (nworks up to %lu)", o.nworks_max);
+	world_destroy(w);
+
+	/* ---- quiescent checks while the kthreads run ---- */
+	g_quiesce = true;
+	w = mm_test_boot(tune);
+	schedules(w, 1, 40, &o);
+	ok(o.clean == o.runs, "I-CONS and I-DI-1 at quiescence while pgdatinit and padata run: "
+	   "%d of %d schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
+	g_quiesce = false;
 	world_destroy(w);
 
 	/* ---- one thread a node (6.6's generic default) ---- */

@@ -714,6 +714,19 @@ static void deferred_boot(struct world *w)
 	deferred_watermarks(dw, dw->deferred_pages);
 }
 
+/*
+ * An operation that runs page_alloc_init_late does a node's init in it:
+ * a few steps a page (the page-by-page frees of partial blocks, each
+ * through zone->lock), the allocator's own budget on top.
+ */
+static uint64_t deferred_max_op_steps(const struct mm_config *c)
+{
+	uint64_t pages = (uint64_t)(config_get(c, &ck_zones) + config_get(c, &ck_nodes) - 1) *
+			 (uint64_t)config_get(c, &ck_zone_pages);
+
+	return config_get(c, &ck_deferred_init) ? pages * 32 : 0;
+}
+
 static struct world_layer deferred_layer = {
 	.name = "deferred",
 	.order = 2,
@@ -721,5 +734,6 @@ static struct world_layer deferred_layer = {
 	.create = deferred_create,
 	.boot = deferred_boot,
 	.tune = deferred_tune,
+	.max_op_steps = deferred_max_op_steps,
 };
 WORLD_LAYER(deferred_layer);

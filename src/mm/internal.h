@@ -42,6 +42,8 @@ void pcp_layout(struct world *w, unsigned long *pages, unsigned long *runs);
 typedef int fpi_t;
 #define FPI_NONE	0
 #define FPI_TO_TAIL	(1 << 1)
+/* the model's: __free_pages_core's free (HOOK(pagealloc, core_freed) under zone->lock) */
+#define FPI_MEMINIT	(1 << 7)
 
 /* The ALLOC_WMARK bits are used as an index to zone->watermark */
 #define ALLOC_WMARK_MIN		WMARK_MIN

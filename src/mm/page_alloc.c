@@ -585,6 +585,8 @@ void free_one_page(struct zone *zone, struct page *page, unsigned long pfn, unsi
 	if (unlikely(is_migrate_isolate(migratetype)))
 		migratetype = get_pfnblock_migratetype(page, pfn);
 	__free_one_page(page, pfn, zone, order, migratetype, fpi_flags);
+	if (fpi_flags & FPI_MEMINIT)
+		HOOK(pagealloc, core_freed, page, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
@@ -627,7 +629,7 @@ void __free_pages_core(struct page *page, unsigned int order)
 		atomic_long_add((long)nr_pages, &zone->managed_pages);
 	}
 	/* Bypass PCP and place fresh pages right to the tail */
-	__free_pages_ok(page, order, FPI_TO_TAIL);
+	__free_pages_ok(page, order, FPI_TO_TAIL | FPI_MEMINIT);
 }
 
 /* ---- freeing ---- */

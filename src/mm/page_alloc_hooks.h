@@ -51,6 +51,13 @@ struct pagealloc_hooks {
 	void (*page_moved)(struct page *from, struct page *to);
 
 	/*
+	 * __free_pages_core's 2^@order pages at @page reached the free lists
+	 * (zone->lock held): memblock's or deferred init's pages are the
+	 * buddy allocator's from here on.
+	 */
+	void (*core_freed)(const struct page *page, unsigned int order);
+
+	/*
 	 * State as coverage (src/check/state.c buckets what these see into
 	 * features for the fuzzer; attached by the fuzz builds only).
 	 * state_watermark: a watermark check of @order read @free_pages of

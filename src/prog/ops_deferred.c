@@ -91,6 +91,12 @@ static struct op_desc op_boot_deferred = {
 };
 OP_DESC(op_boot_deferred);
 
+/*
+ * 6.6's pgdat_init_all_done_comp has one waiter, kernel_init (the last
+ * pgdatinit complete()s it once): so only the task that is kernel_init
+ * calls page_alloc_init_late, and the others wait on init_done, which
+ * complete_all() ends for every waiter.
+ */
 static void do_wait_init_done(struct op_ctx *c)
 {
 	struct deferred_run *r = run_state(c);

@@ -66,6 +66,16 @@ static void kernel_init_kthread(struct task *t, void *arg)
 	complete_all(&r->init_done);
 }
 
+static int first_online_cpu(struct fsched *fs)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < fs->ncpus; cpu++)
+		if (fsched_cpu_online(fs, cpu))
+			return cpu;
+	return 0;
+}
+
 static void do_boot_deferred(struct op_ctx *c)
 {
 	struct deferred_run *r = run_state(c);
@@ -75,10 +85,12 @@ static void do_boot_deferred(struct op_ctx *c)
 		return;
 	r->started = true;
 	init_completion_named(&r->init_done, "pgdat_init_all_done_comp");
-	/* the boot CPU's kthread (PID 1); with no slot left for it (or no
-	 * scheduler: a sequential run), this task is kernel_init */
+	/* PID 1's kthread, on the first online CPU (the boot CPU, unless a
+	 * program with nothing deferred took it down); with no slot left for
+	 * it (or no scheduler: a sequential run), this task is kernel_init */
 	if (!t->fs || fsched_tasks_left(t->fs) <= MAX_CPUS + 1 ||
-	    !fsched_kthread_run(t->fs, kernel_init_kthread, r, "kernel_init", 0, false))
+	    !fsched_kthread_run(t->fs, kernel_init_kthread, r, "kernel_init", first_online_cpu(t->fs),
+				false))
 		kernel_init_kthread(t, r);
 }
 

@@ -8,7 +8,7 @@
 # own page_alloc_init_late, boot_deferred a kthread the program races.
 . tests/lib/tap.sh
 seeds=(corpus/deferred/*.mmf)
-plan $((12 + 2 * ${#seeds[@]}))
+plan $((13 + 2 * ${#seeds[@]}))
 
 "$MMFUZZ" targets > "$TMP/t"
 grep -Eq '^deferred +layers pagealloc,kernel,deferred ' "$TMP/t"
@@ -79,6 +79,25 @@ ok $? "nothing deferred: every operation clean, twice each" || diag "$(cat "$TMP
 	grep -qE '^ +[0-9]+  T2 cpu0 ' "$TMP/tr"
 ok $? "boot_deferred starts one kthread (kernel_init, T2), the second does nothing" ||
 	diag "$(grep -E 'boot_def|  T2 ' "$TMP/tr" | head)"
+
+# With nothing deferred hotplug is allowed: CPU 0 down before boot_deferred
+# puts kernel_init on the first online CPU (it would never run on CPU 0;
+# the deferred campaign found that as a deadlock on pgdat_init_all_done_comp)
+cat > "$TMP/down.mmf" <<'PROG'
+mmfuzz 1
+cpus: 2
+expect: clean
+
+task T0 cpu=0
+  cpu_down cpu=0
+  boot_deferred
+task T1 cpu=1
+  wait_init_done
+
+schedule: fallback=none
+PROG
+"$MMFUZZ" run -q --expect "$TMP/down.mmf" > "$TMP/out" 2>&1
+ok $? "CPU 0 down, then boot_deferred: kernel_init runs on CPU 1, the wait ends" || diag "$(head -3 "$TMP/out")"
 
 # The deferred seeds: both operations, pgdatinit%d on both nodes (two
 # tasks take pgdat_resize_lock in deferred_init_memmap), padata helpers

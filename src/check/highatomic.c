@@ -39,10 +39,13 @@ bool highatomic_zone_valid(struct zone *zone, char *msg, size_t n)
 	/* 6.6 reserves while the count is below this, one pageblock at a time */
 	unsigned long max_managed = zone_managed_pages(zone) / 100 + pb;
 
-	/* (under zone->lock, or hidden from TSan: plain reads are fine) */
+	/* under zone->lock, but deferred init retypes the pageblocks it is
+	 * about to free without it (6.6 deferred_free_range): hidden from TSan */
+	tsan_ignore_begin();
 	if (memchr(zone->pageblock_mt, MIGRATE_HIGHATOMIC, nblocks))
 		for (i = 0; i < nblocks; i++)
 			ha += is_migrate_highatomic(zone->pageblock_mt[i]);
+	tsan_ignore_end();
 	if (nr % pb) {
 		snprintf(msg, n, "%s nr_reserved_highatomic %lu is not a multiple of a pageblock (%lu)",
 			 zone->name, nr, pb);

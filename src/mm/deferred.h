@@ -128,8 +128,19 @@ struct deferred_world {
  * first_deferred_pfn_set: @pgdat's first_deferred_pfn goes @old -> @new,
  *   under pgdat_resize_lock;
  * node_done: deferred_init_memmap of @pgdat is about to report done;
- * init_late_done: page_alloc_init_late turned the static key off.
+ * init_late_done: page_alloc_init_late turned the static key off;
+ * state_grow, state_chunk: state as coverage (src/check/deferred_features.c,
+ *   the fuzz builds): deferred_grow_zone of @zone ended in @outcome
+ *   (enum deferred_grow_outcome); a chunk [start, end) of a job ran.
  */
+enum deferred_grow_outcome {
+	GROW_NOT_LAST_ZONE,		/* only the last zone may have deferred pages */
+	GROW_RACED,			/* first_deferred_pfn changed while it waited */
+	GROW_GREW,			/* whole sections initialised and freed */
+	GROW_EMPTIED,			/* nothing left: ULONG_MAX, "retry only once" */
+	GROW_TAKEN,			/* init had taken it: false */
+	GROW_NOTHING,			/* a range, but no page grown */
+};
 struct deferred_hooks {
 	void (*init_pages)(unsigned long pfn, unsigned long nr);
 	void (*free_range)(unsigned long pfn, unsigned long nr);
@@ -140,6 +151,9 @@ struct deferred_hooks {
 	void (*first_deferred_pfn_set)(const pg_data_t *pgdat, unsigned long old, unsigned long new);
 	void (*node_done)(const pg_data_t *pgdat);
 	void (*init_late_done)(void);
+	void (*state_grow)(const struct zone *zone, int outcome);
+	void (*state_chunk)(const struct zone *zone, unsigned long start, unsigned long end,
+			    unsigned long section);
 };
 DECLARE_HOOKS(deferred);
 

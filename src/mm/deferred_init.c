@@ -305,6 +305,7 @@ static void deferred_init_memmap_chunk(unsigned long start_pfn, unsigned long en
 	unsigned long spfn, epfn, i = 0, nr_pages = 0;
 
 	HOOK(deferred, chunk, zone, start_pfn, end_pfn);
+	HOOK(deferred, state_chunk, zone, start_pfn, end_pfn, PAGES_PER_SECTION);
 	deferred_init_mem_pfn_range_in_zone(&i, zone, &spfn, &epfn, start_pfn);
 
 	/*
@@ -435,8 +436,10 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	unsigned long spfn, epfn, flags, nr_pages = 0, i = 0;
 
 	/* Only the last zone may have deferred pages */
-	if (zone_end_pfn(zone) != pgdat_end_pfn(pgdat))
+	if (zone_end_pfn(zone) != pgdat_end_pfn(pgdat)) {
+		HOOK(deferred, state_grow, zone, GROW_NOT_LAST_ZONE);
 		return false;
+	}
 
 	pgdat_resize_lock(pgdat, flags);
 
@@ -446,6 +449,7 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	 */
 	if (first_deferred_pfn != pgdat->first_deferred_pfn) {
 		pgdat_resize_unlock(pgdat, flags);
+		HOOK(deferred, state_grow, zone, GROW_RACED);
 		return true;
 	}
 
@@ -455,6 +459,8 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 			HOOK(deferred, first_deferred_pfn_set, pgdat, first_deferred_pfn, ULONG_MAX);
 		WRITE_ONCE(pgdat->first_deferred_pfn, ULONG_MAX);
 		pgdat_resize_unlock(pgdat, flags);
+		HOOK(deferred, state_grow, zone,
+		     first_deferred_pfn != ULONG_MAX ? GROW_EMPTIED : GROW_TAKEN);
 		/* Retry only once. */
 		return first_deferred_pfn != ULONG_MAX;
 	}
@@ -485,6 +491,7 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 		dw->stat[pgdat->node_id].pages_grown += nr_pages;
 		dw->stat[pgdat->node_id].nr_grows++;
 	}
+	HOOK(deferred, state_grow, zone, nr_pages ? GROW_GREW : GROW_NOTHING);
 	return nr_pages > 0;
 }
 
@@ -526,9 +533,9 @@ int deferred_init_start(struct fsched *fs)
 	struct deferred_world *dw = dw_cur();
 	int nid, rc = 0;
 
-	if (!dw || dw->init_started)
+	/* once a boot, whoever comes first (two operations may ask) */
+	if (!dw || __atomic_exchange_n(&dw->init_started, true, __ATOMIC_ACQ_REL))
 		return 0;
-	dw->init_started = true;
 	/* There will be num_node_state(N_MEMORY) threads */
 	atomic_set(&dw->pgdat_init_n_undone, nr_online_nodes);
 	for_each_online_node(nid) {
@@ -541,15 +548,24 @@ int deferred_init_start(struct fsched *fs)
 	return rc;
 }
 
-/* init_per_zone_wmark_min's part: the watermarks boot kept at zero. */
-static void deferred_watermarks(struct deferred_world *dw, bool zero)
+/*
+ * init_per_zone_wmark_min's part: the watermarks boot kept at zero, put
+ * back under zone->lock as __setup_per_zone_wmarks writes them (@locked:
+ * from a task; boot runs outside any).
+ */
+static void deferred_watermarks(struct deferred_world *dw, bool zero, bool locked)
 {
 	struct zone *zone;
+	unsigned long flags = 0;
 	int z = 0, m;
 
 	for_each_populated_zone(zone) {
+		if (locked)
+			spin_lock_irqsave(&zone->lock, flags);
 		for (m = 0; m < NR_WMARK; m++)
 			__WRITE_ONCE(zone->_watermark[m], zero ? 0 : dw->watermark[z][m]);
+		if (locked)
+			spin_unlock_irqrestore(&zone->lock, flags);
 		z++;
 	}
 }
@@ -560,17 +576,19 @@ void deferred_init_wait(void)
 
 	if (!dw || !dw->enabled)
 		return;
-	if (!dw->init_started)
+	if (!__atomic_load_n(&dw->init_started, __ATOMIC_ACQUIRE))
 		deferred_init_start(current_task ? current_task->fs : NULL);
 	/* Block until all are initialised */
 	wait_for_completion(&dw->pgdat_init_all_done_comp);
+	/* the model's: 6.6 has one waiter; a second task asking finds it done */
+	complete(&dw->pgdat_init_all_done_comp);
 	/*
 	 * We initialized the rest of the deferred pages.  Permanently disable
 	 * on-demand struct page initialization.
 	 */
 	if (__atomic_load_n(&dw->deferred_pages, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&dw->deferred_pages, 0, __ATOMIC_RELAXED);
-		deferred_watermarks(dw, false);
+		deferred_watermarks(dw, false, current_task != NULL);
 		HOOK(deferred, init_late_done);
 	}
 }
@@ -711,7 +729,7 @@ static void deferred_boot(struct world *w)
 	padata_pool_init(&dw->padata, PADATA_MAX_WORKS);
 	/* watermarks stay zero until page_alloc_init_late (6.6 computes them
 	 * after it: init_per_zone_wmark_min is a postcore_initcall) */
-	deferred_watermarks(dw, dw->deferred_pages);
+	deferred_watermarks(dw, dw->deferred_pages, false);
 }
 
 /*

@@ -159,7 +159,10 @@ void zone_pcp_update(struct zone *zone, int cpu_online);
 
 static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks i)
 {
-	return z->_watermark[i];	/* no watermark boosting in the model */
+	/* no watermark boosting in the model; read without zone->lock, which
+	 * __setup_per_zone_wmarks writes them under (deferred init's
+	 * page_alloc_init_late): relaxed, not a yield point */
+	return __READ_ONCE(z->_watermark[i]);
 }
 #define min_wmark_pages(z)	wmark_pages((z), WMARK_MIN)
 #define low_wmark_pages(z)	wmark_pages((z), WMARK_LOW)

@@ -38,7 +38,10 @@
 /* ---- per-run state ---- */
 
 struct deferred_run {
-	bool started;			/* boot_deferred's kthread is running or ran */
+	/* INIT_NONE, then INIT_CLAIMED by the task that starts kernel_init
+	 * and INIT_READY once init_done is initialised (atomics: tasks are
+	 * threads to TSan; no yield point lies between the two stores) */
+	int phase;
 	struct completion init_done;	/* it returned from page_alloc_init_late */
 };
 
@@ -55,6 +58,25 @@ static struct deferred_run *run_state(struct op_ctx *c)
 }
 
 /* ---- operations ---- */
+
+enum { INIT_NONE, INIT_CLAIMED, INIT_READY };
+
+/* Claim the init for this task: true if it is the first (it initialises
+ * init_done); false when another task did, once init_done is ready. */
+static bool init_claim(struct deferred_run *r)
+{
+	int none = INIT_NONE;
+
+	if (__atomic_compare_exchange_n(&r->phase, &none, INIT_CLAIMED, false, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED)) {
+		init_completion_named(&r->init_done, "pgdat_init_all_done_comp");
+		__atomic_store_n(&r->phase, INIT_READY, __ATOMIC_RELEASE);
+		return true;
+	}
+	while (__atomic_load_n(&r->phase, __ATOMIC_ACQUIRE) != INIT_READY)
+		;	/* never in fiber mode: nothing yields between the stores */
+	return false;
+}
 
 /* kernel_init()'s part: page_alloc_init_late(), then the waiters go on. */
 static void kernel_init_kthread(struct task *t, void *arg)
@@ -81,10 +103,8 @@ static void do_boot_deferred(struct op_ctx *c)
 	struct deferred_run *r = run_state(c);
 	struct task *t = c->t;
 
-	if (r->started)
+	if (!init_claim(r))
 		return;
-	r->started = true;
-	init_completion_named(&r->init_done, "pgdat_init_all_done_comp");
 	/* PID 1's kthread, on the first online CPU (the boot CPU, unless a
 	 * program with nothing deferred took it down); with no slot left for
 	 * it (or no scheduler: a sequential run), this task is kernel_init */
@@ -113,9 +133,7 @@ static void do_wait_init_done(struct op_ctx *c)
 {
 	struct deferred_run *r = run_state(c);
 
-	if (!r->started) {
-		r->started = true;
-		init_completion_named(&r->init_done, "pgdat_init_all_done_comp");
+	if (init_claim(r)) {
 		kernel_init_kthread(c->t, r);
 		return;
 	}

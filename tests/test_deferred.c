@@ -123,7 +123,7 @@ static void body(struct task *t, void *arg)
 
 struct outcome {
 	int clean, runs;
-	unsigned long grows, nworks_max;
+	unsigned long grows, grows_irq, nworks_max;
 	const char *sig;		/* the first violation's signature */
 	char msg[256];
 };
@@ -170,6 +170,7 @@ static void schedules(struct world *w, int ntasks, int seeds, struct outcome *o)
 
 			deferred_node_stat_get(w, nid, &st);
 			o->grows += st.nr_grows;
+			o->grows_irq += st.nr_grows_irq;
 			if ((unsigned long)st.nworks > o->nworks_max)
 				o->nworks_max = (unsigned long)st.nworks;
 		}
@@ -210,6 +211,33 @@ static const char *switch_caught(int bit, const char *want1, const char *want2, 
 	return buf;
 }
 
+/* memblock: a hole splits a region, a reserved range splits the free ones */
+static void memblock_tests(void)
+{
+	struct memblock mb;
+	unsigned long i = 0, s, e, got[8][2];
+	int n = 0;
+
+	memblock_init(&mb);
+	memblock_add_node(&mb, 0, 100, 0);
+	memblock_add_node(&mb, 100, 100, 1);
+	memblock_remove(&mb, 40, 10);
+	memblock_reserve(&mb, 60, 5);
+	memblock_reserve(&mb, 95, 10);	/* across the nodes' boundary */
+	while (n < 8 && memblock_next_free_range(&mb, 0, 200, &i, &s, &e)) {
+		got[n][0] = s;
+		got[n++][1] = e;
+	}
+	ok(n == 4 && got[0][0] == 0 && got[0][1] == 40 && got[1][0] == 50 && got[1][1] == 60 &&
+	   got[2][0] == 65 && got[2][1] == 95 && got[3][0] == 105 && got[3][1] == 200,
+	   "memblock: memory minus the hole and the reserved ranges, in pfn order (%d ranges)", n);
+	ok(memblock_pfn_unavailable(&mb, 45) && memblock_pfn_unavailable(&mb, 62) &&
+	   memblock_pfn_unavailable(&mb, 100) && !memblock_pfn_unavailable(&mb, 39) &&
+	   !memblock_pfn_present(&mb, 45) && memblock_pfn_present(&mb, 62) &&
+	   memblock_present_pages(&mb, 0, 200) == 190 && memblock_free_pages_in(&mb, 0, 200) == 175,
+	   "memblock: a hole is not present, a reserved page is; 190 present, 175 free");
+}
+
 int main(void)
 {
 	struct deferred_node_stat st;
@@ -219,7 +247,8 @@ int main(void)
 	const char *sig;
 	unsigned long free_before;
 
-	tap_plan(21);
+	tap_plan(23);
+	memblock_tests();
 
 	/* ---- boot ---- */
 	g_holes = 0xa5;
@@ -276,10 +305,10 @@ int main(void)
 	schedules(w, 4, 200, &o);
 	ok(o.clean == o.runs, "one node, holes, node_cpus, allocations racing init: %d of %d "
 	   "schedules clean (%s)", o.clean, o.runs, o.sig ? o.msg : "none caught");
-	ok(o.grows > 0 && o.nworks_max >= 2,
-	   "the schedules reach deferred_grow_zone (%lu grows) and padata helpers (nworks "
-	   "of a node's jobs up to %lu)",
-	   o.grows, o.nworks_max);
+	ok(o.grows > 0 && o.grows_irq > 0 && o.nworks_max >= 2,
+	   "the schedules reach deferred_grow_zone (%lu grows, %lu from interrupt context) and "
+	   "padata helpers (nworks of a node's jobs up to %lu)", o.grows, o.grows_irq,
+	   o.nworks_max);
 
 	/* ---- the switches ---- */
 	sig = switch_caught(BUG_PADATA_CHUNK_OVERLAP, "I-DI-2", NULL, 20, w, 1);

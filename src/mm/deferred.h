@@ -87,6 +87,7 @@ struct deferred_node_stat {
 	unsigned long pages_initialised;	/* by deferred_init_memmap's chunks */
 	unsigned long pages_grown;	/* by deferred_grow_zone */
 	unsigned long nr_grows;		/* deferred_grow_zone calls that grew */
+	unsigned long nr_grows_irq;	/* ... from interrupt context */
 	unsigned long nr_jobs;		/* padata jobs: free ranges */
 	int max_threads;		/* deferred_page_init_max_threads() */
 	int nworks;			/* padata works, all jobs (the caller included) */

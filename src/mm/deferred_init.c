@@ -490,6 +490,7 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	if (nr_pages) {
 		dw->stat[pgdat->node_id].pages_grown += nr_pages;
 		dw->stat[pgdat->node_id].nr_grows++;
+		dw->stat[pgdat->node_id].nr_grows_irq += current->irq_ctx;
 	}
 	HOOK(deferred, state_grow, zone, nr_pages ? GROW_GREW : GROW_NOTHING);
 	return nr_pages > 0;

@@ -6,7 +6,9 @@
  * back to it.
  *
  * After boot every zone is a run of free max-order blocks, each head on the
- * MOVABLE free list in pfn order, every pageblock MOVABLE, all memory
+ * MOVABLE free list in pfn order (around memblock's holes and reserved
+ * ranges, smaller aligned blocks: memblock.h; those pages PageReserved with
+ * a reference), every pageblock MOVABLE, all memory
  * poisoned, every struct page as __init_single_page() and
  * __free_pages_core() leave it (no reference, _mapcount -1).  A block's struct pages leave that state only after the block
  * was taken off a free list, moved, or had its pageblock retyped; those

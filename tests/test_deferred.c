@@ -10,6 +10,7 @@
  * one node and on two, clean under every schedule; and each of the
  * layer's four bug switches caught by its checker.
  */
+#include <errno.h>
 #include <limits.h>
 
 #include "mm/deferred.h"
@@ -45,6 +46,13 @@ static void tune(struct mm_config *cfg)
 static void final_check(void *w)
 {
 	check_final(w);
+}
+
+static void claimed_init(void *arg)
+{
+	(void)arg;
+	deferred_init_memmap(NODE_DATA(0));
+	deferred_init_wait();
 }
 
 static void init_late(void *arg)
@@ -247,7 +255,7 @@ int main(void)
 	const char *sig;
 	unsigned long free_before;
 
-	tap_plan(23);
+	tap_plan(24);
 	memblock_tests();
 
 	/* ---- boot ---- */
@@ -359,6 +367,28 @@ int main(void)
 	ok(o.clean == o.runs && o.nworks_max == 3,
 	   "deferred_page_init_max_threads one: %d of %d clean, one work a job (%lu for 3 jobs)",
 	   o.clean, o.runs, o.nworks_max);
+
+	/* the stress workload's way: claim, run each node's init itself, wait */
+	world_reset(w);
+	shadow_run_begin(w, 999);
+	check_run_begin(w);
+	current_task = &mm_test_task;
+	mm_test_task.cpu = 0;
+	{
+		int first = deferred_init_claim(), second = deferred_init_claim();
+
+		sig = mm_violation_of(claimed_init, NULL);
+		if (!sig) {
+			mm_drain(w);
+			world_drain(w);
+			sig = mm_violation_of(final_check, w);
+		}
+		deferred_node_stat_get(w, 0, &st);
+		ok(first == 0 && second == -EBUSY && !sig && st.done && !deferred_pages_enabled() &&
+		   zone_managed_pages(zone_by_idx(w, 0)) == 256 - 20,
+		   "deferred_init_claim once (then -EBUSY), deferred_init_memmap by the caller, "
+		   "deferred_init_wait: done, key off (%s)", sig ? g_violation.msg : "clean");
+	}
 	world_destroy(w);
 	return tap_done();
 }

@@ -171,6 +171,14 @@ bool deferred_init_pending(const struct world *w);
 bool deferred_pages_enabled(void);
 
 /*
+ * page_alloc_init_late's count of nodes to wait for (pgdat_init_n_undone),
+ * once a boot: 0 when this caller claimed the init (it must then run
+ * deferred_init_memmap for every online node, on whatever threads: the
+ * stress workload), -EBUSY when someone already had.
+ */
+int deferred_init_claim(void);
+
+/*
  * page_alloc_init_late's first half: start one kthread pgdatinit%d per
  * node with memory, bound to the node's CPUs, each running
  * deferred_init_memmap (from a running task or a run hook of @fs).
@@ -191,8 +199,9 @@ void page_alloc_init_late(void);
 
 /*
  * deferred_init_memmap(pgdat) run by the caller (the stress workload
- * times it on real threads: padata helpers there are what the pool
- * gives); returns 0.  pgdatinit's body.
+ * times it on real threads, after deferred_init_claim: padata helpers
+ * there are what the pool gives, none outside a fiber run today);
+ * returns 0.  pgdatinit's body.
  */
 int deferred_init_memmap(pg_data_t *pgdat);
 

@@ -529,16 +529,24 @@ static int node_first_cpu(struct fsched *fs, int nid)
 	return 0;
 }
 
-int deferred_init_start(struct fsched *fs)
+int deferred_init_claim(void)
 {
 	struct deferred_world *dw = dw_cur();
-	int nid, rc = 0;
 
 	/* once a boot, whoever comes first (two operations may ask) */
 	if (!dw || __atomic_exchange_n(&dw->init_started, true, __ATOMIC_ACQ_REL))
-		return 0;
+		return -EBUSY;
 	/* There will be num_node_state(N_MEMORY) threads */
 	atomic_set(&dw->pgdat_init_n_undone, nr_online_nodes);
+	return 0;
+}
+
+int deferred_init_start(struct fsched *fs)
+{
+	int nid, rc = 0;
+
+	if (deferred_init_claim())
+		return 0;
 	for_each_online_node(nid) {
 		if (fs && fsched_kthread_run(fs, pgdatinit_kthread, NODE_DATA(nid), pgdatinit_names[nid],
 					     node_first_cpu(fs, nid), false))

@@ -75,7 +75,7 @@ ok $? "nothing deferred: every operation clean, twice each" || diag "$(cat "$TMP
 # page_alloc_init_late, the program's T0 goes on meanwhile
 "$MMFUZZ" run --trace "$TMP/plain.mmf" > "$TMP/tr" 2>&1
 [ "$(grep -c 'op(boot_deferred)' "$TMP/tr")" = 2 ] &&
-	[ "$(grep ' deferred_init_start:' "$TMP/tr" | awk '{ print $2 }' | sort -u)" = T2 ] &&
+	[ "$(grep ' kernel_init_kthread:complete' "$TMP/tr" | awk '{ print $2 }' | sort -u)" = T2 ] &&
 	grep -qE '^ +[0-9]+  T2 cpu0 ' "$TMP/tr"
 ok $? "boot_deferred starts one kthread (kernel_init, T2), the second does nothing" ||
 	diag "$(grep -E 'boot_def|  T2 ' "$TMP/tr" | head)"
@@ -134,10 +134,11 @@ ok $? "corpus/deferred reaches every operation of the target and every yield-poi
 # wait_init_done with no boot_deferred: page_alloc_init_late in the task
 # itself, no kernel_init kthread
 f=$(grep -L "^  boot_deferred" "${seeds[@]}" | head -1)
-# (the program's tasks, then pgdatinit0: no kthread runs deferred_init_start)
+# (kernel_init_kthread's body runs in a program task, no kthread)
 [ -n "$f" ] && "$MMFUZZ" run --trace "$f" > "$TMP/tr" 2>&1 &&
 	nt=$(grep -c '^task ' "$f") &&
-	grep -E ' deferred_init_start:' "$TMP/tr" | awk -v nt="$nt" '{ sub("T", "", $2); if ($2 + 0 >= nt) bad = 1 } END { exit bad }' &&
+	grep -q ' kernel_init_kthread:complete' "$TMP/tr" &&
+	grep -E ' kernel_init_kthread:complete' "$TMP/tr" | awk -v nt="$nt" '{ sub("T", "", $2); if ($2 + 0 >= nt) bad = 1 } END { exit bad }' &&
 	grep -q 'op(wait_init_done)' "$TMP/tr" && grep -q 'deferred_init_memmap:spin_lock' "$TMP/tr"
 ok $? "wait_init_done alone is page_alloc_init_late in the task (${f:-no such seed})"
 

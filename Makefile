@@ -244,9 +244,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 # ---- tests ----
 # Each build runs the C unit tests (TAP) and the shell scenario tests under
 # prove; MMFUZZ_BUILD tells the scripts which build they test.
+# Two jobs (the machines have 2 cores); the tests that run make themselves
+# (mmfuzz fuzz builds the corpus and fuzz binaries, fuzz/campaign, the
+# mutant trees) run one after another so that no two makes share a build.
+PROVE_JOBS ?= 2
+PROVE_SEQ := tests/{fuzz,cli_bad,seeds_kept,ci_files,docs_examples,mutants,tlb_window}.t
 test-one: $(MMFUZZ) $(TEST_BINS)
 	@echo "== tests: $(BUILD) =="
-	MMFUZZ_BUILD=$(BUILD) prove -f --timer $(TEST_BINS) $(wildcard tests/*.t)
+	MMFUZZ_BUILD=$(BUILD) prove -f --timer -j$(PROVE_JOBS) --rules='seq=$(PROVE_SEQ)' \
+		--rules='par=**' $(TEST_BINS) $(wildcard tests/*.t)
 
 test-plain:
 	$(MAKE) --no-print-directory test-one
@@ -439,6 +445,12 @@ bench-stress: $(MMFUZZ)
 	} 2>&1 | tee $$out; \
 	if [ -e $$out.failed ]; then rm -f $$out.failed; exit 1; fi; \
 	bench/mpage.sh -n bench-stress -c "make bench-stress" -l "$$load" -f $$out
+# bench-seed002: seed 002's table (docs/seed002.md): deferred_init1 with
+# each deferred_page_init_max_threads variant, medians of 9 runs, and the
+# simulated 8- and 80-CPU nodes; writes docs/measurements/bench-seed002.md.
+.PHONY: bench-seed002
+bench-seed002: $(MMFUZZ)
+	bench/seed002.sh -b $(BUILD)
 # ---- end of stress ----
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d) $(BENCH_BINS:=.d)

@@ -425,21 +425,42 @@ sub gen_file {
 		add_mutant($f, 'counter-yield', $i, 'move ' . trim($src->[$i]) . ' after ' .
 			   trim($src->[$y]), { $i => undef, $y => $src->[$y] . "\n" . $src->[$i] });
 	}
-	# atomic-split
+	# atomic-split (of a statement on one line, or of a call over several
+	# whose first line starts a statement)
 	for my $i (0 .. $f->{n} - 1) {
-		next unless live_stmt($f, $i);
+		my $prev = $i ? $f->{code}[$i - 1] : '';
+		next unless live_stmt($f, $i) ||
+			    (defined $f->{fn}[$i] && !$f->{dead}[$i] && !$f->{body}[$i] &&
+			     $f->{depth}[$i] > 0 && $prev =~ /(?:[;{}:]|^)\s*$/);
 		for my $a (@atomic) {
 			my $name = $a->{name};
 			next unless $f->{code}[$i] =~ /^\s*\Q$name\E\s*\(/ && $src->[$i] =~ /\b\Q$name\E\s*\(/;
 			my $pos = index($src->[$i], '(', $-[0]);
-			my ($args, $end) = call_args($src->[$i], $pos) or next;
-			my ($x, $v) = $a->{x} eq '1' ? ('1', $args->[0]) : @$args;
+			# a call over several lines: its lines joined, the rest
+			# of them dropped by the mutant
+			my ($stmt, $last, %more) = ($src->[$i], $i);
+			my ($args, $end) = call_args($stmt, $pos);
+			while (!$args && $last < $i + 3 && $last + 1 < $f->{n}) {
+				$last++;
+				$stmt .= ' ' . trim($src->[$last]);
+				$more{$last} = undef;
+				($args, $end) = call_args($stmt, $pos);
+			}
+			next unless $args && substr($stmt, $end) =~ /^\s*;\s*$/;
+			my ($x, $v, $site) = $a->{x} eq '1' ? ('1', @$args) : @$args;
 			next unless defined $v;
 			my ($read, $set) = $name =~ /long/ ? ('atomic_long_read', 'atomic_long_set')
 							    : ('atomic_read', 'atomic_set');
-			my $new = indent_of($src->[$i]) . "$set($v, $read($v) $a->{op} ($x));";
-			add_mutant($f, 'atomic-split', $i, trim($src->[$i]) . " -> $set($v, $read($v) " .
-				   "$a->{op} ($x))", { $i => $new });
+			# the explicit-name forms (NAME_site(x, v, "site")) keep
+			# their site name on the load and the store
+			my ($rd, $st) = ("$read($v)", "$set($v, $read($v) $a->{op} ($x))");
+			if ($name =~ /_site$/) {
+				next unless defined $site;
+				($rd, $st) = ("${read}_site($v, $site)",
+					      "${set}_site($v, ${read}_site($v, $site) $a->{op} ($x), $site)");
+			}
+			my $new = indent_of($src->[$i]) . "$st;";
+			add_mutant($f, 'atomic-split', $i, trim($stmt) . " -> $st", { $i => $new, %more });
 		}
 	}
 	# recheck-drop: a test under the lock of what is also read without it

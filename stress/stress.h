@@ -84,7 +84,23 @@ struct stress_workload {
 	void (*quiesce)(struct stress_run *r);
 	/* its own config.* lines (after the tasks ended and cleanup ran) */
 	void (*print_config)(struct stress_run *r, FILE *out);
+	/*
+	 * A one-shot workload (a boot, not a loop): the runner builds the
+	 * world, starts the tasks (each runs testcase() until the run is
+	 * over, as ever), and instead of sampling calls run(r, out) on its own
+	 * thread, which measures and prints its own lines and returns the
+	 * operations it did in *ops over *ns; then average: (ops per second),
+	 * the counters over the run and the final check as for any workload.
+	 * Returns 0, or 1 after a violation (reported).
+	 */
+	int (*run)(struct stress_run *r, FILE *out, unsigned long long *ops, uint64_t *ns);
+	/* the options of its own this workload takes (STRESS_WL_*) */
+	unsigned int wl_opts;
 };
+
+/* Options one workload takes (stress_opts.wl_*). */
+#define STRESS_WL_ALLOC_DURING_INIT	0x1	/* --alloc-during-init */
+#define STRESS_WL_SIM_CPUS		0x2	/* --sim-cpus LIST */
 
 /* Register @wl (a static struct stress_workload in the workload's own file). */
 #define STRESS_WORKLOAD(wl)							\
@@ -121,6 +137,10 @@ struct stress_opts {
 	int drain;			/* enum drain_variant */
 	uint64_t inject;		/* bug switches */
 	int cpu_stride;			/* task i on simulated CPU i * stride; 0: spread */
+	/* deferred_init1's (wl_opts): tasks allocate while the init runs;
+	 * the simulated nodes' CPU counts (0 ends the list) */
+	bool alloc_during_init;
+	unsigned int sim_cpus[8];
 	/* config keys given on the command line: they win over the runner's
 	 * machine and the workload's configure; in the order given, a key
 	 * given twice once (its last value) */
@@ -370,6 +390,24 @@ int stress_check_quiescent(struct stress_run *r);
 int stress_check_final(struct stress_run *r);
 /* A model violation (g_violation) on stderr, in glibc's assert() form. */
 void stress_report_violation(struct stress_run *r);
+
+/* ---- kernel threads on real threads (unbound_wq.c) ---- */
+
+/* The worker pool of @r, and padata's system_unbound_wq on it (sets
+ * real_cpu_shared: workers share the simulated CPUs with the tasks). */
+void stress_wq_start(struct stress_run *r);
+/* Make @n workers now (a pool's kworkers exist before the works come),
+ * so that a timed run does not pay for thread creation. */
+void stress_wq_prestart(int n);
+/* Run fn(arg) on a worker as kernel thread @name of simulated CPU @cpu;
+ * false when the pool is at its limit. */
+bool stress_kthread_run(void (*fn)(void *arg), void *arg, int cpu, const char *name);
+/* Wait until no worker runs a work. */
+void stress_wq_flush(void);
+/* Workers made so far (threads). */
+int stress_wq_workers(void);
+/* padata back to running in the caller; every worker joined. */
+void stress_wq_stop(void);
 
 /* ---- model counters (counters.c) ---- */
 

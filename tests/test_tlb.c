@@ -12,6 +12,7 @@
  *   mm (64 pages = 8 PTE tables of 8):  [0 .. brk 16 ....... mmaps top-down .. 64)
  */
 #include <errno.h>
+#include <string.h>
 
 #include "mm/tlb.h"
 #include "mm_world.h"
@@ -57,6 +58,31 @@ static void final_check(void *arg)
 	check_final(arg);
 }
 
+/*
+ * An mm of one faulted page whose rss count sits on CPU 2 (not online:
+ * a CPU going down, whose count percpu_counter_cpu_dead has not folded
+ * yet), then its last user and the CPUs let go of it: check_mm's
+ * percpu_counter_sum() must count the dying CPU's s32 or it reads -1 for a
+ * counter that sums to 0.
+ */
+static void drop_counted_on_cpu2(void *arg)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct percpu_counter *c;
+	unsigned long a;
+
+	(void)arg;
+	a = vm_mmap(mm, 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
+	user_access(mm, a, true);
+	vm_munmap(mm, a, PAGE_SIZE);
+	c = &mm->rss_stat[MM_ANONPAGES];
+	c->counters[0].count -= 1;	/* cpu0's fault moved to cpu2 */
+	c->counters[2].count += 1;
+	mmput(mm);
+	tlb_cpu_reset(tlb_world(), 0);
+	tlb_cpu_reset(tlb_world(), 1);
+}
+
 int main(void)
 {
 	struct world *w;
@@ -67,7 +93,7 @@ int main(void)
 	const char *sig;
 	int i, n;
 
-	tap_plan(31);
+	tap_plan(33);
 	w = mm_test_boot(tune);
 	if (!w || setjmp(mm_test_jb)) {
 		diag("violation: %s: %s", g_violation.signature, g_violation.msg);
@@ -156,5 +182,16 @@ int main(void)
 	is_int(nr_free(w), (long)free0, "every page back in the buddy lists");
 	sig = mm_violation_of(final_check, w);
 	ok(!sig, "the end checks hold%s%s", sig ? ": " : "", sig ? g_violation.msg : "");
+
+	/* check_mm decides on its own percpu_counter_sum(): held exact */
+	__cpumask_set_cpu(2, (struct cpumask *)cpu_dying_mask);
+	sig = mm_violation_of(drop_counted_on_cpu2, NULL);
+	ok(!sig, "check_mm: a dying CPU's rss count is in percpu_counter_sum()%s%s",
+	   sig ? ": " : "", sig ? g_violation.msg : "");
+	__cpumask_clear_cpu(2, (struct cpumask *)cpu_dying_mask);
+	sig = mm_violation_of(drop_counted_on_cpu2, NULL);
+	ok(sig && !strcmp(sig, "I-READ@percpu_counter_sum"),
+	   "a count on a CPU neither online nor dying is missed by the sum: %s",
+	   sig ? sig : "no violation");
 	return tap_done();
 }

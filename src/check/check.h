@@ -117,6 +117,9 @@ extern unsigned long check_pass;
 extern bool check_cons_full;
 /* A new run on @w (after its reset): hook the validators, clear state. */
 void check_run_begin(struct world *w);
+/* The same for the checker named @name alone (a stress workload that
+ * wants a layer's checker on real threads): 0, or -1 if there is none. */
+int check_run_begin_one(struct world *w, const char *name);
 void check_after_op(struct world *w, int cpu);
 void check_quiescent(struct world *w, const char *where);
 /* After every handle was released and world_drain(). */

@@ -16,6 +16,11 @@
  *     exact value.
  * I-READ@vmstat_show  The same for NR_FREE_PAGES as /proc/vmstat reads it
  *     (the read_counters operation).
+ * I-READ@zone_watermark_ok_safe, I-READ@should_reclaim_retry  The readers
+ *     that exist to be exact are: below percpu_drift_mark kswapd's check
+ *     (pgdat_balanced) decides on zone_page_state_snapshot() at that
+ *     moment, above it on the counter it read; the reclaim retry's
+ *     available estimate is the snapshot at that moment.
  * I-READ@drain_pages_zone, I-READ@__drain_all_pages  The pcp->count a
  *     drain reads before the lock is what the lists hold, unless pcp->lock
  *     is held by another task (a refill or a free in flight).  A drain that
@@ -188,6 +193,59 @@ static void vmstat_read(const struct zone *zone, long read)
 	free_pages_read("vmstat_show", zone, read, -1);
 }
 
+/*
+ * A reader that needs the exact accounting (zone_page_state_snapshot(),
+ * include/linux/vmstat.h: the counter plus every CPU's vm_stat_diff,
+ * clamped to 0) read @read in this step: it is that value, nothing else.
+ */
+static void snapshot_read(const struct zone *zone, long read, const char *site)
+{
+	const struct world *w = mm_world;
+	struct cfail f;
+	long x;
+	int cpu;
+
+	cfail_init(&f);
+	tsan_ignore_begin();
+	x = __READ_ONCE(zone->vm_stat[NR_FREE_PAGES].counter);
+	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
+		x += __READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
+	if (x < 0)
+		x = 0;
+	if (read != x)
+		cfail_set(&f, "I-READ", site,
+			  "%s: decided on %ld free pages where zone_page_state_snapshot() returns %ld "
+			  "at that moment (NR_FREE_PAGES %ld)", zone->name, read, x,
+			  __READ_ONCE(zone->vm_stat[NR_FREE_PAGES].counter));
+	cfail_report(&f);
+}
+
+/*
+ * zone_watermark_ok_safe (mm/page_alloc.c, 6.6): "if (z->percpu_drift_mark
+ * && free_pages < z->percpu_drift_mark) free_pages =
+ * zone_page_state_snapshot(z, NR_FREE_PAGES);".  Below the mark the value
+ * decided on is the snapshot at that moment; above it the counter read
+ * (@plain), which the watermark check's own oracle holds to what
+ * zone_page_state() returned.
+ */
+static void watermark_safe_read(const struct zone *zone, long plain, long used)
+{
+	unsigned long mark = __READ_ONCE(zone->percpu_drift_mark);
+
+	if (mark && plain < (long)mark)
+		snapshot_read(zone, used, "zone_watermark_ok_safe");
+	else if (used != plain) {
+		struct cfail f;
+
+		cfail_init(&f);
+		tsan_ignore_begin();
+		cfail_set(&f, "I-READ", "zone_watermark_ok_safe",
+			  "%s: zone_page_state() read %ld, at or above percpu_drift_mark %lu (or "
+			  "none), but the check decided on %ld", zone->name, plain, mark, used);
+		cfail_report(&f);
+	}
+}
+
 /* A drain's racy look at pcp->count: the count its lists hold, or an
  * update in flight; in a disable's drain, 6.6's known window. */
 static void drain_read(const char *site, const struct per_cpu_pages *pcp, long read, int zidx)
@@ -355,6 +413,8 @@ static void read_attach(struct world *w)
 	pagealloc_hooks.pcp_disable_done = pcp2_disable_done;
 	pagealloc_hooks.pcp_enable_done = pcp2_enable_done;
 	pagealloc_hooks.read_pcp_high_batch = high_batch_read;
+	pagealloc_hooks.read_watermark_safe = watermark_safe_read;
+	pagealloc_hooks.read_snapshot = snapshot_read;
 }
 
 static void read_run_begin(struct world *w)

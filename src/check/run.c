@@ -88,6 +88,22 @@ void check_run_begin(struct world *w)
 	}
 }
 
+int check_run_begin_one(struct world *w, const char *name)
+{
+	int i;
+
+	checkers_ready();
+	for (i = 0; i < nchecker; i++)
+		if (!strcmp(checkers[i]->name, name)) {
+			if (checkers[i]->attach)
+				checkers[i]->attach(w);
+			if (checkers[i]->run_begin)
+				checkers[i]->run_begin(w);
+			return 0;
+		}
+	return -1;
+}
+
 void check_after_op(struct world *w, int cpu)
 {
 	struct cfail f;

@@ -24,7 +24,10 @@
  *   I-RSS    MM_ANONPAGES equals the present PTEs, pgtables_bytes the
  *            tables, at quiescence; at the mm's end (check_mm) every rss
  *            counter, pgtables_bytes and tlb_flush_pending are zero, the
- *            pgd and the VMA tree empty ("Bad rss-counter state")
+ *            pgd and the VMA tree empty ("Bad rss-counter state", on the
+ *            value check_mm's own percpu_counter_sum() returned)
+ *   I-READ@percpu_counter_sum  that sum is exact: the mm is being freed,
+ *            nobody updates its counters
  *   I-TLB-5  a CPU that has an mm loaded is in its mm_cpumask (quiescence)
  *   mm-uaf   an mm is freed (its last mmdrop) with no user left and no CPU
  *            that has it as active_mm (a lost mm_count reference)
@@ -194,6 +197,8 @@ static void gather_done(struct mmu_gather *tlb)
 	cfail_report(&f);
 }
 
+static void table_freed(struct page *table, const char *site);
+
 static void page_release(struct mm_struct *mm, struct page *page, const char *site)
 {
 	struct tlb_world *tw = mm->tw;
@@ -201,6 +206,11 @@ static void page_release(struct mm_struct *mm, struct page *page, const char *si
 	struct cfail f = { 0 };
 	int cpu, i;
 
+	/* a PTE table the native path put in the page batch: freed now */
+	if (__atomic_load_n(&tcw()->tables[pfn].state, __ATOMIC_RELAXED) == TBL_REMOVED) {
+		table_freed(page, site);
+		return;
+	}
 	tsan_ignore_begin();
 	for (cpu = 0; cpu < tw->ncpus && !f.hit; cpu++) {
 		for (i = 0; i < tw->nr_entries; i++) {
@@ -273,7 +283,21 @@ static void tables_flushed(struct mm_struct *mm, u64 stamp)
 	tsan_ignore_end();
 }
 
+/*
+ * A table that left a pgd goes back to the page allocator (@site: through
+ * the table batch, __tlb_remove_table, or the native page batch).  It must
+ * have been covered by a flush with freed_tables.  On the RCU path (a
+ * paravirt guest) it also waits for a grace period or a sync IPI, since
+ * gup_fast may still be walking it; on the native path the flush is that
+ * IPI: it reaches every CPU in mm_cpumask, where a gup_fast of the mm
+ * runs with IRQs off, and flush_tlb_mm_range waits for it.
+ */
 static void table_free(struct page *table)
+{
+	table_freed(table, "__tlb_remove_table");
+}
+
+static void table_freed(struct page *table, const char *site)
 {
 	struct tlb_check_world *s = tcw();
 	struct table_shadow *t = &s->tables[page_to_pfn(table)];
@@ -284,17 +308,17 @@ static void table_free(struct page *table)
 	tsan_ignore_begin();
 	rcu_gp_counts(&begun, &ended);
 	if (__atomic_load_n(&t->state, __ATOMIC_RELAXED) != TBL_REMOVED)
-		fail(&f, "I-TLB-2", "__tlb_remove_table", "pfn %lu freed as a page table but never "
+		fail(&f, "I-TLB-2", site, "pfn %lu freed as a page table but never "
 		     "removed from a pgd", page_to_pfn(table));
 	else if (!t->flushed)
-		fail(&f, "I-TLB-2", "__tlb_remove_table",
+		fail(&f, "I-TLB-2", site,
 		     "page table pfn %lu (mm %d) freed before a TLB flush covered it", page_to_pfn(table),
 		     t->slot);
 	/* fiber mode: the model's grace periods (liburcu's in stress mode and
 	 * the one-task executor's are not counted) */
-	else if (cur && cur->fs && ended <= t->gp_begun &&
+	else if (tlb_world()->table_free_rcu && cur && cur->fs && ended <= t->gp_begun &&
 		 __atomic_load_n(&tlb_world()->table_syncs, __ATOMIC_ACQUIRE) <= t->syncs)
-		fail(&f, "I-TLB-2", "__tlb_remove_table",
+		fail(&f, "I-TLB-2", site,
 		     "page table pfn %lu (mm %d) freed without a grace period or a sync IPI since "
 		     "it left the pgd: gup_fast may still be walking it", page_to_pfn(table), t->slot);
 	if (!t->flushed && t->state == TBL_REMOVED)
@@ -462,7 +486,35 @@ static void mprotect_done(struct mm_struct *mm, unsigned long start, unsigned lo
 	cfail_report(&f);
 }
 
-/* check_mm() and the rest of what a freed mm must be. */
+/*
+ * check_mm's percpu_counter_sum() of an rss counter (@sum): the mm is
+ * being freed, nobody updates its counters any more, so the sum is exact:
+ * the shared count and every CPU's s32, online or not (a dead CPU's is
+ * folded by percpu_counter_cpu_dead, a dying one's not yet: 6.6's
+ * for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)).  A different
+ * value is a wrong sum (I-READ@percpu_counter_sum); a right one that is
+ * not zero is the kernel's own "Bad rss-counter state" (I-RSS).
+ */
+static void rss_sum_read(struct mm_struct *mm, int member, long long sum)
+{
+	struct cfail f = { 0 };
+	long long exact;
+
+	tsan_ignore_begin();
+	exact = (long long)percpu_counter_sum_all(&mm->rss_stat[member]);
+	if (sum != exact)
+		fail(&f, "I-READ", "percpu_counter_sum",
+		     "check_mm: percpu_counter_sum(&mm->rss_stat[%d]) of mm %d returned %lld where "
+		     "the count and every CPU's counter sum to %lld%s", member, mm->slot, sum, exact,
+		     !sum != !exact ? (sum ? ": a clean mm reported bad" : ": a bad rss-counter "
+				       "state missed") : "");
+	else if (sum)
+		fail(&f, "I-RSS", "check_mm", "BUG: Bad rss-counter state mm:%d type:%d val:%lld",
+		     mm->slot, member, sum);
+	cfail_report(&f);
+}
+
+/* the rest of what a freed mm must be */
 static void check_mm(struct mm_struct *mm)
 {
 	struct cfail f = { 0 };
@@ -470,14 +522,7 @@ static void check_mm(struct mm_struct *mm)
 	int k;
 
 	tsan_ignore_begin();
-	for (k = 0; k < NR_MM_COUNTERS && !f.hit; k++) {
-		s64 x = percpu_counter_sum_all(&mm->rss_stat[k]);
-
-		if (x)
-			fail(&f, "I-RSS", "check_mm", "BUG: Bad rss-counter state mm:%d type:%d val:%lld",
-			     mm->slot, k, (long long)x);
-	}
-	if (!f.hit && atomic_long_read(&mm->pgtables_bytes))
+	if (atomic_long_read(&mm->pgtables_bytes))
 		fail(&f, "I-RSS", "check_mm", "BUG: non-zero pgtables_bytes on freeing mm: %ld",
 		     atomic_long_read(&mm->pgtables_bytes));
 	if (!f.hit && atomic_read(&mm->tlb_flush_pending))
@@ -514,6 +559,7 @@ static const struct tlb_hooks tlb_check_hooks = {
 	.table_batch = table_batch,
 	.ubc_deferred = ubc_deferred,
 	.access = check_access,
+	.read_rss_sum = rss_sum_read,
 	.check_mm = check_mm,
 	.gup_page = gup_page,
 	.pte_faulted = pte_faulted,

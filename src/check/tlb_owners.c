@@ -41,18 +41,28 @@ static void pte_collect(struct world *w, struct owner_sink *sk)
 	}
 }
 
+struct gather_walk {
+	struct owner_sink *sk;
+	const struct tlb_check_world *s;
+};
+
 static void gather_page(void *arg, struct page *page, int what)
 {
-	struct owner_sink *sk = arg;
+	struct gather_walk *g = arg;
+	unsigned long pfn = page_to_pfn(page);
 
-	if (what != TLB_PAGE_TABLE)	/* those are the table shadow's */
-		owner_add(sk, page_to_pfn(page), 1, WHO(0, 4 + what));
+	/* the tables are the table shadow's: the table batch's, and the
+	 * native path's in the page batch */
+	if (what != TLB_PAGE_TABLE &&
+	    __atomic_load_n(&g->s->tables[pfn].state, __ATOMIC_RELAXED) == TBL_NONE)
+		owner_add(g->sk, pfn, 1, WHO(0, 4 + what));
 }
 
 static void table_collect(struct world *w, struct owner_sink *sk)
 {
 	struct tlb_check_world *s = world_layer_state(w, &tlb_check_layer);
 	int hw = (int)__atomic_load_n(&s->gathers_hw, __ATOMIC_RELAXED), i;
+	struct gather_walk g = { sk, s };
 	unsigned long pfn;
 
 	/* the slots from gathers_hw on were not used since they were cleared
@@ -64,7 +74,7 @@ static void table_collect(struct world *w, struct owner_sink *sk)
 		struct mmu_gather *tlb = __atomic_load_n(&s->gathers[i], __ATOMIC_RELAXED);
 
 		if (tlb)
-			tlb_gather_pages(tlb, gather_page, sk);
+			tlb_gather_pages(tlb, gather_page, &g);
 	}
 	/* every entry that is not TBL_NONE is counted (table_state_set): with
 	 * none, the walk below adds nothing */

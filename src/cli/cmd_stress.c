@@ -36,7 +36,8 @@ static const char stress_usage[] =
 	"  --inject NAME      turn a bug switch on (repeatable; mmfuzz bugs lists them;\n"
 	"                     none: no switch, a --compare column of its own)\n"
 	"  --variant NAME     free_pcppages_bulk: single_pass (6.6, default),\n"
-	"                     pick_outside (4.17, seed 000's patch), locked_rr (4.16)\n"
+	"                     pick_outside (4.17, seed 000's patch), locked_rr (4.16);\n"
+	"                     deferred init's max threads: one (6.6's generic), node_cpus\n"
 	"  --drain NAME       drain_pages_zone: racy_count (6.6.0, default) or\n"
 	"                     locked_count (6.6.45's fix)\n"
 	"  --mode MODE        thread (default) or process; --scaling: both (default)\n"
@@ -66,6 +67,9 @@ static const char stress_usage[] =
 	"                     tasks, mode, affinity and sampling; with --scaling, the\n"
 	"                     model's and the kernel's curves side by side (CSV columns\n"
 	"                     host_*, one PNG, the fidelity figure on stderr)\n"
+	"  --alloc-during-init  deferred_init1: the tasks allocate while the init runs\n"
+	"  --sim-cpus N,...   deferred_init1: padata's arithmetic for nodes of N CPUs, each\n"
+	"                     helper's share timed on this machine's threads\n"
 	"  --list             the workloads\n"
 	"\n"
 	"Exit status: 0 clean, 1 an invariant violation, 2 bad input or usage,\n"
@@ -75,7 +79,38 @@ enum {
 	OPT_INJECT = 256, OPT_VARIANT, OPT_DRAIN, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
 	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG, OPT_SET, OPT_KEYS, OPT_HOST,
+	OPT_ALLOC_DURING_INIT, OPT_SIM_CPUS,
 };
+
+/* The key a --variant that is no free_pcppages_bulk variant may name a
+ * value of (deferred init's: one, node_cpus). */
+#define DEFERRED_VARIANT_KEY	"deferred_page_init_max_threads"
+
+/* --sim-cpus 8,80: up to 8 CPU counts, 1..4096; -1 after saying why not */
+static int parse_sim_cpus(struct stress_opts *o, const char *arg)
+{
+	const char *p = arg;
+	int n = 0;
+
+	memset(o->sim_cpus, 0, sizeof(o->sim_cpus));
+	while (*p) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p || v < 1 || v > 4096 || n == 8 || (*end && *end != ',')) {
+			fprintf(stderr, "mmfuzz stress: bad --sim-cpus '%s': up to 8 CPU counts "
+				"1..4096, comma separated\n", arg);
+			return -1;
+		}
+		o->sim_cpus[n++] = (unsigned int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!n) {
+		fprintf(stderr, "mmfuzz stress: bad --sim-cpus '%s'\n", arg);
+		return -1;
+	}
+	return 0;
+}
 
 /* parse_num into an unsigned long; -1 after printing the error */
 static int number(const char *opt, const char *v, uint64_t lo, uint64_t hi, unsigned long *out)
@@ -281,6 +316,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		{ "set", required_argument, 0, OPT_SET },
 		{ "keys", no_argument, 0, OPT_KEYS },
 		{ "host", no_argument, 0, OPT_HOST },
+		{ "alloc-during-init", no_argument, 0, OPT_ALLOC_DURING_INIT },
+		{ "sim-cpus", required_argument, 0, OPT_SIM_CPUS },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 } };
 	struct stress_opts *o = &c->o;
@@ -353,6 +390,17 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			break;
 		case OPT_VARIANT:
 			id = pcp_bulk_variant_lookup(optarg);
+			if (id < 0 && config_key_lookup(DEFERRED_VARIANT_KEY) &&
+			    config_enum_lookup(config_key_lookup(DEFERRED_VARIANT_KEY), optarg) >= 0) {
+				/* deferred init's deferred_page_init_max_threads */
+				stress_opts_set(o, config_key_lookup(DEFERRED_VARIANT_KEY),
+						config_enum_lookup(config_key_lookup(DEFERRED_VARIANT_KEY),
+								   optarg));
+				c->nvariants++;
+				if (add_config(c, "--variant", optarg))
+					return EXIT_USAGE;
+				break;
+			}
 			if (id < 0) {
 				fprintf(stderr, "mmfuzz stress: unknown variant '%s' (single_pass, "
 					"pick_outside, locked_rr)\n", optarg);
@@ -437,6 +485,13 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		case OPT_HOST:
 			o->host = true;
 			break;
+		case OPT_ALLOC_DURING_INIT:
+			o->alloc_during_init = true;
+			break;
+		case OPT_SIM_CPUS:
+			if (parse_sim_cpus(o, optarg))
+				return EXIT_USAGE;
+			break;
 		case OPT_MAX_TASKS:
 			if (number("--max-tasks", optarg, 1, STRESS_MAX_TASKS, &c->max_tasks))
 				return EXIT_USAGE;
@@ -469,6 +524,12 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 	if (!o->wl) {
 		fprintf(stderr, "mmfuzz stress: unknown workload '%s'; there are:\n", c->workload);
 		list_workloads(stderr);
+		return EXIT_USAGE;
+	}
+	if ((o->alloc_during_init && !(o->wl->wl_opts & STRESS_WL_ALLOC_DURING_INIT)) ||
+	    (o->sim_cpus[0] && !(o->wl->wl_opts & STRESS_WL_SIM_CPUS))) {
+		fprintf(stderr, "mmfuzz stress: --%s is deferred_init1's, not %s's\n",
+			o->alloc_during_init ? "alloc-during-init" : "sim-cpus", o->wl->name);
 		return EXIT_USAGE;
 	}
 	{
@@ -515,6 +576,8 @@ static void child_common(struct stress_cli *c)
 	}
 	if (o->cpu_stride)
 		child_arg(c, "--cpu-stride", (unsigned long)o->cpu_stride, true);
+	if (o->alloc_during_init)
+		child_arg(c, "--alloc-during-init", 0, false);
 	if (o->affinity == AFF_SMT)
 		child_arg(c, "-m", 0, false);
 	if (o->affinity == AFF_NONE)

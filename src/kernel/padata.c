@@ -6,10 +6,19 @@
 #include <string.h>
 
 #include "padata.h"
+#include "cpu.h"
 #include "../bugs/bugs.h"
 #include "../sched/sched.h"
 
 #define roundup(x, y)	((((x) + ((y) - 1)) / (y)) * (y))
+
+static const struct padata_real_ops *padata_real;
+DEFINE_HOOKS(padata);
+
+void padata_set_real_ops(const struct padata_real_ops *ops)
+{
+	__atomic_store_n(&padata_real, ops, __ATOMIC_RELEASE);
+}
 
 void padata_pool_init(struct padata_pool *pool, int nr)
 {
@@ -66,7 +75,8 @@ static int padata_work_alloc_mt(struct padata_pool *pool, int nworks,
 	int i, slots = nworks;
 
 	if (!t || !t->fs)
-		slots = 1;		/* no scheduler to start helpers on */
+		/* real mode: the harness's workqueue, or no helper */
+		slots = t && __atomic_load_n(&padata_real, __ATOMIC_ACQUIRE) ? nworks : 1;
 	else if (fsched_tasks_left(t->fs) - (MAX_CPUS + 1) < nworks - 1)
 		slots = 1 + (fsched_tasks_left(t->fs) > MAX_CPUS + 1 ?
 			     fsched_tasks_left(t->fs) - (MAX_CPUS + 1) : 0);
@@ -127,7 +137,9 @@ static void padata_mt_helper(struct padata_mt_job_state *ps)
 			start--;
 
 		spin_unlock(&ps->lock);
+		HOOK(padata, chunk, job, ps->job_start, start, end, false);
 		job->thread_fn(start, end, job->fn_arg);
+		HOOK(padata, chunk, job, ps->job_start, start, end, true);
 		spin_lock(&ps->lock);
 	}
 
@@ -148,22 +160,30 @@ static void padata_work_kthread(struct task *t, void *arg)
 	padata_mt_helper(pw->pw_data);
 }
 
-void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job,
-			     struct padata_stat *st)
+/* The same work on real mode's workqueue thread (padata_real_ops). */
+static void padata_work_real(void *arg)
 {
-	/* In case threads finish at different times. */
-	static const unsigned long load_balance_factor = 4;
-	struct padata_mt_job_state ps;
-	struct padata_work *pw;
-	struct list_head works;
-	unsigned long nw, div;
-	struct task *t;
-	int nworks, cpu;
+	struct padata_work *pw = arg;
 
-	if (st)
-		memset(st, 0, sizeof(*st));
-	if (job->size == 0)
-		return;
+	padata_mt_helper(pw->pw_data);
+}
+
+/* The next online CPU after @cpu, round robin (queue_work's placement). */
+static int padata_next_cpu(struct task *t, int cpu)
+{
+	int n = t->fs ? t->fs->ncpus : nr_cpu_ids_now(), i;
+
+	for (i = 0; i < n; i++) {
+		cpu = (cpu + 1) % n;
+		if (t->fs ? fsched_cpu_online(t->fs, cpu) : cpu_online(cpu))
+			break;
+	}
+	return cpu;
+}
+
+int padata_mt_nworks(const struct padata_mt_job *job)
+{
+	unsigned long nw, div;
 
 	/* Ensure at least one thread when size < min_chunk. */
 	div = job->min_chunk > job->align ? job->min_chunk : job->align;
@@ -172,7 +192,36 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 		nw = 1;
 	if (nw > (unsigned long)job->max_threads)
 		nw = (unsigned long)(job->max_threads > 0 ? job->max_threads : 1);
-	nworks = (int)nw;
+	return (int)nw;
+}
+
+unsigned long padata_mt_chunk_size(const struct padata_mt_job *job, int nworks)
+{
+	/* In case threads finish at different times. */
+	static const unsigned long load_balance_factor = 4;
+	unsigned long chunk_size;
+
+	chunk_size = job->size / ((unsigned long)nworks * load_balance_factor);
+	if (chunk_size < job->min_chunk)
+		chunk_size = job->min_chunk;
+	return roundup(chunk_size, job->align);
+}
+
+void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job,
+			     struct padata_stat *st)
+{
+	struct padata_mt_job_state ps;
+	struct padata_work *pw;
+	struct list_head works;
+	struct task *t;
+	int nworks, cpu;
+
+	if (st)
+		memset(st, 0, sizeof(*st));
+	if (job->size == 0)
+		return;
+
+	nworks = padata_mt_nworks(job);
 	if (st)
 		st->nworks_asked = nworks;
 
@@ -182,7 +231,9 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 			st->nworks = st->nworks_fini = 1;
 			st->chunk_size = job->size;
 		}
+		HOOK(padata, chunk, job, job->start, job->start, job->start + job->size, false);
 		job->thread_fn(job->start, job->start + job->size, job->fn_arg);
+		HOOK(padata, chunk, job, job->start, job->start, job->start + job->size, true);
 		return;
 	}
 
@@ -201,19 +252,22 @@ void padata_do_multithreaded(struct padata_pool *pool, struct padata_mt_job *job
 	 * chunk size from the caller, and honor the caller's alignment.
 	 * (6.6.0 has no max(chunk_size, 1): min_chunk and align are >= 1.)
 	 */
-	ps.chunk_size = job->size / ((unsigned long)ps.nworks * load_balance_factor);
-	if (ps.chunk_size < job->min_chunk)
-		ps.chunk_size = job->min_chunk;
-	ps.chunk_size = roundup(ps.chunk_size, job->align);
+	ps.chunk_size = padata_mt_chunk_size(job, ps.nworks);
 
 	/* queue_work(system_unbound_wq, ...): a kthread on any CPU */
 	t = current_task;
 	cpu = t ? t->cpu : 0;
 	list_for_each_entry(pw, &works, pw_list) {
-		do
-			cpu = (cpu + 1) % t->fs->ncpus;
-		while (!fsched_cpu_online(t->fs, cpu));
-		if (!fsched_kthread_run(t->fs, padata_work_kthread, pw, "padata", cpu, false))
+		bool queued;
+
+		cpu = padata_next_cpu(t, cpu);
+		if (t->fs)
+			queued = fsched_kthread_run(t->fs, padata_work_kthread, pw, "padata", cpu,
+						    false) != NULL;
+		else
+			queued = __atomic_load_n(&padata_real, __ATOMIC_ACQUIRE)->queue_work(
+					padata_work_real, pw, cpu);
+		if (!queued)
 			padata_mt_helper(&ps);	/* counted: alloc_mt left the slots */
 	}
 

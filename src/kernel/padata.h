@@ -15,6 +15,11 @@
  * A fiber run with no task slot left for a kthread counts as the pool
  * running dry (the work is given back), so nworks stays exact.
  *
+ * Real mode (stress: no fiber scheduler) has no kthreads of its own: the
+ * harness gives padata its system_unbound_wq (padata_set_real_ops), whose
+ * queue_work runs the helper on a worker thread as a task of the CPU
+ * padata picked.  Without one, real mode runs a job in the caller alone.
+ *
  * Lock order: padata_works_lock and ps->lock are leaves; thread_fn runs
  * with neither held.
  */
@@ -22,6 +27,7 @@
 #define MMFUZZ_KERNEL_PADATA_H
 
 #include "completion.h"
+#include "hooks.h"
 #include "list.h"
 #include "spinlock.h"
 
@@ -79,10 +85,47 @@ struct padata_stat {
 	unsigned long chunk_size;
 };
 
+/*
+ * Real mode's system_unbound_wq: queue_work(fn, arg, cpu) runs fn(arg) on
+ * a worker thread of its own, as a kernel-thread task of simulated CPU
+ * @cpu (current_task set, a violation unwinding to its own exit_jb), and
+ * returns true; false when it has no worker to give, which padata counts
+ * as the pool giving fewer (the caller runs that work's helper itself).
+ * @ops NULL: none (a job runs in the caller alone).
+ */
+struct padata_real_ops {
+	bool (*queue_work)(void (*fn)(void *arg), void *arg, int cpu);
+};
+void padata_set_real_ops(const struct padata_real_ops *ops);
+
+/*
+ * padata's hooks (hooks.h): chunk(job, job_start, start, end, done) on the
+ * thread that runs thread_fn(start, end), just before it (@done false) and
+ * just after (@done true), the caller's single-work run included;
+ * @job_start is where the job began (job->start moves as helpers claim
+ * chunks under ps->lock: the hook reads only @job's constant fields).  For
+ * the harness (stress mode times the chunks; a checker may follow them).
+ */
+struct padata_hooks {
+	void (*chunk)(const struct padata_mt_job *job, unsigned long job_start,
+		      unsigned long start, unsigned long end, bool done);
+};
+DECLARE_HOOKS(padata);
+
 /* padata_init's part: @nr works (1..PADATA_MAX_WORKS) on the free list. */
 void padata_pool_init(struct padata_pool *pool, int nr);
 /* The number of works on the free list (0..nr); for tests and checkers. */
 int padata_pool_free(struct padata_pool *pool);
+
+/*
+ * padata_do_multithreaded's arithmetic, for the harness to plan with (a
+ * simulated machine) and for the function itself: the works @job asks
+ * for, min(max(size / max(min_chunk, align), 1), max_threads), and the
+ * chunk size when @nworks works (the caller included) run it,
+ * roundup(max(size / (nworks * 4), min_chunk), align).
+ */
+int padata_mt_nworks(const struct padata_mt_job *job);
+unsigned long padata_mt_chunk_size(const struct padata_mt_job *job, int nworks);
 
 /*
  * Run @job on helpers from @pool and the calling task; returns when every

@@ -235,9 +235,11 @@ bool zone_watermark_ok_safe(struct zone *z, unsigned int order, unsigned long ma
 			    int highest_zoneidx)
 {
 	long free_pages = (long)zone_page_state(z, NR_FREE_PAGES);
+	long plain = free_pages;
 
 	if (z->percpu_drift_mark && free_pages < (long)z->percpu_drift_mark)
 		free_pages = (long)zone_page_state_snapshot(z, NR_FREE_PAGES);
+	HOOK(pagealloc, read_watermark_safe, z, plain, free_pages);
 	return __zone_watermark_ok(z, order, mark, highest_zoneidx, 0, free_pages);
 }
 
@@ -626,6 +628,8 @@ static bool should_reclaim_retry(gfp_t gfp_mask, unsigned int order,
 		unsigned long min_wmark = min_wmark_pages(zone);
 		/* zone_reclaimable_pages() is 0: no LRU */
 		long available = (long)zone_page_state_snapshot(zone, NR_FREE_PAGES);
+
+		HOOK(pagealloc, read_snapshot, zone, available, "should_reclaim_retry");
 
 		/* Would the allocation succeed if we reclaimed all
 		 * reclaimable pages? */

@@ -83,6 +83,15 @@ static inline void config_set(struct mm_config *c, const struct config_key *k, l
 	c->v[k->id] = v;
 }
 
+/*
+ * Set by a stress workload that measures a machine of realistic size
+ * (deferred_init1): zone_pages may then go up to 1024 max-order blocks (4
+ * GiB of 4 KiB pages at max_order 10) instead of 65536 pages.  Programs,
+ * their binary headers and the fuzzers never set it: their ranges are
+ * unchanged.
+ */
+extern bool config_big_zones;
+
 void config_default(struct mm_config *c);
 /* The range of @k given the other keys of @c. */
 void config_range(const struct mm_config *c, const struct config_key *k, long *lo, long *hi,

@@ -60,11 +60,28 @@ struct config_key ck_gather_batch_count = {
 	.lo = 1, .hi = 2048, .def = 1666, .fuzz_n = 8, .bin_off = 23, .bin_len = 2,
 	.tune = true,
 };
+/*
+ * How a PTE table leaves: x86's ___pte_free_tlb calls
+ * paravirt_tlb_remove_table, which native_pv_ops makes tlb_remove_page
+ * (the page batch, freed after the flush IPI that gup_fast's disabled
+ * IRQs hold off); Xen and Hyper-V guests set it to tlb_remove_table
+ * (MMU_GATHER_RCU_TABLE_FREE: a table batch freed after a grace period,
+ * or a sync IPI when no batch page can be had).
+ */
+static const char *const table_free_names[] = { "native", "rcu" };
+struct config_key ck_tlb_table_free = {
+	.name = "tlb_table_free", .layer = "tlb",
+	.desc = "how page tables are freed: native (x86's tlb_remove_page, after the flush) or "
+		"rcu (a paravirt guest's tlb_remove_table, after a grace period)",
+	.lo = 0, .hi = 1, .def = 0, .names = table_free_names, .bin_off = 27, .bin_len = 1,
+	.tune = true,
+};
 CONFIG_KEY(ck_mm_pages);
 CONFIG_KEY(ck_tlb_entries);
 CONFIG_KEY(ck_tlb_ceiling);
 CONFIG_KEY(ck_tlb_asids);
 CONFIG_KEY(ck_gather_batch_count);
+CONFIG_KEY(ck_tlb_table_free);
 
 /* ---- the world layer ---- */
 
@@ -91,6 +108,7 @@ static void tlb_tune(struct world *w, const struct mm_config *c)
 	tw->nr_asids = (int)config_get(c, &ck_tlb_asids);
 	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
 	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
+	tw->table_free_rcu = config_get(c, &ck_tlb_table_free) == 1;
 }
 
 static __layer_nocov int tlb_create(struct world *w, const struct mm_config *c)
@@ -375,10 +393,22 @@ void mmgrab(struct mm_struct *mm)
 	atomic_inc(&mm->mm_count);
 }
 
-/* "Bad rss-counter state": the checkers' (check_mm hook), as the kernel
- * prints it; the pgd must be empty too (mm_free_pgd frees only its page). */
+/*
+ * 6.6 kernel/fork.c check_mm: every rss counter read with
+ * percpu_counter_sum() ("BUG: Bad rss-counter state" when one is not
+ * zero: the checkers report it, read_rss_sum), and the rest of what a
+ * freed mm must be (the check_mm hook: the pgd empty, since mm_free_pgd
+ * frees only its page; pgtables_bytes zero).
+ */
 static void check_mm(struct mm_struct *mm)
 {
+	int i;
+
+	for (i = 0; i < NR_MM_COUNTERS; i++) {
+		long long x = (long long)percpu_counter_sum(&mm->rss_stat[i]);
+
+		HOOK(tlb, read_rss_sum, mm, i, x);
+	}
 	HOOK(tlb, check_mm, mm);
 }
 

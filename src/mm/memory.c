@@ -296,9 +296,15 @@ static void free_pte_range(struct mmu_gather *tlb, pmd_t *pmd, unsigned long add
 	tlb->cleared_pmds = 1;
 	tlb->freed_tables = 1;
 	/* x86's ___pte_free_tlb: the destructor now, the page after the
-	 * grace period (paravirt_tlb_remove_table: tlb_remove_table) */
+	 * flush (paravirt_tlb_remove_table: native_pv_ops' tlb_remove_page)
+	 * or, in a paravirt guest, after the grace period (tlb_remove_table) */
 	pagetable_pte_dtor(token);
-	tlb_remove_table(tlb, token);
+	if (tlb->mm->tw->table_free_rcu)
+		tlb_remove_table(tlb, token);
+	else {
+		count_tlb_event(TLB_TABLE_FREE);
+		tlb_remove_page(tlb, token);
+	}
 	mm_dec_nr_ptes(tlb->mm);
 }
 

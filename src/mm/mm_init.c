@@ -46,10 +46,14 @@ static void range_pb_order(const struct mm_config *c, long *lo, long *hi, long *
  * machine: 32 blocks of order 10).
  */
 #define ZONE_MAX_BLOCKS 1024
+bool config_big_zones;
 static void range_zone_pages(const struct mm_config *c, long *lo, long *hi, long *unit)
 {
 	*unit = 1L << config_get(c, &ck_max_order);
 	*lo = *unit;
+	/* a stress workload that boots a machine of realistic size (config.h) */
+	if (config_big_zones)
+		*hi = ZONE_MAX_BLOCKS * *unit;
 	*hi = min(*hi, ZONE_MAX_BLOCKS * *unit) / *unit * *unit;
 }
 

@@ -319,7 +319,7 @@ enum tlb_stat_item {
 	TLB_GATHER_FORCED_FLUSH,	/* __tlb_remove_page found no room: flush mid-zap */
 	TLB_GATHER_BATCH_ALLOC,		/* batch pages allocated (tlb_next_batch) */
 	TLB_GATHER_BATCH_FAIL,		/* ... that could not be had or were over the limit */
-	TLB_TABLE_FREE,			/* page tables freed (tlb_remove_table) */
+	TLB_TABLE_FREE,			/* page tables freed (tlb_remove_table; natively the page batch) */
 	TLB_TABLE_RCU,			/* table batches freed after a grace period */
 	TLB_TABLE_SYNC_ONE,		/* tlb_remove_table_sync_one IPIs (no batch page) */
 	TLB_UBC_FLUSH,			/* reclaim's batched flushes (try_to_unmap_flush) */
@@ -374,7 +374,10 @@ struct tlb_hooks {
 	/* a user access went through @e (hit or just filled), reading @val */
 	void (*access)(struct mm_struct *mm, unsigned long addr, bool write,
 		       const struct tlb_entry *e, unsigned long val);
-	/* __mmdrop: the mm is about to be freed (check_mm) */
+	/* __mmdrop: the mm is about to be freed (check_mm), which has read
+	 * each rss counter with percpu_counter_sum() (@sum: what it returned
+	 * for @member; a read it decides "Bad rss-counter state" on) */
+	void (*read_rss_sum)(struct mm_struct *mm, int member, long long sum);
 	void (*check_mm)(struct mm_struct *mm);
 	/* gup_fast took @page, found at @ptep for @addr: no yield point since
 	 * its last read of the PTE */
@@ -418,6 +421,7 @@ struct tlb_world {
 	int nr_asids;			/* tlb_asids: PCIDs used (1: a flush at every switch) */
 	unsigned long ceiling;		/* tlb_single_page_flush_ceiling */
 	unsigned int batch_count_max;	/* MAX_GATHER_BATCH_COUNT */
+	bool table_free_rcu;		/* tlb_table_free: rcu (paravirt), else native */
 	unsigned long task_size;	/* mm_pages << PAGE_SHIFT */
 	bool used;			/* touched since boot: reset rewrites it */
 
@@ -443,7 +447,7 @@ struct tlb_world *tlb_world(void);
 struct tlb_world *tlb_world_of(struct world *w);
 /* The config keys of the layer (mmap.c) */
 extern struct config_key ck_mm_pages, ck_tlb_entries, ck_tlb_ceiling, ck_tlb_asids,
-	ck_gather_batch_count;
+	ck_gather_batch_count, ck_tlb_table_free;
 
 /*
  * The checkers' clock: when TLB entries were filled, gathers began and

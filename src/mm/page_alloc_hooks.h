@@ -26,13 +26,20 @@ struct pagealloc_hooks {
 	 * read_drain_pcp: drain_pages_zone's pcp->count before the lock;
 	 * read_drain_all_pcp: __drain_all_pages' pcp->count emptiness check;
 	 * read_pcp_high_batch: nr_pcp_high's pcp->batch under
-	 *   ZONE_RECLAIM_ACTIVE (@zidx the zone's index for the last three).
+	 *   ZONE_RECLAIM_ACTIVE (@zidx the zone's index for the last three);
+	 * read_watermark_safe: zone_watermark_ok_safe read @plain with
+	 *   zone_page_state() and decides on @used (the snapshot below
+	 *   percpu_drift_mark);
+	 * read_snapshot: a zone_page_state_snapshot() of NR_FREE_PAGES a
+	 *   decision rests on (should_reclaim_retry's available estimate).
 	 */
 	void (*read_watermark)(const struct zone *zone, long read, long needed);
 	void (*read_vmstat)(const struct zone *zone, long read);
 	void (*read_drain_pcp)(const struct per_cpu_pages *pcp, long read, int zidx);
 	void (*read_drain_all_pcp)(const struct per_cpu_pages *pcp, long read, int zidx);
 	void (*read_pcp_high_batch)(const struct per_cpu_pages *pcp, long read, int zidx);
+	void (*read_watermark_safe)(const struct zone *zone, long plain, long used);
+	void (*read_snapshot)(const struct zone *zone, long read, const char *site);
 
 	/*
 	 * zone_pcp_disable() of the task running begins (before it takes

@@ -110,6 +110,13 @@ void tlb_flush_mmu(struct mmu_gather *tlb);
 void tlb_flush_mmu_tlbonly(struct mmu_gather *tlb);
 /* true: no room left, the caller must flush (tlb_flush_mmu) */
 bool __tlb_remove_page(struct mmu_gather *tlb, struct page *page, bool delay_rmap);
+
+/* include/asm-generic/tlb.h: tlb_remove_page_size of PAGE_SIZE */
+static inline void tlb_remove_page(struct mmu_gather *tlb, struct page *page)
+{
+	if (__tlb_remove_page(tlb, page, false))
+		tlb_flush_mmu(tlb);
+}
 void tlb_remove_table(struct mmu_gather *tlb, struct page *table);
 /* the tables and pages of live gathers (I-CONS): the gather's own pages */
 void tlb_gather_pages(struct mmu_gather *tlb, void (*fn)(void *arg, struct page *page, int what),

@@ -25,6 +25,7 @@ __thread struct task *current_task;
 static char task_names[MAX_TASKS][8];	/* "T0".."T23"; a kthread has its own */
 struct violation g_violation;
 static int g_violation_taken;
+static int g_violation_ready;	/* the first one's report is written */
 
 #define FIBER_STACK	(MMFUZZ_ASAN || MMFUZZ_TSAN ? 512 * 1024 : 128 * 1024)
 
@@ -38,6 +39,7 @@ static void task_reset(struct fsched *fs, struct task *t, int cpu);
 void violation_reset(void)
 {
 	memset(&g_violation, 0, sizeof(g_violation));
+	__atomic_store_n(&g_violation_ready, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&g_violation_taken, 0, __ATOMIC_RELEASE);
 }
 
@@ -105,6 +107,12 @@ __sched_notsan void sched_violation(const char *checker, const char *site, const
 		v->step = t && t->fs ? t->fs->step : 0;
 		snprintf(v->yield, sizeof(v->yield), "%s",
 			 t && t->site && t->site->name ? t->site->name : "-");
+		__atomic_store_n(&g_violation_ready, 1, __ATOMIC_RELEASE);
+	} else {
+		/* real mode: a second thread's violation waits for the first's
+		 * report, so whoever reads g_violation after either sees it whole */
+		while (!__atomic_load_n(&g_violation_ready, __ATOMIC_ACQUIRE))
+			__builtin_ia32_pause();
 	}
 	if (t && t->fs)
 		fsched_abandon(t);

@@ -19,7 +19,7 @@ for f in "${files[@]}"; do
 		"$MMFUZZ" run -q --expect $args "$f" > "$TMP/out" 2>&1
 		ok $? "$f: one node: meets its expect: line" || diag "$(head -5 "$TMP/out")"
 	fi
-	sed -e '/^mmfuzz 1/a nodes: 2' -e 's/^cpus: 1$/cpus: 2/' "$f" > "$TMP/n2.mmf"
+	sed -e '/^nodes:/d' -e '/^mmfuzz 1/a nodes: 2' -e 's/^cpus: 1$/cpus: 2/' "$f" > "$TMP/n2.mmf"
 	if grep -qx 'expect: clean' "$f"; then
 		# shellcheck disable=SC2086
 		"$MMFUZZ" run -q --expect $args "$TMP/n2.mmf" > "$TMP/out" 2>&1

@@ -11,6 +11,7 @@
 #include "../check/check.h"
 #include "../check/kernel.h"
 #include "../kernel/cpu.h"
+#include "../mm/deferred.h"
 #include "../mm/ktorture.h"
 
 /* ---- the freelist object handle ---- */
@@ -54,11 +55,13 @@ static const struct handle_kind hk_obj = {
  * The kernel takes CPUs down and up holding no lock; a task that holds one
  * across operations (zone_pcp_disable's pcp_batch_high_lock) would make an
  * order (pcp_batch_high_lock -> cpu_hotplug_lock) and a deadlock of the
- * program's own: nothing to do then.
+ * program's own: nothing to do then.  Nor while deferred init is pending:
+ * no 6.6 boot takes a CPU down before page_alloc_init_late() returns
+ * (ops_deferred.c).
  */
 static bool hotplug_allowed(struct op_ctx *c)
 {
-	return c->t->nheld == 0;
+	return c->t->nheld == 0 && !deferred_init_pending(c->w);
 }
 
 static void do_cpu_down(struct op_ctx *c)

@@ -44,10 +44,23 @@ _Static_assert(PG_slab < NR_PAGEFLAGS && PG_locked < PG_head, "slab page flags i
 #define SLUB_MIN_PARTIAL	2	/* min_partial of every cache (set_min_partial's floor) */
 #define SLUB_CPU_PARTIAL_SLABS	2	/* slub_set_cpu_partial's slabs for small caches */
 
-/* kmem_cache flags (include/linux/slab.h) */
+/* kmem_cache flags (6.6 include/linux/slab.h; the debug ones need
+ * CONFIG_SLUB_DEBUG, which the model always has) */
 #define SLAB_CONSISTENCY_CHECKS	0x00000100UL	/* debug: no cmpxchg_double, checks */
-#define SLAB_TYPESAFE_BY_RCU	0x00080000UL
+#define SLAB_RED_ZONE		0x00000400UL	/* accepted; no red zone in the model */
+#define SLAB_POISON		0x00000800UL	/* accepted; objects are ASan-poisoned anyway */
+#define SLAB_STORE_USER		0x00010000UL	/* accepted; the owner cookie stands for it */
+#define SLAB_TYPESAFE_BY_RCU	0x00080000UL	/* slab pages freed after a grace period */
+#define SLAB_TRACE		0x00200000UL
 #define __CMPXCHG_DOUBLE	0x40000000UL	/* s->flags: the cache uses it */
+
+/* mm/slab.h 6.6: what makes a cache a debug cache */
+#define SLAB_DEBUG_FLAGS	(SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | \
+				 SLAB_TRACE | SLAB_CONSISTENCY_CHECKS)
+/* mm/slub.c 6.6: debug caches that run without the double-word cmpxchg */
+#define SLAB_NO_CMPXCHG		(SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER | SLAB_TRACE)
+/* what kmem_cache_create takes (SLAB_FLAGS_PERMITTED, the model's subset) */
+#define SLAB_FLAGS_PERMITTED	(SLAB_DEBUG_FLAGS | SLAB_TYPESAFE_BY_RCU)
 
 typedef union {
 	struct {
@@ -172,6 +185,17 @@ struct kmem_cache {
 
 static inline unsigned int oo_order(struct kmem_cache_order_objects x) { return x.x >> 16; }
 static inline unsigned int oo_objects(struct kmem_cache_order_objects x) { return x.x & 0xffff; }
+
+/* kmem_cache_debug_flags / kmem_cache_debug (mm/slub.c 6.6) */
+static inline bool kmem_cache_debug_flags(const struct kmem_cache *s, unsigned long flags)
+{
+	return s->flags & flags;
+}
+
+static inline bool kmem_cache_debug(const struct kmem_cache *s)
+{
+	return kmem_cache_debug_flags(s, SLAB_DEBUG_FLAGS);
+}
 
 /* The owner cookie: the task id + 1 that holds the object, 0 when free. */
 #define SLUB_COOKIE_FREE	0UL

@@ -35,7 +35,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	unsigned int order, cpu;
 	(void)align;
 
-	if (size < sizeof(void *) || size > 1024 || ctor)
+	if (size < sizeof(void *) || size > 1024 || ctor || (flags & ~SLAB_FLAGS_PERMITTED))
 		return NULL;
 	s = aligned_alloc(16, (sizeof(*s) + 15) / 16 * 16);
 	if (!s)
@@ -48,7 +48,10 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	}
 	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->flags = flags | __CMPXCHG_DOUBLE;
+	/* kmem_cache_open: system_has_freelist_aba() is true in the model */
+	s->flags = flags;
+	if (!(flags & SLAB_NO_CMPXCHG))
+		s->flags |= __CMPXCHG_DOUBLE;
 	s->object_size = (size + sizeof(void *) - 1) & ~(unsigned int)(sizeof(void *) - 1);
 	s->offset = (s->object_size / 2) & ~(unsigned int)(sizeof(void *) - 1);
 	if (s->offset + sizeof(void *) > s->object_size)

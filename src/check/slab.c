@@ -29,12 +29,12 @@ long slub_objects_inuse(struct kmem_cache *s)
 	return x;
 }
 
-void validate_slab_cache(struct kmem_cache *s)
+/* the node's partial list (at quiescence, and under n->list_lock: the
+ * executor's validator at each acquisition, the validate operation) */
+void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n)
 {
-	struct kmem_cache_node *n = get_node(s, 0);
 	struct slab *slab;
 	unsigned long nr = 0;
-	int cpu;
 
 	list_for_each_entry(slab, &n->partial, slab_list) {
 		unsigned int nfree = 0;
@@ -56,6 +56,17 @@ void validate_slab_cache(struct kmem_cache *s)
 					"%s: %u objects free on the freelist, inuse %u of %u",
 					s->name, nfree, slab->inuse, slab->objects);
 	}
+	if (nr != n->nr_partial)
+		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
+				s->name, n->nr_partial, nr);
+}
+
+void validate_slab_cache(struct kmem_cache *s)
+{
+	struct slab *slab;
+	int cpu;
+
+	validate_slab_node(s, get_node(s, 0));
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		struct kmem_cache_cpu *c = &s->cpu_slab[cpu];
 		unsigned int nfree = 0;
@@ -91,7 +102,4 @@ void validate_slab_cache(struct kmem_cache *s)
 						s->name, cpu, slab->slabs, s->cpu_partial_slabs);
 		}
 	}
-	if (nr != n->nr_partial)
-		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
-				s->name, n->nr_partial, nr);
 }

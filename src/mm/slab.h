@@ -33,6 +33,7 @@
 #include "../kernel/local_lock.h"
 #include "../kernel/spinlock.h"
 #include "mm.h"
+#include "../kernel/hooks.h"
 
 /* page flags the slab uses (6.6 enum pageflags' numbers) */
 #define PG_locked		0
@@ -284,6 +285,33 @@ struct slab *virt_to_slab(const void *x);
 long slub_objects_inuse(struct kmem_cache *s);
 /* a violation (I-SL) when @s's lists and counters disagree (at quiescence) */
 void validate_slab_cache(struct kmem_cache *s);
+/* its node part: the partial list, its slabs' freelists, nr_partial */
+void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n);
+
+/* kmalloc's size classes (6.6 mm/slab_common.c kmalloc_info, cut at
+ * KMALLOC_MAX_CACHE_SIZE): created by create_kmalloc_caches() */
+#define KMALLOC_MIN_SIZE	8
+#define KMALLOC_MAX_CACHE_SIZE	256
+#define NR_KMALLOC_CLASSES	8	/* 8 16 32 64 96 128 192 256 */
+extern struct kmem_cache *kmalloc_caches[NR_KMALLOC_CLASSES];
+void create_kmalloc_caches(unsigned long flags);
+/* the cache kmalloc(@size) takes (kmalloc_slab), NULL past the classes */
+struct kmem_cache *kmalloc_slab(size_t size);
+void *kmalloc(size_t size, gfp_t flags);
+/* flush_all on every online CPU from a fiber task: it migrates to each
+ * (6.6 flush_all_cpus_locked queues flush_cpu_slab there); the caller
+ * holds cpus_read_lock */
+void flush_all_cpus_locked(struct kmem_cache *s);
+
+/*
+ * The harness's hooks (kernel/hooks.h; DEFINE_HOOKS in slub_world.c):
+ * cache_created: kmem_cache_create made @s (its list_lock initialised,
+ *   no slab yet): a checker puts its under-lock validator on the lock.
+ */
+struct slub_hooks {
+	void (*cache_created)(struct kmem_cache *s);
+};
+DECLARE_HOOKS(slub);
 
 /* slub.c's, for slab_common.c */
 #define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */

@@ -42,11 +42,22 @@ static inline void stat(struct kmem_cache *s, enum stat_item si)
 /* ---- objects ---- */
 
 
+/* The word at @p without ASan's check: the object's slab may have been
+ * flushed and freed to the page allocator meanwhile (a flush_all on this
+ * CPU while the task was preempted in the fast path), and the kernel reads
+ * it anyway: slub.c is not KASAN-instrumented (KASAN_SANITIZE_slub.o := n)
+ * and the cmpxchg on the moved tid fails after. */
+__attribute__((no_sanitize("address"))) static void *freepointer_nokasan(void **p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 /* the fast path's read of an object that may be allocated meanwhile (the
  * cmpxchg then fails): a racy read */
 static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
 {
-	return READ_ONCE(*(void **)((char *)object + s->offset));
+	__racy_point(YP_RACY_READ, "*(void **)((char *)object + s->offset)");
+	return freepointer_nokasan((void **)((char *)object + s->offset));
 }
 
 static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)

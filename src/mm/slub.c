@@ -182,6 +182,7 @@ static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
 	n->nr_partial++;
+	HOOK(slub, state_node_partial, slab->slab_cache, n->nr_partial);
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);
 	else
@@ -389,6 +390,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain)
 	slab->slabs = slabs;
 	slab->next = oldslab;
 	__WRITE_ONCE(this_cpu_ptr(s->cpu_slab)->partial, slab);
+	HOOK(slub, state_cpu_partial, s, slabs, slab_to_unfreeze != NULL);
 	slub_local_unlock_irqrestore(s, flags);
 	if (slab_to_unfreeze)
 		__unfreeze_partials(s, slab_to_unfreeze);

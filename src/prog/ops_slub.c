@@ -34,7 +34,9 @@
 #define SLUB_BULK_RECS	16	/* bulk handles a run may hold at once */
 #define SLUB_ID_MAGIC	0x51ab0b1ec7000000UL
 
-enum { SREC_NONE, SREC_LIVE, SREC_RCU, SREC_FREED };
+/* FREEING: kfree_rcu's kthread is freeing it (a quiescent check may come
+ * in between: its slab is still the run's) */
+enum { SREC_NONE, SREC_LIVE, SREC_RCU, SREC_FREEING, SREC_FREED };
 
 struct obj_rec {
 	void *pub;		/* the published slot rcu_lookup reads (NULL: none) */
@@ -221,21 +223,29 @@ static const struct handle_kind hk_sbulk = {
 
 /* ---- kfree_rcu's frees (kvfree_rcu_ops): the object's record, then kfree ---- */
 
+/* The record says freed before the object is (rcu_lookup then leaves it),
+ * and the object stops counting as out only after (a kmem_cache_destroy
+ * meanwhile sees it and leaks the cache). */
 static void slub_krc_kfree(void *p)
 {
 	struct slub_run *r = __atomic_load_n(&krc_run, __ATOMIC_RELAXED);
 	struct slab *slab = virt_to_slab(p);
+	int ci = -1;	/* the record's handle */
 
 	if (r && slab) {
 		struct kmem_cache *s = slab->slab_cache;
 		unsigned long h = *obj_ident(s, p) ^ SLUB_ID_MAGIC;
 
 		if (h < PROG_MAX_HANDLES && r->obj[h].ptr == p && r->obj[h].state == SREC_RCU) {
-			r->obj[h].state = SREC_FREED;
-			obj_gone(r, r->obj[h].ci);
+			r->obj[h].state = SREC_FREEING;
+			ci = (int)h;
 		}
 	}
 	kfree(p);
+	if (ci >= 0) {
+		r->obj[ci].state = SREC_FREED;
+		obj_gone(r, r->obj[ci].ci);
+	}
 }
 
 static void slub_krc_kfree_bulk(size_t n, void **p)
@@ -710,6 +720,8 @@ static void slub_collect(struct world *w, struct owner_sink *sk)
 		for (h = 0; h < PROG_MAX_HANDLES; h++) {
 			const struct obj_rec *o = &r->obj[h];
 
+			if (o->state == SREC_FREEING)
+				ADD_SLAB(virt_to_slab(o->ptr));
 			if (o->state == SREC_LIVE || o->state == SREC_RCU) {
 				ADD_SLAB(virt_to_slab(o->ptr));
 				owner_add_obj(sk, &slab_objects, obj_id(o->ptr),

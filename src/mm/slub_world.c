@@ -88,15 +88,14 @@ void slub_world_cache_gone(struct world *w, struct kmem_cache *s)
 	struct slub_world *sw = sw_of(w);
 	int i;
 
+	/* kmalloc_caches[] keeps the pointer (kmalloc_slab may read it from
+	 * any task): the run's callers look it up here, NULL from now on */
 	for (i = 0; i < sw->n; i++)
 		if (sw->cache[i] == s)
-			sw->cache[i] = NULL;
+			__atomic_store_n(&sw->cache[i], NULL, __ATOMIC_RELAXED);
 	for (i = 0; i < SLUB_HDR_CACHES; i++)
 		if (sw->hdr[i] == s)
 			sw->hdr[i] = NULL;
-	for (i = 0; i < NR_KMALLOC_CLASSES; i++)
-		if (kmalloc_caches[i] == s)
-			kmalloc_caches[i] = NULL;
 }
 
 /* forget the caches without touching their slabs (their pages are the page

@@ -27,6 +27,12 @@ struct slub_world {
 	bool used;					/* a run made caches */
 };
 
+/* Cache @i of the run (NULL: destroyed): read by any task */
+static inline struct kmem_cache *slub_world_cache(struct slub_world *sw, int i)
+{
+	return __atomic_load_n(&sw->cache[i], __ATOMIC_RELAXED);
+}
+
 /* The running world's. */
 struct slub_world *slub_world(void);
 struct slub_world *slub_world_of(struct world *w);

@@ -34,6 +34,12 @@
 #define SLUB_BULK_RECS	16	/* bulk handles a run may hold at once */
 #define SLUB_ID_MAGIC	0x51ab0b1ec7000000UL
 
+/* the run's records are shared by the task fibers (and kfree_rcu's
+ * kthread) without happens-before: relaxed atomics, as handle.h's table */
+#define LD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define ST(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define ADD(x, v)	__atomic_fetch_add(&(x), (v), __ATOMIC_RELAXED)
+
 /* FREEING: kfree_rcu's kthread is freeing it (a quiescent check may come
  * in between: its slab is still the run's) */
 enum { SREC_NONE, SREC_LIVE, SREC_RCU, SREC_FREEING, SREC_FREED };
@@ -88,8 +94,8 @@ static int cache_get(struct op_ctx *c, int n)
 		return -1;
 	for (k = 0; k < sw->n; k++) {
 		i = (n + k) % sw->n;
-		if (sw->cache[i] && !r->gone[i]) {
-			r->inflight[i]++;
+		if (slub_world_cache(sw, i) && !LD(r->gone[i])) {
+			ADD(r->inflight[i], 1);
 			return i;
 		}
 	}
@@ -98,7 +104,7 @@ static int cache_get(struct op_ctx *c, int n)
 
 static void cache_put(struct op_ctx *c, int ci)
 {
-	run_state(c)->inflight[ci]--;
+	ADD(run_state(c)->inflight[ci], -1);
 }
 
 static int cache_index(struct kmem_cache *s)
@@ -107,7 +113,7 @@ static int cache_index(struct kmem_cache *s)
 	int i;
 
 	for (i = 0; i < sw->n; i++)
-		if (sw->cache[i] == s)
+		if (slub_world_cache(sw, i) == s)
 			return i;
 	return -1;
 }
@@ -124,14 +130,14 @@ static const struct handle_kind hk_sobj, hk_sbulk;
 static void obj_record(struct op_ctx *c, int h, void *p, int ci)
 {
 	struct slub_run *r = run_state(c);
-	struct kmem_cache *s = slub_world()->cache[ci];
+	struct kmem_cache *s = slub_world_cache(slub_world(), ci);
 	struct obj_rec *o = &r->obj[h];
 
-	*obj_ident(s, p) = SLUB_ID_MAGIC ^ (unsigned long)h;
-	o->ptr = p;
-	o->ci = ci;
-	o->state = SREC_LIVE;
-	r->live[ci]++;
+	ST(*obj_ident(s, p), SLUB_ID_MAGIC ^ (unsigned long)h);
+	ST(o->ptr, p);
+	ST(o->ci, ci);
+	ST(o->state, (unsigned char)SREC_LIVE);
+	ADD(r->live[ci], 1);
 	handle_set(h, op_handle_name(c), &hk_sobj, p, (unsigned long)ci);
 	WRITE_ONCE(o->pub, p);		/* rcu_assign_pointer: published */
 }
@@ -169,14 +175,14 @@ static struct obj_rec *obj_take(struct op_ctx *c, int h, unsigned char state)
 	struct obj_rec *o = &run_state(c)->obj[h];
 
 	handle_drop(h);
-	o->state = state;
+	ST(o->state, state);
 	__WRITE_ONCE(o->pub, NULL);
 	return o;
 }
 
 static void obj_gone(struct slub_run *r, int ci)
 {
-	r->live[ci]--;
+	ADD(r->live[ci], -1);
 }
 
 static void sobj_release(struct op_ctx *c, int h)
@@ -197,14 +203,14 @@ static const struct handle_kind hk_sobj = {
 static void sbulk_free(struct op_ctx *c, struct bulk_rec *b)
 {
 	struct slub_run *r = run_state(c);
-	struct kmem_cache *s = slub_world()->cache[b->ci];
+	struct kmem_cache *s = slub_world_cache(slub_world(), b->ci);
 	int n = b->n;
 
 	/* the record is free again only once its objects are back (a bulk
 	 * allocation meanwhile takes another) */
 	kmem_cache_free_bulk(s, (size_t)n, b->p);
-	r->live[b->ci] -= n;
-	b->used = false;
+	ADD(r->live[b->ci], -n);
+	ST(b->used, false);
 }
 
 static void sbulk_release(struct op_ctx *c, int h)
@@ -234,17 +240,18 @@ static void slub_krc_kfree(void *p)
 
 	if (r && slab) {
 		struct kmem_cache *s = slab->slab_cache;
-		unsigned long h = *obj_ident(s, p) ^ SLUB_ID_MAGIC;
+		unsigned long h = LD(*obj_ident(s, p)) ^ SLUB_ID_MAGIC;
 
-		if (h < PROG_MAX_HANDLES && r->obj[h].ptr == p && r->obj[h].state == SREC_RCU) {
-			r->obj[h].state = SREC_FREEING;
+		if (h < PROG_MAX_HANDLES && LD(r->obj[h].ptr) == p &&
+		    LD(r->obj[h].state) == SREC_RCU) {
+			ST(r->obj[h].state, (unsigned char)SREC_FREEING);
 			ci = (int)h;
 		}
 	}
 	kfree(p);
 	if (ci >= 0) {
-		r->obj[ci].state = SREC_FREED;
-		obj_gone(r, r->obj[ci].ci);
+		ST(r->obj[ci].state, (unsigned char)SREC_FREED);
+		obj_gone(r, LD(r->obj[ci].ci));
 	}
 }
 
@@ -292,7 +299,7 @@ static void slub_task_exit(struct op_ctx *c)
 	struct slub_run *r = run_state(c);
 	struct kfree_rcu_stats st;
 
-	if (++r->exited < op_prog(c)->ntasks)
+	if (ADD(r->exited, 1) + 1 < op_prog(c)->ntasks)
 		return;
 	kfree_rcu_stats(&st);
 	if (st.pending)
@@ -320,7 +327,7 @@ static void do_kmem_cache_alloc(struct op_ctx *c)
 
 	if (ci < 0)
 		return;
-	p = kmem_cache_alloc(slub_world()->cache[ci], op_gfp(c));
+	p = kmem_cache_alloc(slub_world_cache(slub_world(), ci), op_gfp(c));
 	if (p)
 		obj_record(c, op_handle_self(c), p, ci);
 	cache_put(c, ci);
@@ -345,7 +352,7 @@ static void do_kmem_cache_free(struct op_ctx *c)
 	if (h < 0)
 		return;
 	o = obj_take(c, h, SREC_FREED);
-	kmem_cache_free(slub_world()->cache[o->ci], o->ptr);
+	kmem_cache_free(slub_world_cache(slub_world(), o->ci), o->ptr);
 	obj_gone(run_state(c), o->ci);
 }
 
@@ -366,9 +373,9 @@ static void do_kmalloc(struct op_ctx *c)
 	struct slub_run *r = run_state(c);
 	void *p;
 
-	if (ci < 0 || r->gone[ci])
+	if (ci < 0 || LD(r->gone[ci]))
 		return;
-	r->inflight[ci]++;
+	ADD(r->inflight[ci], 1);
 	p = kmalloc((size_t)c->op->arg[0], op_gfp(c));
 	if (p)
 		obj_record(c, op_handle_self(c), p, ci);
@@ -416,19 +423,19 @@ static void do_alloc_bulk(struct op_ctx *c)
 	int ci, i, n;
 
 	for (i = 0; i < SLUB_BULK_RECS && !b; i++)
-		if (!r->bulk[i].used)
+		if (!LD(r->bulk[i].used))
 			b = &r->bulk[i];
 	if (!b || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
-	b->used = true;
-	n = kmem_cache_alloc_bulk(slub_world()->cache[ci], op_gfp(c), (size_t)c->op->arg[1], b->p);
+	ST(b->used, true);
+	n = kmem_cache_alloc_bulk(slub_world_cache(slub_world(), ci), op_gfp(c), (size_t)c->op->arg[1], b->p);
 	if (n > 0) {
 		b->n = n;
 		b->ci = ci;
-		r->live[ci] += n;
+		ADD(r->live[ci], n);
 		handle_set(op_handle_self(c), op_handle_name(c), &hk_sbulk, b, (unsigned long)ci);
 	} else {
-		b->used = false;
+		ST(b->used, false);
 	}
 	cache_put(c, ci);
 }
@@ -475,7 +482,7 @@ static void do_kfree_rcu(struct op_ctx *c)
 	if (h < 0)
 		return;
 	o = &run_state(c)->obj[h];
-	s = slub_world()->cache[o->ci];
+	s = slub_world_cache(slub_world(), o->ci);
 	/* kfree_rcu(ptr, rhf) needs an rcu_head in the object (before its
 	 * identity); a smaller one takes the single-argument kvfree_rcu(),
 	 * which may sleep: from an interrupt nothing is done */
@@ -514,21 +521,23 @@ static void do_rcu_lookup(struct op_ctx *c)
 	struct obj_rec *o;
 	void *p;
 
-	if (h < 0 || r->obj[h].state == SREC_NONE)
+	if (h < 0 || LD(r->obj[h].state) == SREC_NONE)
 		h = obj_arg(c, 0);
 	if (h < 0)
 		return;
 	o = &r->obj[h];
-	r->lookups++;
+	ADD(r->lookups, 1);
 	rcu_read_lock();
 	p = READ_ONCE(o->pub);
 	if (p) {
 		yield_point(YIELD_SITE(YP_POINT, "rcu_lookup"));
-		if (o->state == SREC_LIVE || o->state == SREC_RCU) {
-			struct kmem_cache *s = slub_world()->cache[o->ci];
+		unsigned char st = LD(o->state);
 
-			if (s && __READ_ONCE(*obj_ident(s, p)) == (SLUB_ID_MAGIC ^ (unsigned long)h))
-				r->lookup_hits++;
+		if (st == SREC_LIVE || st == SREC_RCU) {
+			struct kmem_cache *s = slub_world_cache(slub_world(), LD(o->ci));
+
+			if (s && LD(*obj_ident(s, p)) == (SLUB_ID_MAGIC ^ (unsigned long)h))
+				ADD(r->lookup_hits, 1);
 		}
 	}
 	rcu_read_unlock();
@@ -552,7 +561,7 @@ static void do_slabinfo(struct op_ctx *c)
 	if (ci < 0)
 		return;
 	memset(&si, 0, sizeof(si));
-	get_slabinfo(slub_world()->cache[ci], &si);
+	get_slabinfo(slub_world_cache(slub_world(), ci), &si);
 	cache_put(c, ci);
 }
 
@@ -575,6 +584,16 @@ static bool flush_allowed(struct op_ctx *c)
 	return c->t->nheld == 0;
 }
 
+/* the node's lists as the validator reads them (what the lock does not
+ * order, the lockless cmpxchg's fields, hidden from TSan as a checker's) */
+static __sched_notsan void slab_validate_node_locked(struct kmem_cache *s,
+						     struct kmem_cache_node *n)
+{
+	tsan_ignore_begin();
+	validate_slab_node(s, n);
+	tsan_ignore_end();
+}
+
 /* 6.6's validate_slab_cache (slub.c:5153, the sysfs validate file):
  * flush_all, then each node's lists under list_lock */
 static void slab_validate_sysfs(struct kmem_cache *s)
@@ -584,7 +603,7 @@ static void slab_validate_sysfs(struct kmem_cache *s)
 
 	flush_all(s);
 	spin_lock_irqsave(&n->list_lock, flags);
-	validate_slab_node(s, n);
+	slab_validate_node_locked(s, n);
 	spin_unlock_irqrestore(&n->list_lock, flags);
 }
 
@@ -594,7 +613,7 @@ static void do_slab_validate(struct op_ctx *c)
 
 	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
-	slab_validate_sysfs(slub_world()->cache[ci]);
+	slab_validate_sysfs(slub_world_cache(slub_world(), ci));
 	cache_put(c, ci);
 }
 
@@ -614,7 +633,7 @@ static void do_kmem_cache_shrink(struct op_ctx *c)
 
 	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
-	kmem_cache_shrink(slub_world()->cache[ci]);
+	kmem_cache_shrink(slub_world_cache(slub_world(), ci));
 	cache_put(c, ci);
 }
 
@@ -643,10 +662,10 @@ static void do_kmem_cache_destroy(struct op_ctx *c)
 
 	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
-	s = slub_world()->cache[ci];
-	r->gone[ci] = true;
-	if (r->live[ci] || r->inflight[ci] > 1) {
-		r->destroy_leaked++;
+	s = slub_world_cache(slub_world(), ci);
+	ST(r->gone[ci], true);
+	if (LD(r->live[ci]) || LD(r->inflight[ci]) > 1) {
+		ADD(r->destroy_leaked, 1);
 		kmem_cache_shrink(s);
 		cache_put(c, ci);
 		return;

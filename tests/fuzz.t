@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 43
+plan 44
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -37,6 +37,12 @@ for ty in $(sed -n '/^Yield points/{n;p}' "$TMP/help"); do
 done
 [ -z "$missing" ] && grep -q "op(alloc_pages)" "$TMP/trace"
 ok $? "the seed corpus reaches every operation and yield type${missing:+ (missing:$missing)}"
+
+# The slub target (its own seeds, corpus/slub) on the clean model: nothing.
+"$MMFUZZ" fuzz --target slub --time 10 --seed 1 --out "$TMP/slub" -q > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && ! ls "$TMP/slub"/*.mmf > /dev/null 2>&1
+ok $? "libFuzzer on the slub target, clean model, 10 s: exit 0, no finding" ||
+	diag "exit $rc: $(grep -v '^\[' "$TMP/out" | tail -5)"
 
 # The random baseline on the clean model: nothing.
 "$MMFUZZ" fuzz --engine random --time 3 --seed 1 --out "$TMP/r" -q > "$TMP/out" 2>&1; rc=$?

@@ -24,51 +24,20 @@
 #include "exec.h"
 #include "handle.h"
 #include "ops_slub.h"
+#include "ops_slub_run.h"
 
 #include "../check/check.h"
 #include "../check/slab_check.h"
 #include "../kernel/kfree_rcu.h"
 #include "../kernel/rcupdate.h"
 
-#define SLUB_BULK_MAX	8	/* objects a bulk handle holds */
-#define SLUB_BULK_RECS	16	/* bulk handles a run may hold at once */
-#define SLUB_ID_MAGIC	0x51ab0b1ec7000000UL
-
-/* the run's records are shared by the task fibers (and kfree_rcu's
- * kthread) without happens-before: relaxed atomics, as handle.h's table */
-#define LD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define ST(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-#define ADD(x, v)	__atomic_fetch_add(&(x), (v), __ATOMIC_RELAXED)
-
-/* FREEING: kfree_rcu's kthread is freeing it (a quiescent check may come
- * in between: its slab is still the run's) */
-enum { SREC_NONE, SREC_LIVE, SREC_RCU, SREC_FREEING, SREC_FREED };
-
-struct obj_rec {
-	void *pub;		/* the published slot rcu_lookup reads (NULL: none) */
-	void *ptr;
-	int ci;			/* its cache's index in the world's */
-	unsigned char state;	/* SREC_* */
-};
-
-struct bulk_rec {
-	void *p[SLUB_BULK_MAX];
-	int n, ci;
-	bool used;
-};
-
-struct slub_run {
-	struct obj_rec obj[PROG_MAX_HANDLES];		/* by handle number */
-	struct bulk_rec bulk[SLUB_BULK_RECS];
-	long live[SLUB_WORLD_CACHES];	/* objects out (handles, kfree_rcu) */
-	int inflight[SLUB_WORLD_CACHES];	/* operations using the cache now */
-	bool gone[SLUB_WORLD_CACHES];	/* destroyed, or leaked by destroy */
-	unsigned long lookups, lookup_hits, destroy_leaked;
-	int exited;			/* tasks that ended */
-};
-
 static struct op_layer slub_ops;
 static struct slub_run *krc_run;	/* the running program's, for kfree_rcu's frees */
+
+struct slub_run *slub_run_current(void)
+{
+	return __atomic_load_n(&krc_run, __ATOMIC_RELAXED);
+}
 
 static struct slub_run *run_state(struct op_ctx *c)
 {
@@ -684,104 +653,6 @@ static struct op_desc op_kmem_cache_destroy = {
 	.exec = do_kmem_cache_destroy,
 };
 OP_DESC(op_kmem_cache_destroy);
-
-/* ---- owners: the run's objects and the slabs that hold them ---- */
-
-static unsigned long obj_id(const void *p)
-{
-	return (unsigned long)((const char *)p - (const char *)mm_pa->mem) / sizeof(void *);
-}
-
-#define WHO_RCU		0xfffe
-
-static int slab_cmp(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* every slab of every cache once: the CPUs' slabs and partial chains, the
- * node's lists, and the slabs of the objects the run holds (full slabs of a
- * cache without debug are on no list) */
-static void slub_collect(struct world *w, struct owner_sink *sk)
-{
-	struct slub_world *sw = slub_world_of(w);
-	struct slub_run *r = __atomic_load_n(&krc_run, __ATOMIC_RELAXED);
-	static uintptr_t slabs[4096];
-	size_t n = 0, i;
-	int ci, h;
-
-	if (!sw || !sw->used)
-		return;
-#define ADD_SLAB(sl) do { if ((sl) && n < sizeof(slabs) / sizeof(slabs[0])) slabs[n++] = (uintptr_t)(sl); } while (0)
-	for (ci = 0; ci < sw->n; ci++) {
-		struct kmem_cache *s = sw->cache[ci];
-		struct kmem_cache_node *nd;
-		struct slab *sl;
-		int cpu;
-
-		if (!s)
-			continue;
-		for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-			ADD_SLAB(s->cpu_slab[cpu].slab);
-			for (sl = s->cpu_slab[cpu].partial; sl; sl = sl->next)
-				ADD_SLAB(sl);
-		}
-		nd = get_node(s, 0);
-		list_for_each_entry(sl, &nd->partial, slab_list)
-			ADD_SLAB(sl);
-		if (kmem_cache_debug(s))
-			list_for_each_entry(sl, &nd->full, slab_list)
-				ADD_SLAB(sl);
-	}
-	if (r) {
-		for (h = 0; h < PROG_MAX_HANDLES; h++) {
-			const struct obj_rec *o = &r->obj[h];
-
-			if (o->state == SREC_FREEING)
-				ADD_SLAB(virt_to_slab(o->ptr));
-			if (o->state == SREC_LIVE || o->state == SREC_RCU) {
-				ADD_SLAB(virt_to_slab(o->ptr));
-				owner_add_obj(sk, &slab_objects, obj_id(o->ptr),
-					      o->state == SREC_RCU ? WHO_RCU : (unsigned)h);
-			}
-		}
-		for (h = 0; h < SLUB_BULK_RECS; h++) {
-			const struct bulk_rec *b = &r->bulk[h];
-
-			for (i = 0; b->used && i < (size_t)b->n; i++) {
-				ADD_SLAB(virt_to_slab(b->p[i]));
-				owner_add_obj(sk, &slab_objects, obj_id(b->p[i]), 0x1000u | (unsigned)h);
-			}
-		}
-	}
-#undef ADD_SLAB
-	qsort(slabs, n, sizeof(slabs[0]), slab_cmp);
-	for (i = 0; i < n; i++) {
-		struct slab *sl = (struct slab *)slabs[i];
-
-		if (i && slabs[i] == slabs[i - 1])
-			continue;
-		owner_add(sk, page_to_pfn(slab_page(sl)), 1UL << oo_order(sl->slab_cache->oo),
-			  (unsigned)(cache_index(sl->slab_cache) & 0xfff));
-	}
-}
-
-static void slub_describe(unsigned who, char *buf, size_t n)
-{
-	if (who == WHO_RCU)
-		snprintf(buf, n, "kfree_rcu (waiting for a grace period)");
-	else if (who & 0x1000)
-		snprintf(buf, n, "bulk record %u", who & 0xfff);
-	else
-		snprintf(buf, n, "the run's slab cache %u or its handle of op %u", who, who);
-}
-
-static const struct owner_source slub_owner = {
-	.name = "slub", .collect = slub_collect, .describe = slub_describe,
-};
-OWNER_SOURCE(slub_owner);
 
 /* ---- the fuzz target ---- */
 

@@ -15,14 +15,15 @@
  * list_lock; put_cpu_partial and __unfreeze_partials; deactivate_slab with
  * the racy nr_partial read before the lock; flush_slab and flush_all.
  * Creation and destruction are src/mm/slab_common.c; the quiescent
- * checks are src/check/slab.c.  Not built this session: debug caches (slab_lock), SLAB_TYPESAFE_BY_RCU
- * (the model's rcu_head is 40 bytes: it does not fit the slab's union),
- * the operations, checkers and the fuzz target (docs/layer-slub.md).
+ * checks are src/check/slab.c; debug caches, slab_lock's
+ * (freelist, counters) update and SLAB_TYPESAFE_BY_RCU's free_slab are
+ * src/mm/slub_debug.c (docs/layer-slub.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bugs/bugs.h"
 #include "../kernel/bug.h"
 #include "../kernel/compiler.h"
 #include "../sched/san.h"
@@ -33,11 +34,6 @@
 static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
 
 
-static inline void stat(struct kmem_cache *s, enum stat_item si)
-{
-	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
-}
-
 /* ---- objects ---- */
 
 
@@ -46,11 +42,6 @@ static inline void stat(struct kmem_cache *s, enum stat_item si)
 static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
 {
 	return READ_ONCE(*(void **)((char *)object + s->offset));
-}
-
-static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)
-{
-	__WRITE_ONCE(*(void **)((char *)object + s->offset), fp);
 }
 
 
@@ -89,11 +80,6 @@ struct slab *virt_to_slab(const void *x)
 	if (!(page->flags & (1UL << PG_slab)))
 		return NULL;
 	return page_slab(page);
-}
-
-static inline void *slab_address(const struct slab *slab)
-{
-	return page_address(slab_page(slab));
 }
 
 /* ---- slabs ---- */
@@ -140,7 +126,7 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	return allocate_slab(s, flags, node);
 }
 
-static void __free_slab(struct kmem_cache *s, struct slab *slab)
+void __free_slab(struct kmem_cache *s, struct slab *slab)
 {
 	struct page *page = slab_page(slab);
 	int order = (int)oo_order(s->oo);
@@ -159,13 +145,14 @@ static void __free_slab(struct kmem_cache *s, struct slab *slab)
 
 void discard_slab(struct kmem_cache *s, struct slab *slab)
 {
+	dec_slabs_node(s, 0, slab->objects);
 	stat(s, FREE_SLAB);
-	__free_slab(s, slab);
+	free_slab(s, slab);
 }
 
 /* ---- the node's partial list, under n->list_lock ---- */
 
-static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
+void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
 	n->nr_partial++;
@@ -180,19 +167,6 @@ void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
 	n->nr_partial--;
-}
-
-/* slab_update_freelist: (freelist, counters) both or neither */
-static bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
-				 unsigned long counters_old, void *freelist_new,
-				 unsigned long counters_new, const char *n)
-{
-	(void)n;
-	if (cmpxchg_double(&slab->freelist, &slab->counters, freelist_old, counters_old,
-			   freelist_new, counters_new))
-		return true;
-	stat(s, CMPXCHG_DOUBLE_FAIL);
-	return false;
 }
 
 /* acquire_slab: freeze a slab of the node's list, take its freelist */
@@ -210,8 +184,8 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 	new.freelist = NULL;
 	VM_BUG_ON(new.frozen);
 	new.frozen = 1;
-	if (!slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
-				  "acquire_slab"))
+	if (!__slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
+				    "acquire_slab"))
 		return NULL;
 	remove_partial(n, slab);
 	VM_WARN_ON(!freelist);
@@ -232,8 +206,15 @@ static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
 		return NULL;
 	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, slab2, &n->partial, slab_list) {
-		void *t = acquire_slab(s, n, slab);
+		void *t;
 
+		if (kmem_cache_debug(s)) {
+			object = alloc_single_from_partial(s, n, slab);
+			if (object)
+				break;
+			continue;
+		}
+		t = acquire_slab(s, n, slab);
 		if (!t)
 			break;
 		*ret_slab = slab;
@@ -274,7 +255,8 @@ redo:
 	new.counters = old.counters;
 	new.frozen = 0;
 	if (freelist_tail) {
-		new.inuse -= free_delta;
+		if (!bug_on(BUG_DEACTIVATE_SLAB_LOST_INUSE))
+			new.inuse -= free_delta;
 		set_freepointer(s, freelist_tail, old.freelist);
 		new.freelist = freelist;
 	} else {
@@ -323,8 +305,8 @@ static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
 			new.counters = old.counters;
 			new.freelist = old.freelist;
 			new.frozen = 0;
-		} while (!slab_update_freelist(s, slab, old.freelist, old.counters,
-					       new.freelist, new.counters, "unfreezing slab"));
+		} while (!__slab_update_freelist(s, slab, old.freelist, old.counters,
+						 new.freelist, new.counters, "unfreezing slab"));
 		if (unlikely(!new.inuse && n->nr_partial >= s->min_partial)) {
 			slab->next = slab_to_discard;
 			slab_to_discard = slab;
@@ -396,8 +378,8 @@ static void *get_freelist(struct kmem_cache *s, struct slab *slab)
 		VM_BUG_ON(!new.frozen);
 		new.inuse = new.objects;
 		new.frozen = freelist != NULL;
-	} while (!slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
-				       "get_freelist"));
+	} while (!__slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
+					 "get_freelist"));
 	return freelist;
 }
 
@@ -466,12 +448,22 @@ new_slab:
 new_objects:
 	slab = NULL;
 	freelist = get_partial_node(s, get_node(s, node), &slab);
-	if (freelist)
+	if (freelist) {
+		if (kmem_cache_debug(s))	/* check_new_slab: from the list */
+			return freelist;
 		goto retry_load_slab;
+	}
 	/* the local lock is not held: c re-fetched after */
 	slab = new_slab(s, gfpflags, node);
 	if (unlikely(!slab))
 		return NULL;
+	if (kmem_cache_debug(s)) {
+		freelist = alloc_single_from_new_slab(s, slab);
+		if (unlikely(!freelist))
+			goto new_objects;
+		return freelist;
+	}
+	inc_slabs_node(s, node, slab->objects);
 	/* not published yet: nobody else sees the slab */
 	freelist = __READ_ONCE(slab->freelist);
 	__WRITE_ONCE(slab->freelist, NULL);
@@ -565,6 +557,10 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, voi
 	struct kmem_cache_node *n = NULL;
 	unsigned long flags = 0;
 
+	if (kmem_cache_debug(s)) {
+		free_to_partial_list(s, slab, head, tail, cnt);
+		return;
+	}
 	do {
 		if (unlikely(n)) {
 			spin_unlock_irqrestore(&n->list_lock, flags);
@@ -758,11 +754,14 @@ int kmem_cache_shrink(struct kmem_cache *s)
 		if (!slab->inuse) {
 			list_move(&slab->slab_list, &discard);
 			n->nr_partial--;
+			dec_slabs_node(s, 0, slab->objects);
 		}
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
-	list_for_each_entry_safe(slab, t, &discard, slab_list)
-		discard_slab(s, slab);
+	list_for_each_entry_safe(slab, t, &discard, slab_list) {
+		stat(s, FREE_SLAB);
+		free_slab(s, slab);
+	}
 	return 0;
 }
 

@@ -57,6 +57,11 @@ static void destroy(void *x)
 	kmem_cache_destroy(x);
 }
 
+static void quiesce(void *w)
+{
+	check_quiescent(w, "test");
+}
+
 static void validate(void *x)
 {
 	validate_slab_cache(x);
@@ -104,6 +109,27 @@ static void rcu_body(struct task *t, void *arg)
 	__atomic_store_n(&rcu_done, 1, __ATOMIC_RELEASE);
 }
 
+/* one task: a typesafe cache's slabs discarded, then I-CONS while their
+ * pages wait for the grace period */
+static int pending_seen;
+static struct world *cons_w;
+
+static void rcu_cons_body(struct task *t, void *arg)
+{
+	struct slab *pend[8];
+	int i;
+	(void)t;
+	(void)arg;
+
+	for (i = 0; i < NOBJ / 4; i++)
+		objs[0][i] = kmem_cache_alloc(cache, GFP_KERNEL);
+	for (i = 0; i < NOBJ / 4; i++)
+		kmem_cache_free(cache, objs[0][i]);
+	kmem_cache_shrink(cache);
+	pending_seen = (int)slab_rcu_pending(pend, 8);
+	check_quiescent(cons_w, "test");
+}
+
 /* PCT runs of @fn over a fresh cache of @flags; the schedules that end
  * consistent with the zone whole; @caught: those reporting @sig */
 static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task *, void *),
@@ -142,7 +168,8 @@ static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task
 			else
 				diag("seed %d: %s: %s", seed, g_violation.signature, g_violation.msg);
 			violation_reset();
-			continue;	/* the cache is left: the world is reset */
+			list_del(&cache->list);	/* left (the world is reset), unlisted */
+			continue;
 		}
 		for (i = 0; st && i < NR_SLUB_STAT_ITEMS; i++)
 			st[i] += cache->stat[i];
@@ -181,7 +208,7 @@ int main(void)
 	unsigned long free0, st[NR_SLUB_STAT_ITEMS] = { 0 };
 	int i, clean, caught, nfull = 0;
 
-	tap_plan(19);
+	tap_plan(22);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -207,6 +234,16 @@ int main(void)
 	   n->nr_partial, atomic_long_read(&n->nr_slabs));
 	ok(mm_violation_of(validate_file, cache) == NULL && validated == nfull + (long)n->nr_partial,
 	   "validate_store(\"1\"): %ld slabs, clean", validated);
+	check_run_begin(w);
+	ok(mm_violation_of(quiesce, w) == NULL, "I-CONS: the slab pages owned once (%s)",
+	   g_violation.signature);
+	slab = list_first_entry(&n->full, struct slab, slab_list);
+	list_del(&slab->slab_list);	/* a full slab dropped from n->full */
+	ok(mm_violation_of(quiesce, w) && !strncmp(g_violation.signature, "I-CONS", 6),
+	   "a full slab dropped from n->full: its pages owned by nobody (%s: %s)",
+	   g_violation.signature, g_violation.msg);
+	list_add(&slab->slab_list, &n->full);
+	violation_reset();
 	is_int(validate_store(cache, "0"), -EINVAL, "validate_store(\"0\") refused");
 	slab = list_first_entry(&n->partial, struct slab, slab_list);
 	slab->inuse++;
@@ -294,6 +331,26 @@ int main(void)
 	bugs_enabled = 0;
 	ok(caught > 0, "typesafe_free_no_gp: I-RCU-TYPESAFE in %d of %d schedules", caught, SEEDS);
 	ok(caught + clean == SEEDS, "and no other report (%d clean)", clean);
+	{
+		struct task_init one = { 0, false };
+		struct sched_policy pol = { .kind = POL_PCT, .depth = 1, .seed = 1, .horizon = 100 };
+		struct fsched *fs = fsched_create(1);
+		int r;
+
+		world_reset(w);
+		check_run_begin(w);
+		current_task = &mm_test_task;
+		cons_w = w;
+		cache = kmem_cache_create("cons", 24, 0, SLAB_TYPESAFE_BY_RCU, NULL);
+		violation_reset();
+		r = fsched_run(fs, 1, 2, &one, &pol, rcu_cons_body, NULL);
+		current_task = &mm_test_task;
+		ok(r == 0 && pending_seen > 0,
+		   "I-CONS with %d typesafe slabs waiting for their grace period: clean (%s)",
+		   pending_seen, r ? g_violation.signature : "");
+		fsched_destroy(fs);
+		kmem_cache_destroy(cache);
+	}
 	world_destroy(w);
 	return tap_done();
 }

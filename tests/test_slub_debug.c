@@ -16,6 +16,8 @@
  */
 #include <errno.h>
 
+#include <stdlib.h>
+
 #include "mm/slab.h"
 #include "bugs/bugs.h"
 #include "mm_world.h"
@@ -43,6 +45,15 @@ static unsigned long zone_free(struct world *w)
 }
 
 static struct kmem_cache *cache;
+
+/* a cache a violation left in a state destroy would refuse: off
+ * slab_caches and freed (its pages go with the world's reset) */
+static void cache_forget(struct kmem_cache *s)
+{
+	list_del(&s->list);
+	free(s->cpu_slab);
+	free(s);
+}
 static void *objs[3][NOBJ / 4];
 static long validated;
 static int rcu_done;
@@ -168,7 +179,7 @@ static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task
 			else
 				diag("seed %d: %s: %s", seed, g_violation.signature, g_violation.msg);
 			violation_reset();
-			list_del(&cache->list);	/* left (the world is reset), unlisted */
+			cache_forget(cache);
 			continue;
 		}
 		for (i = 0; st && i < NR_SLUB_STAT_ITEMS; i++)
@@ -284,7 +295,7 @@ int main(void)
 	   "all its objects freed, the slab still counts them at destroy: I-SL-DESTROY (%s)",
 	   g_violation.signature);
 	violation_reset();
-	list_del(&cache->list);		/* the world is rebuilt below */
+	cache_forget(cache);
 	cache = kmem_cache_create("deact2", 16, 0, 0, NULL);
 	for (i = 0; i < 5; i++)
 		p[i] = kmem_cache_alloc(cache, GFP_KERNEL);

@@ -219,7 +219,7 @@ int main(void)
 	unsigned long free0, st[NR_SLUB_STAT_ITEMS] = { 0 };
 	int i, clean, caught, nfull = 0;
 
-	tap_plan(22);
+	tap_plan(24);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -305,6 +305,45 @@ int main(void)
 		kmem_cache_free(cache, p[i]);
 	kmem_cache_shrink(cache);
 	kmem_cache_destroy(cache);
+	/* get_partial_node filling cpu0's partial list: six full slabs, one
+	 * object of each freed on cpu1 (each frozen onto cpu1's partial list,
+	 * the chain unfrozen to the node past cpu_partial_slabs), flush_all,
+	 * then cpu0 allocates past its CPU slab */
+	{
+		void *q[6 * 32];
+		unsigned int per, k, nr, chain;
+
+		cache = kmem_cache_create("fill", 16, 0, 0, NULL);
+		per = oo_objects(cache->oo);
+		nr = 6 * per;
+		for (k = 0; k < nr; k++)
+			q[k] = kmem_cache_alloc(cache, GFP_KERNEL);
+		flush_all(cache);
+		mm_test_task.cpu = 1;
+		for (k = 0; k < 6; k++) {
+			kmem_cache_free(cache, q[k * per]);
+			q[k * per] = NULL;
+		}
+		mm_test_task.cpu = 0;
+		flush_all(cache);
+		n = get_node(cache, 0);
+		k = (unsigned int)n->nr_partial;
+		p[0] = kmem_cache_alloc(cache, GFP_KERNEL);
+		chain = cache->cpu_slab[0].partial ? (unsigned int)cache->cpu_slab[0].partial->slabs : 0;
+		ok(cache->stat[CPU_PARTIAL_NODE] == cache->cpu_partial_slabs / 2 + 1 &&
+		   chain == cache->cpu_partial_slabs / 2 + 1 &&
+		   mm_violation_of(validate, cache) == NULL,
+		   "get_partial_node: 1 of %u node slabs for the CPU, %lu to its partial list "
+		   "(chain %u), consistent", k, cache->stat[CPU_PARTIAL_NODE], chain);
+		kmem_cache_free(cache, p[0]);
+		for (k = 0; k < nr; k++)
+			if (q[k])
+				kmem_cache_free(cache, q[k]);
+		kmem_cache_shrink(cache);
+		ok(slub_objects_inuse(cache) == 0 && get_node(cache, 0)->nr_partial == 0,
+		   "all freed and shrunk: nothing in use, no partial slab");
+		kmem_cache_destroy(cache);
+	}
 	(void)free0;
 	world_destroy(w);
 

@@ -164,6 +164,8 @@ enum stat_item {
 	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
 	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
 	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
+	ALLOC_FROM_PARTIAL,		/* get_partial_node: a node slab for the CPU */
+	CPU_PARTIAL_NODE,		/* get_partial_node: a node slab to the CPU partial list */
 	NR_SLUB_STAT_ITEMS
 };
 

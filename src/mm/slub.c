@@ -169,8 +169,10 @@ void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 	n->nr_partial--;
 }
 
-/* acquire_slab: freeze a slab of the node's list, take its freelist */
-static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct slab *slab)
+/* acquire_slab: freeze a slab of the node's list; @mode: take its
+ * freelist for the CPU (else it stays in the slab, for the CPU partial list) */
+static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct slab *slab,
+			  int mode)
 {
 	void *freelist;
 	unsigned long counters;
@@ -180,8 +182,12 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 	freelist = READ_ONCE(slab->freelist);
 	counters = READ_ONCE(slab->counters);
 	new.counters = counters;
-	new.inuse = new.objects;
-	new.freelist = NULL;
+	if (mode) {
+		new.inuse = new.objects;
+		new.freelist = NULL;
+	} else {
+		new.freelist = freelist;
+	}
 	VM_BUG_ON(new.frozen);
 	new.frozen = 1;
 	if (!__slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
@@ -194,13 +200,15 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 
 static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain);
 
-/* get_partial_node: the racy nr_partial read, then the first slab */
+/* get_partial_node: the racy nr_partial read, then the first slab for the
+ * CPU and up to cpu_partial_slabs / 2 + 1 more for its partial list */
 static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
 			      struct slab **ret_slab)
 {
 	struct slab *slab, *slab2;
 	void *object = NULL;
 	unsigned long flags;
+	unsigned int partial_slabs = 0;
 
 	if (!n || !READ_ONCE(n->nr_partial))
 		return NULL;
@@ -214,12 +222,20 @@ static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
 				break;
 			continue;
 		}
-		t = acquire_slab(s, n, slab);
+		t = acquire_slab(s, n, slab, object == NULL);
 		if (!t)
 			break;
-		*ret_slab = slab;
-		object = t;
-		break;	/* slub_cpu_partial filling left out: one slab */
+		if (!object) {
+			*ret_slab = slab;
+			stat(s, ALLOC_FROM_PARTIAL);
+			object = t;
+		} else {
+			put_cpu_partial(s, slab, 0);	/* under list_lock: its order */
+			stat(s, CPU_PARTIAL_NODE);
+			partial_slabs++;
+		}
+		if (!kmem_cache_has_cpu_partial(s) || partial_slabs > s->cpu_partial_slabs / 2)
+			break;
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	return object;

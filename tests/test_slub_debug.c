@@ -219,7 +219,7 @@ int main(void)
 	unsigned long free0, st[NR_SLUB_STAT_ITEMS] = { 0 };
 	int i, clean, caught, nfull = 0;
 
-	tap_plan(24);
+	tap_plan(26);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -342,6 +342,28 @@ int main(void)
 		kmem_cache_shrink(cache);
 		ok(slub_objects_inuse(cache) == 0 && get_node(cache, 0)->nr_partial == 0,
 		   "all freed and shrunk: nothing in use, no partial slab");
+		kmem_cache_destroy(cache);
+	}
+	/* kmem_cache_free_bulk: two slabs' objects, freed in two detached
+	 * freelists (one do_slab_free each) */
+	{
+		void *q[64];
+		unsigned int per;
+		unsigned long frees;
+
+		cache = kmem_cache_create("bulk", 16, 0, 0, NULL);
+		per = oo_objects(cache->oo);
+		is_int(kmem_cache_alloc_bulk(cache, GFP_KERNEL, 2 * per, q), (int)(2 * per),
+		       "kmem_cache_alloc_bulk: two slabs' worth");
+		flush_all(cache);
+		frees = cache->stat[FREE_FASTPATH] + cache->stat[FREE_SLOWPATH];
+		kmem_cache_free_bulk(cache, 2 * per, q);
+		frees = cache->stat[FREE_FASTPATH] + cache->stat[FREE_SLOWPATH] - frees;
+		ok(frees == 2 && slub_objects_inuse(cache) == 0 &&
+		   mm_violation_of(validate, cache) == NULL,
+		   "kmem_cache_free_bulk of %u objects: %lu do_slab_free calls, all free", 2 * per,
+		   frees);
+		kmem_cache_shrink(cache);
 		kmem_cache_destroy(cache);
 	}
 	(void)free0;

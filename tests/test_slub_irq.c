@@ -10,7 +10,8 @@
  * cache consistent and the zone whole, and some must show the failure (on
  * cpu0 only the interrupt can change cpu0's freelist).  Then the same with
  * a debug cache and a slab_lock cache, whose list_lock and slab_lock
- * sections are irqsave too.
+ * sections are irqsave too.  Every third round T0 goes through the bulk
+ * calls, whose CPU freelist drain has IRQs off.
  */
 #include <stdlib.h>
 
@@ -55,6 +56,11 @@ static void body(struct task *t, void *arg)
 
 	if (t->id == 0) {
 		for (i = 0; i < ROUNDS; i++) {
+			if (i % 3 == 2) {	/* the bulk calls: the drain with IRQs off */
+				if (kmem_cache_alloc_bulk(cache, GFP_KERNEL, 4, o) == 4)
+					kmem_cache_free_bulk(cache, 4, o);
+				continue;
+			}
 			for (k = 0; k < 4; k++)
 				o[k] = kmem_cache_alloc(cache, GFP_KERNEL);
 			for (k = 0; k < 4; k++)

@@ -325,4 +325,25 @@ extern struct list_head slab_caches;
 void discard_slab(struct kmem_cache *s, struct slab *slab);
 void remove_partial(struct kmem_cache_node *n, struct slab *slab);
 
+/* slub.c's, for slub_bulk.c: the paths the bulk calls take */
+static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
+void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node);
+void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail, int cnt);
+void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn);
+void slab_free_hook(struct kmem_cache *s, void *object, const char *fn);
+/* local_lock_irqsave(&s->cpu_slab->lock, flags) on this CPU's */
+#define slub_local_lock_irqsave(s, flags) do {					\
+	struct task *__t = current;						\
+	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
+	(flags) = __local_irq_save(__t);					\
+	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+} while (0)
+
+#define slub_local_unlock_irqrestore(s, flags) do {				\
+	struct task *__t = current;						\
+	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+	__local_irq_restore(__t, (flags), __func__);				\
+	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
+} while (0)
+
 #endif /* MMFUZZ_MM_SLAB_H */

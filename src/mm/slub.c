@@ -31,7 +31,6 @@
 #include "slab.h"
 
 
-static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
 
 
 /* ---- objects ---- */
@@ -46,7 +45,7 @@ static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
 
 
 /* the object leaves the allocator: unpoisoned, owned by the caller */
-static void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
+void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
 {
 	unsigned long old;
 
@@ -59,7 +58,7 @@ static void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char 
 }
 
 /* the object comes back: poisoned but for its free pointer */
-static void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
+void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 {
 	unsigned long old = __atomic_exchange_n(obj_cookie(s, object), SLUB_COOKIE_FREE,
 						__ATOMIC_RELAXED);
@@ -338,20 +337,6 @@ static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
 	}
 }
 
-#define slub_local_lock_irqsave(s, flags) do {					\
-	struct task *__t = current;						\
-	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
-	(flags) = __local_irq_save(__t);					\
-	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
-} while (0)
-
-#define slub_local_unlock_irqrestore(s, flags) do {				\
-	struct task *__t = current;						\
-	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
-	__local_irq_restore(__t, (flags), __func__);				\
-	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
-} while (0)
-
 /* put_cpu_partial: a slab frozen by __slab_free onto this CPU's partial
  * chain; past cpu_partial_slabs the chain goes to the node first */
 static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain)
@@ -401,7 +386,7 @@ static void *get_freelist(struct kmem_cache *s, struct slab *slab)
 
 /* ---- allocation ---- */
 
-static void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node)
+void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node)
 {
 	struct kmem_cache_cpu *c;
 	void *freelist;
@@ -545,21 +530,6 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfpflags)
 	return slab_alloc_node(s, gfpflags, 0);
 }
 
-int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size, void **p)
-{
-	size_t i;
-
-	/* 6.6 takes the local lock once for the batch; one at a time here */
-	for (i = 0; i < size; i++) {
-		p[i] = slab_alloc_node(s, flags, 0);
-		if (!p[i]) {
-			kmem_cache_free_bulk(s, i, p);
-			return 0;
-		}
-	}
-	return (int)i;
-}
-
 /* ---- freeing ---- */
 
 /* __slab_free: not this CPU's slab (or a race): to the slab itself */
@@ -626,8 +596,7 @@ slab_empty:
 	discard_slab(s, slab);
 }
 
-static void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail,
-			 int cnt)
+void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail, int cnt)
 {
 	void *tail_obj = tail ? tail : head;
 	struct kmem_cache_cpu *c;
@@ -673,14 +642,6 @@ void kfree(const void *x)
 	if (!slab)
 		sched_violation("I-SL-CACHE", __func__, "%p is not a slab object", x);
 	kmem_cache_free(slab->slab_cache, (void *)x);
-}
-
-void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
-{
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		kmem_cache_free(s ? s : virt_to_slab(p[i])->slab_cache, p[i]);
 }
 
 /* ---- flushing ---- */

@@ -76,7 +76,7 @@ struct slab *virt_to_slab(const void *x)
 	unsigned long pfn = (unsigned long)((const unsigned char *)x - (const unsigned char *)mm_pa->mem) / MODEL_PAGE_SIZE;
 	struct page *page = compound_head(pfn_to_page(pfn));
 
-	if (!(page->flags & (1UL << PG_slab)))
+	if (!(__READ_ONCE(page->flags) & (1UL << PG_slab)))	/* PG_locked beside it */
 		return NULL;
 	return page_slab(page);
 }
@@ -154,7 +154,7 @@ void discard_slab(struct kmem_cache *s, struct slab *slab)
 void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
-	n->nr_partial++;
+	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);	/* read racily */
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);
 	else
@@ -165,7 +165,7 @@ void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 {
 	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
-	n->nr_partial--;
+	__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
 }
 
 /* acquire_slab: freeze a slab of the node's list; @mode: take its
@@ -416,7 +416,7 @@ reread_slab:
 	}
 load_freelist:
 	lockdep_assert_held(&c->lock);
-	VM_BUG_ON(!__READ_ONCE(c->slab)->frozen);
+	VM_BUG_ON(!((struct slab){ .counters = __READ_ONCE(__READ_ONCE(c->slab)->counters) }).frozen);
 	__WRITE_ONCE(c->freelist, (void **)get_freepointer(s, freelist));
 	__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 	slub_local_unlock_irqrestore(s, flags);
@@ -728,9 +728,11 @@ int kmem_cache_shrink(struct kmem_cache *s)
 	flush_all(s);
 	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
-		if (!slab->inuse) {
+		struct slab c = { .counters = __READ_ONCE(slab->counters) };
+
+		if (!c.inuse) {		/* __slab_free changes it without list_lock */
 			list_move(&slab->slab_list, &discard);
-			n->nr_partial--;
+			__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
 			dec_slabs_node(s, 0, slab->objects);
 		}
 	}

@@ -20,6 +20,7 @@
 
 #include "check.h"
 #include "../mm/slab.h"
+#include "../mm/slub_world.h"
 
 /* ---- the quiescent checks (I-SL) ---- */
 
@@ -34,12 +35,12 @@ long slub_objects_inuse(struct kmem_cache *s)
 	return x;
 }
 
-void validate_slab_cache(struct kmem_cache *s)
+/* the node's partial list (at quiescence, and under n->list_lock: the
+ * executor's validator at each acquisition, the validate operation) */
+void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n)
 {
-	struct kmem_cache_node *n = get_node(s, 0);
 	struct slab *slab;
 	unsigned long nr = 0;
-	int cpu;
 
 	list_for_each_entry(slab, &n->partial, slab_list) {
 		unsigned int nfree = 0;
@@ -61,6 +62,17 @@ void validate_slab_cache(struct kmem_cache *s)
 					"%s: %u objects free on the freelist, inuse %u of %u",
 					s->name, nfree, slab->inuse, slab->objects);
 	}
+	if (nr != n->nr_partial)
+		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
+				s->name, n->nr_partial, nr);
+}
+
+void validate_slab_cache(struct kmem_cache *s)
+{
+	struct slab *slab;
+	int cpu;
+
+	validate_slab_node(s, get_node(s, 0));
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		struct kmem_cache_cpu *c = &s->cpu_slab[cpu];
 		unsigned int nfree = 0;
@@ -99,9 +111,6 @@ void validate_slab_cache(struct kmem_cache *s)
 						s->name, cpu, slab->slabs, s->cpu_partial_slabs);
 		}
 	}
-	if (nr != n->nr_partial)
-		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
-				s->name, n->nr_partial, nr);
 }
 
 /* ---- I-CONS: the pages SLUB holds ----
@@ -115,13 +124,15 @@ void validate_slab_cache(struct kmem_cache *s)
  * full, unfrozen ones.  A slab on two of these is owned twice; a slab that
  * left them all without going back to the page allocator (an empty slab
  * dropped) is a page owned by nobody.  The walk costs the world's pages,
- * only while some cache exists.  Real mode keeps no RCU record: its
+ * only while some cache exists.  In a program's run the executor's source
+ * ("slub", src/prog/ops_slub.c) owns every slab but the RCU-pending ones,
+ * which stay this source's.  Real mode keeps no RCU record: its
  * pending slabs are checked after rcu_barrier only.
  */
 enum { SLAB_OWN_PARTIAL, SLAB_OWN_FULL, SLAB_OWN_CPU, SLAB_OWN_CPU_PARTIAL, SLAB_OWN_RCU,
        SLAB_OWN_UNLISTED };
 #define SLAB_WHO(cache, kind)	((unsigned)(cache) << 3 | (unsigned)(kind))
-#define SLAB_RCU_MAX		256
+#define SLAB_RCU_MAX		4096	/* slub_debug.c's SLAB_RCU_DBG */
 
 static void slab_add(struct owner_sink *sk, struct kmem_cache *s, struct slab *slab,
 		     unsigned who)
@@ -153,6 +164,15 @@ static void slab_owner_collect(struct world *w, struct owner_sink *sk)
 	npend = slab_rcu_pending(pend, SLAB_RCU_MAX);
 	if (npend > SLAB_RCU_MAX)
 		npend = SLAB_RCU_MAX;
+	for (i = 0; i < npend; i++) {
+		s = pend[i]->slab_cache;
+		slab_add(sk, s, pend[i], SLAB_WHO(0, SLAB_OWN_RCU));
+	}
+	/* a program's run: the executor's source (src/prog/ops_slub.c) owns the
+	 * lists', the CPUs' and the held objects' slabs; only the RCU-pending
+	 * ones are this source's */
+	if (slub_world_of(w) && slub_world_of(w)->used)
+		return;
 	list_for_each_entry(s, &slab_caches, list) {
 		struct kmem_cache_node *n = get_node(s, 0);
 		int cpu;
@@ -170,10 +190,6 @@ static void slab_owner_collect(struct world *w, struct owner_sink *sk)
 				slab_add(sk, s, slab, SLAB_WHO(idx, SLAB_OWN_CPU_PARTIAL));
 		}
 		idx++;
-	}
-	for (i = 0; i < npend; i++) {
-		s = pend[i]->slab_cache;
-		slab_add(sk, s, pend[i], SLAB_WHO(0, SLAB_OWN_RCU));
 	}
 	for (pfn = 0; pfn < mm_pa->nr_pages; pfn++) {
 		struct page *page = pfn_to_page(pfn);

@@ -34,6 +34,7 @@
 #include "../kernel/rcupdate.h"
 #include "../kernel/spinlock.h"
 #include "mm.h"
+#include "../kernel/hooks.h"
 
 /* page flags the slab uses (6.6 enum pageflags' numbers) */
 #define PG_locked		0
@@ -146,7 +147,10 @@ struct kmem_cache_node {
 	/* 16-byte aligned: list_for_each_entry's last container_of on the
 	 * head makes a struct slab pointer, which must be aligned */
 	struct list_head partial __attribute__((aligned(16)));
-	atomic_long_t nr_slabs;		/* debug caches: every slab of the node */
+	/* CONFIG_SLUB_DEBUG (on in 6.6's distro configs): every slab of the
+	 * node and its objects, atomics changed outside list_lock
+	 * (inc_slabs_node / dec_slabs_node, slub.c:1381-1402) */
+	atomic_long_t nr_slabs;
 	atomic_long_t total_objects;
 	struct list_head full __attribute__((aligned(16)));	/* debug caches: full slabs */
 };
@@ -240,14 +244,84 @@ void kfree(const void *x);
 void flush_all(struct kmem_cache *s);
 /* slub_cpu_dead: the dead CPU's slabs back to the node */
 int slub_cpu_dead(unsigned int cpu);
+/* slub_partial.c: count_partial, /proc/slabinfo's get_slabinfo */
 unsigned long count_partial(struct kmem_cache_node *n, int (*get_count)(struct slab *));
 int count_free(struct slab *slab);
+
+/* what /proc/slabinfo prints of a cache (6.6 mm/slab.h) */
+struct slabinfo {
+	unsigned long active_objs;
+	unsigned long num_objs;
+	unsigned long active_slabs;
+	unsigned long num_slabs;
+	unsigned long shared_avail;
+	unsigned int limit;
+	unsigned int batchcount;
+	unsigned int shared;
+	unsigned int objects_per_slab;
+	unsigned int cache_order;
+};
+void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo);
+
+static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
+{
+	return (unsigned long)atomic_long_read(&n->nr_slabs);
+}
+
+static inline unsigned long node_nr_objs(struct kmem_cache_node *n)
+{
+	return (unsigned long)atomic_long_read(&n->total_objects);
+}
+
+/* 6.6 slub.c:1381-1402: called for every cache (CONFIG_SLUB_DEBUG) */
+static inline void inc_slabs_node(struct kmem_cache *s, int node, int objects)
+{
+	struct kmem_cache_node *n = get_node(s, node);
+
+	atomic_long_inc(&n->nr_slabs);
+	atomic_long_add(objects, &n->total_objects);
+}
+
+static inline void dec_slabs_node(struct kmem_cache *s, int node, int objects)
+{
+	struct kmem_cache_node *n = get_node(s, node);
+
+	atomic_long_dec(&n->nr_slabs);
+	atomic_long_sub(objects, &n->total_objects);
+}
 /* the slab of an object (virt_to_slab) */
 struct slab *virt_to_slab(const void *x);
 /* the live objects' count of @s at quiescence: slabs' inuse summed */
 long slub_objects_inuse(struct kmem_cache *s);
 /* a violation (I-SL) when @s's lists and counters disagree (at quiescence) */
 void validate_slab_cache(struct kmem_cache *s);
+/* its node part: the partial list, its slabs' freelists, nr_partial */
+void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n);
+
+/* kmalloc's size classes (6.6 mm/slab_common.c kmalloc_info, cut at
+ * KMALLOC_MAX_CACHE_SIZE): created by create_kmalloc_caches() */
+#define KMALLOC_MIN_SIZE	8
+#define KMALLOC_MAX_CACHE_SIZE	256
+#define NR_KMALLOC_CLASSES	8	/* 8 16 32 64 96 128 192 256 */
+extern struct kmem_cache *kmalloc_caches[NR_KMALLOC_CLASSES];
+void create_kmalloc_caches(unsigned long flags);
+/* the cache kmalloc(@size) takes (kmalloc_slab), NULL past the classes */
+struct kmem_cache *kmalloc_slab(size_t size);
+void *kmalloc(size_t size, gfp_t flags);
+/* flush_all on every online CPU from a fiber task: it migrates to each
+ * (6.6 flush_all_cpus_locked queues flush_cpu_slab there); the caller
+ * holds cpus_read_lock */
+void flush_all_cpus_locked(struct kmem_cache *s);
+
+/*
+ * The harness's hooks (kernel/hooks.h; DEFINE_HOOKS in slub_world.c):
+ * cache_created: kmem_cache_create made @s (its list_lock initialised,
+ *   no slab yet): a checker puts its under-lock validator on the lock.
+ */
+struct slub_hooks {
+	void (*cache_created)(struct kmem_cache *s);
+};
+DECLARE_HOOKS(slub);
 
 /* ---- slub.c's and slub_debug.c's, between them (and slab_common.c) ---- */
 
@@ -289,9 +363,6 @@ bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freel
 bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
 			  unsigned long counters_old, void *freelist_new,
 			  unsigned long counters_new, const char *n);
-/* CONFIG_SLUB_DEBUG's node counters: atomics, changed outside list_lock */
-void inc_slabs_node(struct kmem_cache *s, int node, int objects);
-void dec_slabs_node(struct kmem_cache *s, int node, int objects);
 /* debug caches (kmem_cache_debug): one object at a time under list_lock */
 void *alloc_single_from_partial(struct kmem_cache *s, struct kmem_cache_node *n,
 				struct slab *slab);

@@ -74,6 +74,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	INIT_LIST_HEAD(&s->node0.partial);
 	INIT_LIST_HEAD(&s->node0.full);
 	list_add(&s->list, &slab_caches);
+	HOOK(slub, cache_created, s);
 	return s;
 }
 
@@ -111,4 +112,52 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	list_del(&s->list);
 	free(s->cpu_slab);
 	free(s);
+}
+
+/* ---- kmalloc (6.6 mm/slab_common.c: kmalloc_info, create_kmalloc_caches,
+ * kmalloc_slab with size_index for the small sizes) ---- */
+
+struct kmem_cache *kmalloc_caches[NR_KMALLOC_CLASSES];
+
+static const struct {
+	const char *name;
+	unsigned int size;
+} kmalloc_info[NR_KMALLOC_CLASSES] = {
+	{ "kmalloc-8", 8 }, { "kmalloc-16", 16 }, { "kmalloc-32", 32 }, { "kmalloc-64", 64 },
+	{ "kmalloc-96", 96 }, { "kmalloc-128", 128 }, { "kmalloc-192", 192 },
+	{ "kmalloc-256", 256 },
+};
+
+/* create_kmalloc_caches (6.6 slab_common.c:906): one cache a class (the
+ * model has KMALLOC_NORMAL only) */
+void create_kmalloc_caches(unsigned long flags)
+{
+	int i;
+
+	for (i = 0; i < NR_KMALLOC_CLASSES; i++)
+		kmalloc_caches[i] = kmem_cache_create(kmalloc_info[i].name, kmalloc_info[i].size,
+						      0, flags, NULL);
+}
+
+/* kmalloc_slab: size_index for sizes up to 192 (96 and 192 between the
+ * powers of two), then the power of two */
+struct kmem_cache *kmalloc_slab(size_t size)
+{
+	int i;
+
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE)
+		return NULL;
+	for (i = 0; i < NR_KMALLOC_CLASSES; i++)
+		if (size <= kmalloc_info[i].size)
+			return kmalloc_caches[i];
+	return NULL;
+}
+
+/* __kmalloc -> __do_kmalloc_node: the class's cache (kmalloc_large past it,
+ * which the model does not have: NULL) */
+void *kmalloc(size_t size, gfp_t flags)
+{
+	struct kmem_cache *s = kmalloc_slab(size);
+
+	return s ? kmem_cache_alloc(s, flags) : NULL;
 }

@@ -131,23 +131,7 @@ bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelis
 	return false;
 }
 
-/* ---- the node's slab counters and full list ---- */
-
-void inc_slabs_node(struct kmem_cache *s, int node, int objects)
-{
-	struct kmem_cache_node *n = get_node(s, node);
-
-	atomic_long_inc(&n->nr_slabs);
-	atomic_long_add(objects, &n->total_objects);
-}
-
-void dec_slabs_node(struct kmem_cache *s, int node, int objects)
-{
-	struct kmem_cache_node *n = get_node(s, node);
-
-	atomic_long_sub(1, &n->nr_slabs);
-	atomic_long_sub(objects, &n->total_objects);
-}
+/* ---- the node's full list (nr_slabs: inc_slabs_node in slab.h) ---- */
 
 /* full slabs are listed only for SLAB_STORE_USER (the tracking walk) */
 static void add_full(struct kmem_cache *s, struct kmem_cache_node *n, struct slab *slab)
@@ -342,7 +326,8 @@ static void validate_slab(struct kmem_cache *s, struct slab *slab, struct valida
 		      s->name, nr, slab->inuse, slab->objects);
 }
 
-static unsigned long validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n)
+/* 6.6's validate_slab_node (the plain name is src/check/slab.c's checker) */
+static unsigned long __validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n)
 {
 	struct validate_fail f = { NULL, "" };
 	unsigned long count = 0, flags;
@@ -375,7 +360,7 @@ out:
 static long __validate_slab_cache(struct kmem_cache *s)
 {
 	flush_all(s);
-	return (long)validate_slab_node(s, get_node(s, 0));
+	return (long)__validate_slab_node(s, get_node(s, 0));
 }
 
 long validate_store(struct kmem_cache *s, const char *buf)
@@ -422,7 +407,7 @@ void free_slab(struct kmem_cache *s, struct slab *slab)
  * union the rcu_head fills); it also tells I-CONS which slab pages wait
  * for their grace period (slab_rcu_pending).  Real mode keeps no record.
  */
-#define SLAB_RCU_DBG	256
+#define SLAB_RCU_DBG	4096	/* slabs waiting at once: 16384 pages at order 2 */
 
 static struct slab_rcu_dbg {
 	struct slab *slab;
@@ -448,8 +433,12 @@ __sched_notsan void slab_rcu_queued(struct slab *slab)
 	struct slab_rcu_dbg *d;
 	int i;
 
-	if (!t || !t->fs || rcu_dbg_n == SLAB_RCU_DBG)
+	if (!t || !t->fs)
 		return;
+	if (rcu_dbg_n == SLAB_RCU_DBG)
+		sched_violation("slab-rcu-record", "slab_rcu_queued",
+				"more than %d typesafe slabs waiting for a grace period: the "
+				"record (and I-CONS) cannot follow them", SLAB_RCU_DBG);
 	d = &rcu_dbg[rcu_dbg_n++];
 	d->slab = slab;
 	d->sec_mark = rcu_sections_begun();

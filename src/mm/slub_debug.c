@@ -464,9 +464,9 @@ __sched_notsan void slab_rcu_check_free(struct kmem_cache *s, struct slab *slab,
 
 		if (sec && sec <= rcu_dbg[k].sec_mark)
 			sched_violation("I-RCU-TYPESAFE", fn,
-					"%s: slab page %p freed while task %d is still in the "
-					"read-side section it was in at discard_slab", s->name,
-					(void *)slab, i);
+					"%s: slab page (pfn %lu) freed while task %d is still in "
+					"the read-side section it was in at discard_slab", s->name,
+					page_to_pfn(slab_page(slab)), i);
 	}
 	rcu_dbg[k] = rcu_dbg[--rcu_dbg_n];
 }

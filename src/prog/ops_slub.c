@@ -197,9 +197,11 @@ static void sbulk_free(struct op_ctx *c, struct bulk_rec *b)
 	struct kmem_cache *s = slub_world()->cache[b->ci];
 	int n = b->n;
 
-	b->used = false;
+	/* the record is free again only once its objects are back (a bulk
+	 * allocation meanwhile takes another) */
 	kmem_cache_free_bulk(s, (size_t)n, b->p);
 	r->live[b->ci] -= n;
+	b->used = false;
 }
 
 static void sbulk_release(struct op_ctx *c, int h)
@@ -723,11 +725,14 @@ OWNER_SOURCE(slub_owner);
 /* ---- the fuzz target ---- */
 
 /* codes outside the target fold onto these: allocations and frees most,
- * then the RCU pair, then the whole-cache operations */
-static const char *const slub_layers[] = { "slub", NULL };
+ * then the RCU pair, then the whole-cache operations, a task's migration
+ * (the fast path's CPU changing under it), CPU hotplug (slub_cpu_dead) and
+ * an RCU reader of the kernel layer */
+static const char *const slub_layers[] = { "pagealloc", "kernel", "slub", NULL };
 static const unsigned char slub_fold[] = {
 	0x60, 0x60, 0x60, 0x61, 0x61, 0x61, 0x62, 0x62, 0x63, 0x63, 0x64, 0x65,
-	0x66, 0x66, 0x67, 0x67, 0x68, 0x69, 0x6a, 0x6b,
+	0x66, 0x66, 0x67, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x07, 0x07, 0x20, 0x21,
+	0x22,
 };
 static const struct fuzz_target slub_target = {
 	.name = "slub", .desc = "SLUB caches: allocations and frees from any CPU and from "

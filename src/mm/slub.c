@@ -37,11 +37,20 @@
 /* ---- objects ---- */
 
 
-/* the fast path's read of an object that may be allocated meanwhile (the
- * cmpxchg then fails): a racy read */
+/* the fast path's read of an object that may be allocated meanwhile, or
+ * whose slab went back to the page allocator (the cmpxchg then fails on the
+ * tid): a racy read.  6.6 builds slub.o with KASAN_SANITIZE := n and reads
+ * the freed page as it is (get_freepointer without debug_pagealloc): ASan
+ * does not check this load either. */
+__attribute__((no_sanitize("address", "hwaddress"))) static void *__freepointer_nocheck(void **p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
 {
-	return READ_ONCE(*(void **)((char *)object + s->offset));
+	__racy_point(YP_RACY_READ, "*(void **)((char *)object + s->offset)");
+	return __freepointer_nocheck((void **)((char *)object + s->offset));
 }
 
 

@@ -77,6 +77,9 @@ static bool __update_freelist_slow(struct slab *slab, void *freelist_old,
 	slab_lock(slab);
 	if (__READ_ONCE(slab->freelist) == freelist_old &&
 	    __READ_ONCE(slab->counters) == counters_old) {
+		/* the window between the compare and the writes, which
+		 * slab_lock closes to another CPU (IRQs are off here) */
+		sched_point("__update_freelist_slow");
 		__WRITE_ONCE(slab->freelist, freelist_new);
 		__WRITE_ONCE(slab->counters, counters_new);
 		ret = true;

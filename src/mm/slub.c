@@ -37,21 +37,24 @@
 /* ---- objects ---- */
 
 
-/* the fast path's read of an object that may be allocated meanwhile, or
- * whose slab went back to the page allocator (the cmpxchg then fails on the
- * tid): a racy read.  6.6 builds slub.o with KASAN_SANITIZE := n and reads
- * the freed page as it is (get_freepointer without debug_pagealloc): ASan
- * does not check this load either. */
-__attribute__((no_sanitize("address", "hwaddress"))) static void *__freepointer_nocheck(void **p)
+/* The word at @p without ASan's check: the object's slab may have been
+ * flushed and freed to the page allocator meanwhile (a flush_all on this
+ * CPU while the task was preempted in the fast path), and the kernel reads
+ * it anyway: slub.c is not KASAN-instrumented (KASAN_SANITIZE_slub.o := n)
+ * and the cmpxchg on the moved tid fails after. */
+__attribute__((no_sanitize("address"))) static void *freepointer_nokasan(void **p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/* the fast path's read of an object that may be allocated meanwhile (the
+ * cmpxchg then fails): a racy read */
 static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
 {
 	__racy_point(YP_RACY_READ, "*(void **)((char *)object + s->offset)");
-	return __freepointer_nocheck((void **)((char *)object + s->offset));
+	return freepointer_nokasan((void **)((char *)object + s->offset));
 }
+
 
 
 /* the object leaves the allocator: unpoisoned, owned by the caller */
@@ -164,7 +167,8 @@ void discard_slab(struct kmem_cache *s, struct slab *slab)
 void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
-	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);	/* read racily */
+	n->nr_partial++;
+	HOOK(slub, state_node_partial, slab->slab_cache, n->nr_partial);
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);
 	else
@@ -369,6 +373,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain)
 	slab->slabs = slabs;
 	slab->next = oldslab;
 	__WRITE_ONCE(this_cpu_ptr(s->cpu_slab)->partial, slab);
+	HOOK(slub, state_cpu_partial, s, slabs, slab_to_unfreeze != NULL);
 	slub_local_unlock_irqrestore(s, flags);
 	if (slab_to_unfreeze)
 		__unfreeze_partials(s, slab_to_unfreeze);

@@ -34,7 +34,9 @@
 #define SLUB_BULK_RECS	16	/* bulk handles a run may hold at once */
 #define SLUB_ID_MAGIC	0x51ab0b1ec7000000UL
 
-enum { SREC_NONE, SREC_LIVE, SREC_RCU, SREC_FREED };
+/* FREEING: kfree_rcu's kthread is freeing it (a quiescent check may come
+ * in between: its slab is still the run's) */
+enum { SREC_NONE, SREC_LIVE, SREC_RCU, SREC_FREEING, SREC_FREED };
 
 struct obj_rec {
 	void *pub;		/* the published slot rcu_lookup reads (NULL: none) */
@@ -56,6 +58,7 @@ struct slub_run {
 	int inflight[SLUB_WORLD_CACHES];	/* operations using the cache now */
 	bool gone[SLUB_WORLD_CACHES];	/* destroyed, or leaked by destroy */
 	unsigned long lookups, lookup_hits, destroy_leaked;
+	int exited;			/* tasks that ended */
 };
 
 static struct op_layer slub_ops;
@@ -220,21 +223,29 @@ static const struct handle_kind hk_sbulk = {
 
 /* ---- kfree_rcu's frees (kvfree_rcu_ops): the object's record, then kfree ---- */
 
+/* The record says freed before the object is (rcu_lookup then leaves it),
+ * and the object stops counting as out only after (a kmem_cache_destroy
+ * meanwhile sees it and leaks the cache). */
 static void slub_krc_kfree(void *p)
 {
 	struct slub_run *r = __atomic_load_n(&krc_run, __ATOMIC_RELAXED);
 	struct slab *slab = virt_to_slab(p);
+	int ci = -1;	/* the record's handle */
 
 	if (r && slab) {
 		struct kmem_cache *s = slab->slab_cache;
 		unsigned long h = *obj_ident(s, p) ^ SLUB_ID_MAGIC;
 
 		if (h < PROG_MAX_HANDLES && r->obj[h].ptr == p && r->obj[h].state == SREC_RCU) {
-			r->obj[h].state = SREC_FREED;
-			obj_gone(r, r->obj[h].ci);
+			r->obj[h].state = SREC_FREEING;
+			ci = (int)h;
 		}
 	}
 	kfree(p);
+	if (ci >= 0) {
+		r->obj[ci].state = SREC_FREED;
+		obj_gone(r, r->obj[ci].ci);
+	}
 }
 
 static void slub_krc_kfree_bulk(size_t n, void **p)
@@ -269,10 +280,30 @@ static void slub_run_begin(struct op_ctx *c)
 	kvfree_rcu_set_ops(&slub_krc_ops);
 }
 
+/*
+ * The last task to end waits for what kfree_rcu still holds
+ * (kfree_rcu_drain: the kfree_rcu kthread frees it after its grace
+ * period), so every deferred free happens inside the run, where I-RCU
+ * sees it: once the tasks are done the kthreads stop, and the scheduler's
+ * next run (the end's) starts kfree_rcu afresh.
+ */
+static void slub_task_exit(struct op_ctx *c)
+{
+	struct slub_run *r = run_state(c);
+	struct kfree_rcu_stats st;
+
+	if (++r->exited < op_prog(c)->ntasks)
+		return;
+	kfree_rcu_stats(&st);
+	if (st.pending)
+		kfree_rcu_drain();
+}
+
 static struct op_layer slub_ops = {
 	.name = "slub",
 	.state_size = sizeof(struct slub_run),
 	.run_begin = slub_run_begin,
+	.task_exit = slub_task_exit,
 	.kthreads = true,	/* kfree_rcu, rcu_gp */
 };
 OP_LAYER(slub_ops);
@@ -535,6 +566,15 @@ static struct op_desc op_slabinfo = {
 };
 OP_DESC(op_slabinfo);
 
+/* flush_all takes cpu_hotplug_lock (cpus_read_lock, a sleeping lock): a
+ * task holding a lock across operations (zone_pcp_disable's
+ * pcp_batch_high_lock, which nests inside it) does nothing, as cpu_down
+ * does then */
+static bool flush_allowed(struct op_ctx *c)
+{
+	return c->t->nheld == 0;
+}
+
 /* 6.6's validate_slab_cache (slub.c:5153, the sysfs validate file):
  * flush_all, then each node's lists under list_lock */
 static void slab_validate_sysfs(struct kmem_cache *s)
@@ -550,9 +590,9 @@ static void slab_validate_sysfs(struct kmem_cache *s)
 
 static void do_slab_validate(struct op_ctx *c)
 {
-	int ci = cache_get(c, c->op->arg[0]);
+	int ci;
 
-	if (ci < 0)
+	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
 	slab_validate_sysfs(slub_world()->cache[ci]);
 	cache_put(c, ci);
@@ -570,9 +610,9 @@ OP_DESC(op_slab_validate);
 
 static void do_kmem_cache_shrink(struct op_ctx *c)
 {
-	int ci = cache_get(c, c->op->arg[0]);
+	int ci;
 
-	if (ci < 0)
+	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
 	kmem_cache_shrink(slub_world()->cache[ci]);
 	cache_put(c, ci);
@@ -598,10 +638,10 @@ OP_DESC(op_kmem_cache_shrink);
 static void do_kmem_cache_destroy(struct op_ctx *c)
 {
 	struct slub_run *r = run_state(c);
-	int ci = cache_get(c, c->op->arg[0]);
+	int ci;
 	struct kmem_cache *s;
 
-	if (ci < 0)
+	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
 	s = slub_world()->cache[ci];
 	r->gone[ci] = true;
@@ -680,6 +720,8 @@ static void slub_collect(struct world *w, struct owner_sink *sk)
 		for (h = 0; h < PROG_MAX_HANDLES; h++) {
 			const struct obj_rec *o = &r->obj[h];
 
+			if (o->state == SREC_FREEING)
+				ADD_SLAB(virt_to_slab(o->ptr));
 			if (o->state == SREC_LIVE || o->state == SREC_RCU) {
 				ADD_SLAB(virt_to_slab(o->ptr));
 				owner_add_obj(sk, &slab_objects, obj_id(o->ptr),

@@ -38,6 +38,12 @@ done
 [ -z "$missing" ] && grep -q "op(alloc_pages)" "$TMP/trace"
 ok $? "the seed corpus reaches every operation and yield type${missing:+ (missing:$missing)}"
 
+# The slub target (its own seeds, corpus/slub) on the clean model: nothing.
+"$MMFUZZ" fuzz --target slub --time 10 --seed 1 --out "$TMP/slub" -q > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && ! ls "$TMP/slub"/*.mmf > /dev/null 2>&1
+ok $? "libFuzzer on the slub target, clean model, 10 s: exit 0, no finding" ||
+	diag "exit $rc: $(grep -v '^\[' "$TMP/out" | tail -5)"
+
 # The random baseline on the clean model: nothing.
 "$MMFUZZ" fuzz --engine random --time 3 --seed 1 --out "$TMP/r" -q > "$TMP/out" 2>&1; rc=$?
 [ $rc = 0 ] && ! ls "$TMP/r"/*.mmf > /dev/null 2>&1

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The executor's SLUB checker: src/check/slab.c's I-SL checks at the points
+ * they hold (docs/layer-slub.md, "Checks"):
+ *   at each n->list_lock acquisition   validate_slab_node: the node's
+ *       partial list, its slabs' freelists and owners, nr_partial (a slab
+ *       frozen on the list inside acquire_slab is never seen: the check
+ *       runs when the lock is got, not at every yield point)
+ *   at quiescence                      validate_slab_cache of every cache of
+ *       the run: the node and each CPU's slab, freelist and partial chain
+ * The validator goes on each cache's list_lock as kmem_cache_create makes
+ * it (the slub_hooks.cache_created hook); the caches are the run's
+ * (src/mm/slub_world.c).  Owners: the slab object space (slab_check.h),
+ * whose source is the run's (src/prog/ops_slub.c).
+ */
+#include "slab_check.h"
+
+#include "../mm/slub_world.h"
+
+const struct owner_space slab_objects = {
+	.name = "slab object",
+};
+OWNER_SPACE(slab_objects);
+
+/* under n->list_lock, right after it was taken: the node as the lock
+ * protects it (a debug cache's slab under slab_lock is mid-update: left) */
+static __sched_notsan void list_lock_validate(void *arg, const char *fn)
+{
+	struct kmem_cache *s = arg;
+
+	(void)fn;
+	/* what the lock does not order (the lockless cmpxchg's fields) is
+	 * read as a checker reads, hidden from TSan */
+	tsan_ignore_begin();
+	validate_slab_node(s, get_node(s, 0));
+	tsan_ignore_end();
+}
+
+static void cache_created(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n = get_node(s, 0);
+
+	n->list_lock.validate = list_lock_validate;
+	n->list_lock.validate_arg = s;
+}
+
+static void slub_attach(struct world *w)
+{
+	(void)w;
+	slub_hooks.cache_created = cache_created;
+}
+
+static void slub_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	struct slub_world *sw = slub_world_of(w);
+	int i;
+
+	(void)where;
+	(void)f;
+	if (!sw || !sw->used)
+		return;
+	for (i = 0; i < sw->n; i++)
+		if (sw->cache[i])
+			validate_slab_cache(sw->cache[i]);
+}
+
+static const struct checker slub_checker = {
+	.name = "I-SL-FROZEN I-SL-INUSE I-SL-OWNER I-SL-NRPARTIAL I-SL-CPUFREELIST "
+		"I-SL-CPUPARTIAL", .layer = "slub", .prio = 45,
+	.attach = slub_attach, .quiescent = slub_quiescent,
+};
+CHECKER(slub_checker);

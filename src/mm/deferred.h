@@ -23,7 +23,7 @@
  *                       nests above zone->lock
  *   zone->lock          taken by every __free_pages_core's free
  *   ps->lock, padata_works_lock   padata (src/kernel/padata.h)
- * Lock order: pgdat_resize_lock -> zone->lock (deferred_grow_zone frees
+ * Lock order: node_size_lock -> zone->lock (pgdat_resize_lock: deferred_grow_zone frees
  * under the resize lock; deferred_init_memmap frees without it).
  */
 #ifndef MMFUZZ_MM_DEFERRED_H

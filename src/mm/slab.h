@@ -14,6 +14,10 @@
  *     n->list_lock          the node's partial list, nr_partial
  *       slab_lock           PG_locked of the slab's page: only for caches
  *                           without the double-word cmpxchg (debug caches)
+ * Lock order: cpu_hotplug_lock -> s->cpu_slab->lock (flush_all under cpus_read_lock)
+ * Lock order: cpu_hotplug_lock -> n->list_lock (flush_all's deactivations, slub_cpu_dead)
+ * Lock order: pcp_batch_high_lock -> n->list_lock (an allocation under
+ *   zone_pcp_disable, as offline_pages' migration allocates)
  * What each protects:
  *   cpu lock    c->slab, c->partial (and the slow path's c->freelist and
  *               tid changes); the fast path changes c->{freelist,tid} with

@@ -195,6 +195,17 @@ static bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *
 	return false;
 }
 
+/* __slab_update_freelist: the callers with IRQs off (under list_lock or the
+ * CPU slab's local lock), 6.6's lockdep_assert_irqs_disabled() */
+static bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
+				   unsigned long counters_old, void *freelist_new,
+				   unsigned long counters_new, const char *n)
+{
+	lockdep_assert_irqs_disabled();
+	return slab_update_freelist(s, slab, freelist_old, counters_old, freelist_new,
+				    counters_new, n);
+}
+
 /* acquire_slab: freeze a slab of the node's list, take its freelist */
 static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct slab *slab)
 {
@@ -210,8 +221,8 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 	new.freelist = NULL;
 	VM_BUG_ON(new.frozen);
 	new.frozen = 1;
-	if (!slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
-				  "acquire_slab"))
+	if (!__slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
+				    "acquire_slab"))
 		return NULL;
 	remove_partial(n, slab);
 	VM_WARN_ON(!freelist);
@@ -323,8 +334,8 @@ static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
 			new.counters = old.counters;
 			new.freelist = old.freelist;
 			new.frozen = 0;
-		} while (!slab_update_freelist(s, slab, old.freelist, old.counters,
-					       new.freelist, new.counters, "unfreezing slab"));
+		} while (!__slab_update_freelist(s, slab, old.freelist, old.counters,
+						 new.freelist, new.counters, "unfreezing slab"));
 		if (unlikely(!new.inuse && n->nr_partial >= s->min_partial)) {
 			slab->next = slab_to_discard;
 			slab_to_discard = slab;
@@ -396,8 +407,8 @@ static void *get_freelist(struct kmem_cache *s, struct slab *slab)
 		VM_BUG_ON(!new.frozen);
 		new.inuse = new.objects;
 		new.frozen = freelist != NULL;
-	} while (!slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
-				       "get_freelist"));
+	} while (!__slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
+					 "get_freelist"));
 	return freelist;
 }
 

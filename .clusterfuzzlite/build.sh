@@ -53,12 +53,14 @@ for target in $targets text; do
 done
 cp fuzz/text.dict "$OUT/fuzz_text.dict"
 
-# Seed corpora: the binary twins of corpus/<target>/ (every seed for mm),
-# the readable programs themselves for the text parser.
+# Seed corpora: the binary twins of corpus/<target>/ (every seed for all
+# and mm, which have no directory of their own), the readable programs
+# themselves for the text parser.
 rm -f "$OUT"/fuzz_*_seed_corpus.zip
 for target in $targets; do
 	mkdir -p "$work/seeds/$target"
-	if [ $target = mm ]; then seeds=$(find corpus -name '*.mmf' -not -path 'corpus/regress/*')
+	if [ $target = mm ] || [ $target = all ]; then
+		seeds=$(find corpus -name '*.mmf' -not -path 'corpus/regress/*')
 	else seeds=$(ls corpus/$target/*.mmf 2>/dev/null); fi
 	for f in $seeds; do
 		"$work/host/mmfuzz" encode "$f" -o "$work/seeds/$target/$(echo "$f" | tr / -).bin"

@@ -26,10 +26,11 @@ libfuzzer) sink=1 ;;
 esac
 flags="-std=c11 -D_GNU_SOURCE -DMMFUZZ_ILV_SINK=$sink -Isrc $CFLAGS"
 objs=""
-for f in src/sched/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/prog/*.c; do
+for f in src/sched/*.c src/world/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/prog/*.c; do
 	o=$work/obj/$(echo "$f" | tr / _).o
-	# the model's racy accesses are yield points (as the Makefile does)
-	case $f in src/mm/*) model=-DMMFUZZ_MODEL ;; *) model= ;; esac
+	# the model's racy accesses are yield points (as the Makefile's
+	# MODEL_SRCS)
+	case $f in src/mm/*|src/kernel/ktorture.c) model=-DMMFUZZ_MODEL ;; *) model= ;; esac
 	# shellcheck disable=SC2086
 	$CC $flags $model -c "$f" -o "$o"
 	objs="$objs $o"

@@ -122,7 +122,7 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) $(FUZZ_COMPILE) $(CFLAG
 LDFLAGS ?=
 LDLIBS := -lpthread -lm
 
-LIB_DIRS := src/sched src/kernel src/bugs src/mm src/check src/prog
+LIB_DIRS := src/sched src/world src/kernel src/bugs src/mm src/check src/prog
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_ASM := $(wildcard src/sched/*.S)
 CLI_SRCS := $(wildcard src/cli/*.c)
@@ -173,10 +173,12 @@ $(FLAGS_STAMP): FORCE
 	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
 FORCE:
 
-# The model's files (src/mm) are compiled with MMFUZZ_MODEL: there its racy
-# accesses (READ_ONCE, WRITE_ONCE, data_race, atomic reads and sets) are
-# yield points, and nowhere else (src/kernel/compiler.h).
-model_flags = $(if $(filter src/mm/%,$<),-DMMFUZZ_MODEL)
+# The model's files (src/mm, and the kernel layer src/kernel/ktorture.c)
+# are compiled with MMFUZZ_MODEL: there its racy accesses (READ_ONCE,
+# WRITE_ONCE, data_race, atomic reads and sets) are yield points, and
+# nowhere else (src/kernel/compiler.h).
+MODEL_SRCS := src/mm/% src/kernel/ktorture.c
+model_flags = $(if $(filter $(MODEL_SRCS),$<),-DMMFUZZ_MODEL)
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -196,7 +198,8 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # engines through src/sched/ilv.c (the states: ilv_state.c), which writes the engine's map itself (and
 # must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
 NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/deadlock.c src/sched/policy.c src/sched/fiber.c \
-	src/mm/world.c src/mm/mm_init.c src/mm/config.c src/prog/handle.c \
+	src/world/world.c src/world/config.c src/mm/mm_init.c \
+	src/prog/handle.c \
 	src/sched/ilv.c src/sched/ilv_state.c
 NOINST_OBJS = $(NOINST_SRCS:%.c=$(BUILD)/%.o) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) \
 	$(BUILD)/fuzz/fuzz_text.o

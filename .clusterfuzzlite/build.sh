@@ -26,10 +26,11 @@ libfuzzer) sink=1 ;;
 esac
 flags="-std=c11 -D_GNU_SOURCE -DMMFUZZ_ILV_SINK=$sink -Isrc $CFLAGS"
 objs=""
-for f in src/sched/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/prog/*.c; do
+for f in src/sched/*.c src/world/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/prog/*.c; do
 	o=$work/obj/$(echo "$f" | tr / _).o
-	# the model's racy accesses are yield points (as the Makefile does)
-	case $f in src/mm/*) model=-DMMFUZZ_MODEL ;; *) model= ;; esac
+	# the model's racy accesses are yield points (as the Makefile's
+	# MODEL_SRCS)
+	case $f in src/mm/*|src/kernel/ktorture.c) model=-DMMFUZZ_MODEL ;; *) model= ;; esac
 	# shellcheck disable=SC2086
 	$CC $flags $model -c "$f" -o "$o"
 	objs="$objs $o"
@@ -53,12 +54,14 @@ for target in $targets text; do
 done
 cp fuzz/text.dict "$OUT/fuzz_text.dict"
 
-# Seed corpora: the binary twins of corpus/<target>/ (every seed for mm),
-# the readable programs themselves for the text parser.
+# Seed corpora: the binary twins of corpus/<target>/ (every seed for all
+# and mm, which have no directory of their own), the readable programs
+# themselves for the text parser.
 rm -f "$OUT"/fuzz_*_seed_corpus.zip
 for target in $targets; do
 	mkdir -p "$work/seeds/$target"
-	if [ $target = mm ]; then seeds=$(find corpus -name '*.mmf' -not -path 'corpus/regress/*')
+	if [ $target = mm ] || [ $target = all ]; then
+		seeds=$(find corpus -name '*.mmf' -not -path 'corpus/regress/*')
 	else seeds=$(ls corpus/$target/*.mmf 2>/dev/null); fi
 	for f in $seeds; do
 		"$work/host/mmfuzz" encode "$f" -o "$work/seeds/$target/$(echo "$f" | tr / -).bin"

@@ -7,7 +7,7 @@
 # decodes each input and runs nothing (fuzz/fuzz_prog.c).  The floor is the
 # limit; target/floor is the figure to improve.  Then where an execution's
 # time goes, from perf samples of the target: the model (src/mm, src/kernel,
-# src/bugs), its fibers and scheduler (src/sched), the checkers (src/check),
+# src/bugs, src/world), its fibers and scheduler (src/sched), the checkers (src/check),
 # the executor and harness (src/prog, fuzz/), the engine, the sanitizer
 # runtime, libc and the kernel.
 #
@@ -179,7 +179,7 @@ shares() {	# shares BINARY PERF.data: model fibers checkers harness engine sanit
 		if (dso ~ /^\[kernel/) c = "kernel"
 		else if (dso ~ /^lib(c|m|pthread)[.-]|^ld-linux/) c = "libc"
 		else if (dso ~ /afl-fuzz/) c = "engine"
-		else if (f ~ /\/src\/(mm|kernel|bugs)\//) c = "model"
+		else if (f ~ /\/src\/(mm|kernel|bugs|world)\//) c = "model"
 		else if (f ~ /\/src\/sched\// || s ~ /^mmfuzz_ctx|^fiber_/) c = "fibers"
 		else if (f ~ /\/src\/check\//) c = "checkers"
 		else if (f ~ /\/src\/prog\// || f ~ /\/fuzz\/[^\/]*$/ || s ~ /^LLVMFuzzer/) c = "harness"
@@ -263,7 +263,7 @@ tmp=$(mktemp "$(dirname "$page")/.bench-exec.XXXXXX")
 	echo "MMFUZZ_FLOOR=1: each input decoded, nothing run; target/floor is the share of"
 	echo "the engine's own limit a target reaches, the figure to improve.  The shares"
 	echo "are of the perf samples of a target run, by the source file of the sampled"
-	echo "function: model (src/mm, src/kernel, src/bugs), fibers (src/sched), checkers"
+	echo "function: model (src/mm, src/kernel, src/bugs, src/world), fibers (src/sched), checkers"
 	echo "(src/check), harness (src/prog, fuzz/), engine (libFuzzer, AFL++ and its"
 	echo "driver, afl-fuzz itself), sanitizer (the ASan/UBSan runtime), libc, kernel,"
 	echo "other (what has no source file and no known name)."

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # bench/mutants.sh (make mutants, ci/mutants): the mutation score of the
-# default campaign.  Single-point mutants of src/mm come from the catalogue
+# default campaign.  Single-point mutants of the model (src/mm and the
+# kernel layer src/kernel/ktorture.c: MUT_SRCS) come from the catalogue
 # of the kernel's concurrency mistakes (bench/mutants/*.cat, made by
 # bench/mutgen.pl); each is built in its own copy of the tree and given to
 # the default campaign (mmfuzz fuzz: libFuzzer with ASan+UBSan, the shipped
@@ -17,6 +18,8 @@
 # counts only if the unchanged model runs its reproducer clean; one it does
 # not is a false positive of the model, counted as a survivor and listed.
 set -u
+# the model's files a mutant may change (the Makefile's MODEL_SRCS)
+MUT_SRCS="src/mm/*.c src/kernel/ktorture.c"
 
 usage() {
 	cat <<EOF
@@ -76,7 +79,7 @@ if [ -d "$cat" ]; then
 	cat=$out/catalogue
 fi
 
-perl bench/mutgen.pl -c "$cat" list src/mm/*.c > "$out/all" || exit 2
+perl bench/mutgen.pl -c "$cat" list $MUT_SRCS > "$out/all" || exit 2
 if [ -n "$match" ]; then
 	awk -F'\t' -v re="$match" '$1 ~ re' "$out/all" > "$out/list"
 else
@@ -162,7 +165,7 @@ while IFS=$'\t' read -r id where class desc; do
 	log=$out/logs/$(basename "$tree")
 	rm -rf "$tree"
 	cp -a "$base" "$tree"
-	(cd "$tree" && perl bench/mutgen.pl -c "$cat" apply "$id" src/mm/*.c) > /dev/null 2> "$log.apply" || {
+	(cd "$tree" && perl bench/mutgen.pl -c "$cat" apply "$id" $MUT_SRCS) > /dev/null 2> "$log.apply" || {
 		printf '%s\t%s\t%s\tnot-applied\t-\t-\n' "$id" "$where" "$class" >> "$results"
 		continue
 	}

@@ -2,7 +2,7 @@
 /*
  * ktorture1: the kernel primitives on real threads, as rcutorture and
  * locktorture run them: every task cycles through ktorture's operations
- * (src/mm/ktorture.h), each starting at its own place in the cycle: RCU
+ * (src/kernel/ktorture.h), each starting at its own place in the cycle: RCU
  * updates (synchronize_rcu or call_rcu, liburcu underneath) and reads, a
  * percpu_counter, a completion handshake (taken without sleeping, so a
  * parked producer never strands a consumer), the cmpxchg_double freelist,
@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "../src/check/kernel.h"
-#include "../src/mm/ktorture.h"
+#include "../src/kernel/ktorture.h"
 
-/* The world's kernel layer (src/mm/ktorture.c), booted with the world; its
+/* The world's kernel layer (src/kernel/ktorture.c), booted with the world; its
  * checkers run at every check (the registered "kernel" checker). */
 static int ktorture1_prepare(struct stress_run *r, unsigned long tasks)
 {

@@ -9,7 +9,7 @@
 # HTML comment right before the fence (invisible on the rendered page):
 #
 #   <!-- docs_code:
-#   #include "mm/layer.h"
+#   #include "world/layer.h"
 #   static void tlb_create(struct world *w);
 #   -->
 #

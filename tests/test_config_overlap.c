@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "../src/mm/config.h"
+#include "../src/world/config.h"
 
 static struct config_key overlap_key = {
 	.name = "overlap_key", .layer = "test", .desc = "on the TLB ceiling's second byte",

@@ -15,7 +15,7 @@
 
 #include "tap.h"
 #include "../src/bugs/bugs.h"
-#include "../src/mm/layer.h"
+#include "../src/world/layer.h"
 #include "../src/prog/prog.h"
 
 static const struct bug_info dup_switch = {

@@ -30,7 +30,7 @@
 #include "../src/check/check.h"
 #include "../src/kernel/hooks.h"
 #include "../src/kernel/percpu.h"
-#include "../src/mm/layer.h"
+#include "../src/world/layer.h"
 #include "../src/prog/exec.h"
 #include "../src/prog/handle.h"
 #include "../src/prog/header.h"

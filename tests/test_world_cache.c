@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The world cache (world.c: world_get) keys on a world's shape: a cached
+ * The world cache (src/world/world.c: world_get) keys on a world's shape: a cached
  * world of the same shape serves a config that differs only in tune keys
  * (pcp_high, stat_threshold, variant, tlb_entries, ...), reset and re-tuned
  * instead of built again.  What a user relies on: every program runs to
@@ -10,7 +10,7 @@
  * findings too).
  *
  * A world of a new shape is built in the memory of the worlds before it
- * (world.c: world_calloc takes a kept block and clears only what is not
+ * (src/world/world.c: world_calloc takes a kept block and clears only what is not
  * known to be zero; layers give back arrays they reset by touch with
  * world_free_zeroed).  The same programs, each at its own shape and at
  * larger ones, one after the other in an executor that keeps one world

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * World memory (world.c: world_calloc, world_free): a world's arrays are
+ * World memory (src/world/world.c: world_calloc, world_free): a world's arrays are
  * kept for the next world instead of going back to malloc, so a fuzzing
  * campaign that builds a world at every miss of its world cache does not
  * fault its memory in again.  What a user relies on: a block comes back

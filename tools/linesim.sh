@@ -31,7 +31,7 @@ command -v "$CC" >/dev/null || { echo "linesim: $CC not found (make deps install
 mkdir -p $B/obj || exit 2
 flags="-std=c11 -D_GNU_SOURCE -O2 -g -fno-pie -fsanitize=thread -Isrc"
 objs=""
-for f in src/sched/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/prog/*.c \
+for f in src/sched/*.c src/world/*.c src/kernel/*.c src/bugs/*.c src/mm/*.c src/check/*.c src/prog/*.c \
 	 src/cli/*.c stress/*.c src/sched/*.S; do
 	o=$B/obj/$(echo "$f" | tr / _).o
 	objs="$objs $o"

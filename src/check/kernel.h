@@ -19,7 +19,7 @@
 #ifndef MMFUZZ_CHECK_KERNEL_H
 #define MMFUZZ_CHECK_KERNEL_H
 
-#include "../mm/ktorture.h"
+#include "../kernel/ktorture.h"
 #include "../mm/mm.h"
 
 /* Hook I-RCU to the readers of @kt. */

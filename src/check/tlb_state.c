@@ -50,7 +50,7 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 }
 
 /* Slot @i's part of done[], ubc[], faulted[] and zapped[], for ASan (in
- * the fuzz builds this file is not built for ASan: world.c's calls) */
+ * the fuzz builds this file is not built for ASan: src/world/world.c's calls) */
 static __sched_notsan void slot_poison(struct tlb_check_world *s, int i, bool poison)
 {
 	u64 *const a[] = { s->done, s->ubc, s->faulted, s->zapped };

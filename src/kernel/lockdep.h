@@ -29,6 +29,7 @@
 #include <stdbool.h>
 
 #include "../sched/sched.h"
+#include "preempt.h"
 
 #define LOCKDEP_MAX_CLASSES	64
 
@@ -83,5 +84,32 @@ void lockdep_reset(void);
 int lockdep_nr_edges(void);
 void lockdep_edge(int i, const char **from, const char **to);
 bool lockdep_has_edge(const char *from, const char *to);
+
+/*
+ * include/linux/lockdep.h's context assertions (6.6 checks them with
+ * CONFIG_PROVE_LOCKING, against lockdep's own hardirqs_enabled of the CPU;
+ * the model always, against the running task's context: IRQs off by
+ * local_irq_save and friends, or an interrupt such as an IPI's function,
+ * irqs_disabled() in preempt.h): a "lockdep" violation naming the function
+ * that asserted.  The lock assertions (lockdep_assert_held and its rwsem
+ * forms) are beside their locks, in spinlock.h and rwsem.h.
+ */
+#define lockdep_assert_irqs_disabled() do {					\
+	if (unlikely(!irqs_disabled()))						\
+		sched_violation("lockdep", __func__,				\
+				"IRQs enabled (lockdep_assert_irqs_disabled)");	\
+} while (0)
+
+#define lockdep_assert_irqs_enabled() do {					\
+	if (unlikely(irqs_disabled()))						\
+		sched_violation("lockdep", __func__,				\
+				"IRQs disabled (lockdep_assert_irqs_enabled)");	\
+} while (0)
+
+#define lockdep_assert_preemption_disabled() do {				\
+	if (unlikely(preemptible_task(current)))				\
+		sched_violation("lockdep", __func__,				\
+				"preemptible (lockdep_assert_preemption_disabled)"); \
+} while (0)
 
 #endif /* MMFUZZ_KERNEL_LOCKDEP_H */

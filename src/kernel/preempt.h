@@ -169,29 +169,6 @@ static inline bool irqs_disabled_task(const struct task *t)
 
 #define irqs_disabled()	irqs_disabled_task(current)
 
-/*
- * include/linux/lockdep.h's context assertions (6.6 checks them with
- * CONFIG_PROVE_LOCKING; the model always): a "lockdep" violation naming
- * the function that asserted.
- */
-#define lockdep_assert_irqs_disabled() do {					\
-	if (unlikely(!irqs_disabled()))						\
-		sched_violation("lockdep", __func__,				\
-				"IRQs enabled (lockdep_assert_irqs_disabled)");	\
-} while (0)
-
-#define lockdep_assert_irqs_enabled() do {					\
-	if (unlikely(irqs_disabled()))						\
-		sched_violation("lockdep", __func__,				\
-				"IRQs disabled (lockdep_assert_irqs_enabled)");	\
-} while (0)
-
-#define lockdep_assert_preemption_disabled() do {				\
-	if (unlikely(preemptible_task(current)))				\
-		sched_violation("lockdep", __func__,				\
-				"preemptible (lockdep_assert_preemption_disabled)"); \
-} while (0)
-
 /* An explicit preemption point: other CPUs (and, when preemptible, other
  * tasks on this CPU) may run here. */
 #define sched_point(label)	yield_point(YIELD_SITE(YP_POINT, label))

@@ -9,6 +9,7 @@
 #include "smp.h"
 
 #include "cpu.h"
+#include "lockdep.h"
 #include "percpu.h"
 
 #include <linux/membarrier.h>
@@ -39,12 +40,15 @@ static void csd_unlock(struct csd *c)
 	__atomic_store_n(&c->flags, 0, __ATOMIC_RELEASE);
 }
 
-/* flush_smp_call_function_queue(): what is queued on @cpu, oldest first. */
+/* __flush_smp_call_function_queue(): what is queued on @cpu, oldest first,
+ * in an interrupt there (the IPI handler, the dying CPU's callback, a
+ * real-mode poll): 6.6's lockdep_assert_irqs_disabled() at its top. */
 static void flush_queue(int cpu)
 {
-	struct csd *c = __atomic_exchange_n(&call_single_queue[cpu], NULL, __ATOMIC_ACQUIRE);
-	struct csd *rev = NULL;
+	struct csd *c, *rev = NULL;
 
+	lockdep_assert_irqs_disabled();
+	c = __atomic_exchange_n(&call_single_queue[cpu], NULL, __ATOMIC_ACQUIRE);
 	while (c) {
 		struct csd *n = c->next;
 

@@ -36,7 +36,7 @@
 #include "../kernel/completion.h"
 #include "../kernel/hooks.h"
 #include "../kernel/padata.h"
-#include "config.h"
+#include "../world/config.h"
 #include "mmzone.h"
 
 struct fsched;

@@ -33,9 +33,11 @@
 #include "../kernel/cpumask.h"
 #include "../kernel/list.h"
 #include "../kernel/spinlock.h"
-#include "config.h"
-#include "layer.h"
+#include "../world/world.h"
 #include "memblock.h"
+
+/* world memory is aligned for the layers' ____percpu_aligned structures */
+_Static_assert(WORLD_MEM_ALIGN % PERCPU_SLOT_BYTES == 0, "WORLD_MEM_ALIGN: a multiple of PERCPU_SLOT_BYTES");
 
 /*
  * MAX_ORDER is the largest buddy order, inclusive (6.4+).  6.6 sizes its
@@ -413,25 +415,6 @@ enum pcp_bulk_variant {
 };
 
 /*
- * A world: one simulated machine (world.c), its CPUs and each registered
- * layer's state; the page allocator's nodes, zones and memmap are its
- * layer's (pagealloc_world below) like any other layer's.
- */
-struct machine_config {
-	int ncpus;			/* 1..MAX_CPUS */
-};
-
-struct world {
-	struct mm_config config;	/* the keys it was built from */
-	struct machine_config cfg;
-	void *layer_state[MAX_LAYERS];	/* world_layer_state() */
-	int nr_layers_created;
-};
-
-/* The world the model runs in: like the kernel's globals. */
-extern struct world *mm_world;
-
-/*
  * The page allocator's state in a world (its layer's, world_layer_state):
  * what the kernel keeps in globals (node_data[], mem_map, vm_event_states,
  * vm_zone_stat, pcp_batch_high_lock, pcpu_drain_mutex).  The
@@ -480,7 +463,7 @@ struct pagealloc_world {
 	 * not on the line of vm_events, read on every event */
 	atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
 
-	/* max-order blocks touched since the last reset (see world.c) */
+	/* max-order blocks touched since the last reset (mm_init.c) */
 	unsigned char *dirty ____cacheline_aligned;
 	unsigned long *dirty_list;
 	unsigned long nr_dirty;

@@ -20,7 +20,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/kfree_rcu.h"
 #include "internal.h"
-#include "layer.h"
+#include "../world/layer.h"
 #include "slab.h"
 #include "slub_world.h"
 

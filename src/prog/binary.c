@@ -13,7 +13,7 @@
  *   4..6    task i starts on cpu (i + 3 bits at 3i) mod cpus
  *   7       flags: bit 0 expect_tsan: race (what the text form says)
  *   8..15   bug switches, a bitmask
- *   16..59  the config block: each key at its fixed place (mm/config.h),
+ *   16..59  the config block: each key at its fixed place (world/config.h),
  *           XORed with its default
  *   60..63  the TLB layer's header section's state (its v2_off, v2_len:
  *           the header mms, src/prog/ops_tlb_header.c)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../mm/config.h"
+#include "../world/config.h"
 #include "prog.h"
 
 REGISTRY_SECTION(mmfuzz_hdr_sections);
@@ -162,7 +162,7 @@ void hdr_config_put(const struct hdr_section *s, uint8_t *block, const uint8_t *
 			block[s->cfg_base + j] = in[j];
 }
 
-/* The machine: `cpus` (src/mm/world.c) and nothing else. */
+/* The machine: `cpus` (src/world/world.c) and nothing else. */
 static struct hdr_section machine_section = {
 	.layer = "machine", .id = 1, .cfg_base = 0,
 };

@@ -11,7 +11,7 @@
  *
  * A section's payload in v3: [n] [n config bytes] [state bytes].  Config
  * byte j is the config block's byte cfg_base + j (the same fold as v2:
- * mm/config.c), for the places of the section's own keys; the state bytes
+ * world/config.c), for the places of the section's own keys; the state bytes
  * are the layer's, decoded by its decode hook.  Missing bytes read as zero,
  * and zero bytes mean the defaults.
  */

@@ -2,7 +2,7 @@
 /*
  * The kernel layer's operations (binary codes 0x20-0x3f, fixed forever):
  * CPU hotplug (cpu_down, cpu_up) and the torture operations on the kernel
- * primitives (src/mm/ktorture.h), the freelist object handle, the per-task
+ * primitives (src/kernel/ktorture.h), the freelist object handle, the per-task
  * state of a run, and the `kernel` fuzz target.
  */
 #include "exec.h"
@@ -11,8 +11,8 @@
 #include "../check/check.h"
 #include "../check/kernel.h"
 #include "../kernel/cpu.h"
+#include "../kernel/ktorture.h"
 #include "../mm/deferred.h"
-#include "../mm/ktorture.h"
 
 /* ---- the freelist object handle ---- */
 

@@ -4,7 +4,7 @@
  *
  *   mmfuzz 1                          marks the text form
  *   cpus: 2                           header (text_header.c): config keys
- *   mms: T0 T1                        (mm/config.h), layers' own lines
+ *   mms: T0 T1                        (world/config.h), layers' own lines
  *                                     (header sections: the mms tasks share),
  *   bugs: pcp_free_nolock             switches, outcome
  *   expect: violation I-PCP-1@drain_pages_zone

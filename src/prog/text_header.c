@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The text form's header, parsed: the config keys (mm/config.h), the
+ * The text form's header, parsed: the config keys (world/config.h), the
  * lines a layer's header section owns (header.h: the TLB layer's "mms:",
  * ops_tlb_header.c), "bugs:", "expect:" and "expect_tsan:" (text.c reads
  * the lines and calls these).

@@ -15,7 +15,9 @@
  *             libAFLDriver clears before every run
  *  blocks     512 distinct instrumented blocks, one per edge (any engine that
  *             counts basic blocks, e.g. honggfuzz; verified with both
- *             engines: reference/snippets/ilv.c)
+ *             engines: reference/snippets/ilv.c); the Makefile never sets
+ *             it, .clusterfuzzlite/build.sh does for every engine but
+ *             libFuzzer (its AFL++ build), so it stays
  *  none       plain builds: only the count of edges seen, for the stats
  *
  * ilv_edge runs on fibers; it is not TSan-instrumented, since fibers of one

@@ -3,12 +3,13 @@
  * A world: one simulated machine built from a config, made of the layers
  * that registered themselves (layer.h), and the cache of worlds a fuzzing
  * campaign alternates between.  The world knows no layer by name: the page
- * allocator's memmap, zones and pcps are built by its layer (mm_init.c)
- * like any other.
+ * allocator's memmap, zones and pcps are built by its layer
+ * (src/mm/mm_init.c) like any other, and so is the kernel layer
+ * (src/kernel/ktorture.c).  src/world uses src/sched only (world.h).
  *
  * The machine's own key, the number of CPUs, is declared here.
  */
-#include "internal.h"
+#include "world.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -16,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../sched/san.h"
+#include "../sched/sched.h"	/* MAX_CPUS */
 
 struct world *mm_world;
 
@@ -52,7 +56,7 @@ static const char *layer_name(const void *e)
 }
 
 static const struct registry layers_registry = {
-	.what = "world layer", .limit = "MAX_MODEL_LAYERS + MAX_CHECKER_LAYERS in src/mm/layer.h",
+	.what = "world layer", .limit = "MAX_MODEL_LAYERS + MAX_CHECKER_LAYERS in src/world/layer.h",
 	REGISTRY_BOUNDS(mmfuzz_layers), .cap = MAX_LAYERS,
 	.key = cmp_layer_name, .order = cmp_layer, .name = layer_name,
 };
@@ -68,7 +72,7 @@ static void layers_build(void)
 	if (model > MAX_MODEL_LAYERS || n - model > MAX_CHECKER_LAYERS) {
 		fprintf(stderr, "mmfuzz: registry of world layers: %zu model and %zu checker-state "
 			"layers, more than the %d and %d this build holds (MAX_MODEL_LAYERS, "
-			"MAX_CHECKER_LAYERS in src/mm/layer.h)\n", model, n - model,
+			"MAX_CHECKER_LAYERS in src/world/layer.h)\n", model, n - model,
 			MAX_MODEL_LAYERS, MAX_CHECKER_LAYERS);
 		abort();
 	}
@@ -121,7 +125,7 @@ const struct world_layer *layer_lookup(const char *name)
  * the size of its arrays.  wmem_verify_zero (the tests) checks each such
  * promise and aborts on a broken one.
  */
-#define WMEM_HDR	PERCPU_SLOT_BYTES
+#define WMEM_HDR	WORLD_MEM_ALIGN
 #define WMEM_MIN_SHIFT	7		/* 128 bytes: the smallest class */
 #define WMEM_CLASSES	40
 #define WMEM_PER_CLASS	64
@@ -198,7 +202,7 @@ static void *wmem_alloc(size_t n, size_t size, bool zero, bool poisoned)
 	}
 	pthread_mutex_unlock(&wmem_lock);
 	if (!kept) {
-		if (posix_memalign((void **)&h, PERCPU_SLOT_BYTES, WMEM_HDR + (1UL << cls)))
+		if (posix_memalign((void **)&h, WORLD_MEM_ALIGN, WMEM_HDR + (1UL << cls)))
 			return NULL;
 	} else {
 		san_unpoison(h, WMEM_HDR);
@@ -256,7 +260,7 @@ static void wmem_free(void *p, bool zeroed, bool poisoned)
 	cls = h->cls;
 	asked = h->asked;
 	/* zeroed: what the user asked for, and what was zero past it */
-	known = zeroed ? max(asked, h->zero) : 0;
+	known = zeroed ? (asked > h->zero ? asked : h->zero) : 0;
 	cap = 1UL << cls;
 	/* what is unpoisoned */
 	plen = poisoned ? 0 : zeroed && wmem_verify_zero ? known : asked;
@@ -334,7 +338,7 @@ int world_create(const struct mm_config *cfg, struct world **out)
 	layers_init();
 	if (config_check(cfg, NULL, (char[128]){ 0 }, 128))
 		return -EINVAL;
-	w = world_calloc(1, sizeof(*w));	/* struct zone is line-aligned */
+	w = world_calloc(1, sizeof(*w));	/* WORLD_MEM_ALIGN */
 	if (!w)
 		return -ENOMEM;
 	w->config = *cfg;

@@ -11,12 +11,11 @@
 #include <string.h>
 
 #include "../bugs/bugs.h"
-#include "../kernel/bit_spinlock.h"
-#include "../kernel/cmpxchg_double.h"
-#include "../kernel/cpu.h"
-#include "../kernel/percpu.h"
-#include "../kernel/smp.h"
-#include "layer.h"
+#include "bit_spinlock.h"
+#include "cmpxchg_double.h"
+#include "cpu.h"
+#include "percpu.h"
+#include "smp.h"
 
 /* SLUB's tid: the CPU in its low bits, advanced by a power of two. */
 #define TID_STEP	8

@@ -13,8 +13,8 @@
  * keys before it (pageblock_order <= max_order; zone_pages a multiple of
  * 2^max_order): range() says so.
  */
-#ifndef MMFUZZ_MM_CONFIG_H
-#define MMFUZZ_MM_CONFIG_H
+#ifndef MMFUZZ_WORLD_CONFIG_H
+#define MMFUZZ_WORLD_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -111,4 +111,4 @@ const char *config_value_str(const struct config_key *k, long v, char *buf, size
 void config_decode_block(const uint8_t *b, struct mm_config *c);
 void config_encode_block(const struct mm_config *c, uint8_t *b);
 
-#endif /* MMFUZZ_MM_CONFIG_H */
+#endif /* MMFUZZ_WORLD_CONFIG_H */

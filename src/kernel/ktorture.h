@@ -19,19 +19,19 @@
  *   kt->cpu_fl      each CPU's (freelist, tid), changed by
  *                   this_cpu_cmpxchg_double only (lockless, as SLUB's)
  */
-#ifndef MMFUZZ_MM_KTORTURE_H
-#define MMFUZZ_MM_KTORTURE_H
+#ifndef MMFUZZ_KERNEL_KTORTURE_H
+#define MMFUZZ_KERNEL_KTORTURE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../kernel/completion.h"
-#include "../kernel/cpumask.h"
-#include "../kernel/local_lock.h"
-#include "../kernel/percpu_counter.h"
-#include "../kernel/rcupdate.h"
-#include "../kernel/rwsem.h"
-#include "mm.h"
+#include "../world/world.h"
+#include "completion.h"
+#include "cpumask.h"
+#include "local_lock.h"
+#include "percpu_counter.h"
+#include "rcupdate.h"
+#include "rwsem.h"
 
 /* ktorture's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
 enum {
@@ -181,4 +181,4 @@ void kt_local_lock(struct ktorture *kt, bool irqsave);
  * mask ran it before this returns (I-IPI) */
 void kt_ipi(struct ktorture *kt, unsigned long mask, bool wait);
 
-#endif /* MMFUZZ_MM_KTORTURE_H */
+#endif /* MMFUZZ_KERNEL_KTORTURE_H */

@@ -43,7 +43,7 @@ static const char *key_name(const void *e)
 }
 
 static const struct registry config_registry = {
-	.what = "config key", .limit = "MM_CONFIG_MAX in src/mm/config.h",
+	.what = "config key", .limit = "MM_CONFIG_MAX in src/world/config.h",
 	REGISTRY_BOUNDS(mmfuzz_config), .cap = MM_CONFIG_MAX,
 	.key = cmp_name, .order = cmp_bin_off, .name = key_name,
 };

@@ -37,8 +37,8 @@
  * MAX_MODEL_LAYERS, not two.  Two layers of one name, or more than a
  * capacity holds, stop the tool at start (registry.h).
  */
-#ifndef MMFUZZ_MM_LAYER_H
-#define MMFUZZ_MM_LAYER_H
+#ifndef MMFUZZ_WORLD_LAYER_H
+#define MMFUZZ_WORLD_LAYER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -83,7 +83,8 @@ struct world_layer {
  * does depends on the world before it (a world built or taken from the
  * cache, what the last run of the world destroyed touched), not on the
  * input, and an engine would take its branches for the input's coverage.
- * world.c and mm_init.c are not instrumented at all (Makefile NOINST_SRCS).
+ * src/world/ (but layers.c) and src/mm/mm_init.c are not instrumented at all
+ * (Makefile NOINST_SRCS).
  */
 #define __layer_nocov __attribute__((no_sanitize("coverage")))
 
@@ -102,4 +103,4 @@ size_t layers_stat_size(void);
 void layers_stat_snap(struct world *w, void *snap);
 void layers_stat_print(FILE *out, const void *a, const void *b, const struct layer_stat_span *s);
 
-#endif /* MMFUZZ_MM_LAYER_H */
+#endif /* MMFUZZ_WORLD_LAYER_H */

@@ -7,7 +7,7 @@
  * runner know no layer by name.  The bound is asked at every execution:
  * its branches are the registry's, not the input's (__layer_nocov).
  */
-#include "mm.h"
+#include "world.h"
 
 #include <string.h>
 

@@ -15,12 +15,12 @@
  * acquisition (the lock's validator) and at quiescence:
  *   I-SL-PTOTAL       partial_total_objs equals the objects of the slabs on
  *                     the node's list
- *   I-SL-PFREE        the free counter (the CPUs' partial_free_objs summed,
- *                     or the atomic) is within P of what count_partial
- *                     counts, P the objects of the __slab_free calls
- *                     between their cmpxchg and their counter update (the
- *                     hooks free_pending / free_counted); at quiescence P
- *                     is 0 and they are equal
+ *   I-SL-PFREE        the free counter S (the CPUs' partial_free_objs
+ *                     summed, or the atomic) and what count_partial counts
+ *                     F: 0 <= F - S <= P, P the objects of the __slab_free
+ *                     calls between their cmpxchg and their counter update
+ *                     (the hooks free_pending / free_counted); at
+ *                     quiescence P is 0 and they are equal
  *   I-SL-WALK         every slab count_partial reaches is on the list
  *                     when it reaches it (checked at each step)
  * Held elsewhere: one owner per object at every alloc and free (the
@@ -203,7 +203,7 @@ void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
 	p = pend_slot(n, false);
 	if (p && !quiescent)
 		inflight = __atomic_load_n(p, __ATOMIC_RELAXED);
-	if (sum - free > inflight || free - sum > inflight)
+	if (free - sum < 0 || free - sum > inflight)
 		sched_violation("I-SL-PFREE", where,
 				"%s: the free counter %ld, count_partial %ld, %ld in flight (%s)",
 				s->name, sum, free, inflight,

@@ -56,7 +56,7 @@ static void sequential(int variant)
 	unsigned int per;
 	int i, good = 1;
 
-	slub_partial_set_default(variant);
+	config_set(&mm_world->config, &ck_slub_partial, variant);
 	cache = kmem_cache_create("info16", 16, 0, 0, NULL);
 	per = oo_objects(cache->oo);
 	for (i = 0; i < NOBJ; i++)
@@ -137,6 +137,13 @@ static void body(struct task *t, void *arg)
 		kmem_cache_free(cache, mine[i]);
 }
 
+/* the executor's checker does this (src/check/slab_run.c) */
+static void cache_created(struct kmem_cache *s)
+{
+	s->node[0]->list_lock.validate = slab_list_lock_validate;
+	s->node[0]->list_lock.validate_arg = s;
+}
+
 struct outcome {
 	int clean, caught, other;
 	char other_sig[96];
@@ -160,7 +167,7 @@ static void schedules(struct world *w, int variant, uint64_t bugs, const char *w
 		current_task = &mm_test_task;
 		mm_drain(w);
 		mm_fold(w);
-		slub_partial_set_default(variant);
+		config_set(&w->config, &ck_slub_partial, variant);
 		bugs_enabled = 0;
 		cache = kmem_cache_create("fib24", 24, 0, 0, NULL);
 		memset(objs, 0, sizeof(objs));
@@ -234,6 +241,7 @@ int main(void)
 	   bug_lookup("partial_total_unlocked") == 21 && bug_lookup("count_partial_nolock") == 22,
 	   "seed 004's switches keep bits 20..22");
 	slab_partial_attach();
+	slub_hooks.cache_created = cache_created;
 	w = mm_test_boot(tune);
 	for (v = 0; v < NR_SLUB_PARTIAL_VARIANTS; v++)
 		sequential(v);
@@ -257,7 +265,7 @@ int main(void)
 		   o.other ? ": " : "", o.other ? o.other_sig : "");
 	}
 	/* the checkers fail on what they must catch, directly */
-	slub_partial_set_default(PARTIAL_COUNTERS);
+	config_set(&w->config, &ck_slub_partial, PARTIAL_COUNTERS);
 	world_reset(w);
 	check_run_begin(w);
 	current_task = &mm_test_task;

@@ -44,12 +44,12 @@ long slub_objects_inuse(struct kmem_cache *s)
 	return x;
 }
 
-void validate_slab_cache(struct kmem_cache *s)
+/* the node's partial list (at quiescence, and under n->list_lock: the
+ * executor's validator at each acquisition, the validate operation) */
+void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n)
 {
-	struct kmem_cache_node *n = get_node(s, 0);
 	struct slab *slab;
 	unsigned long nr = 0;
-	int cpu;
 
 	list_for_each_entry(slab, &n->partial, slab_list) {
 		unsigned int nfree = 0;
@@ -71,6 +71,17 @@ void validate_slab_cache(struct kmem_cache *s)
 					"%s: %u objects free on the freelist, inuse %u of %u",
 					s->name, nfree, slab->inuse, slab->objects);
 	}
+	if (nr != n->nr_partial)
+		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
+				s->name, n->nr_partial, nr);
+}
+
+void validate_slab_cache(struct kmem_cache *s)
+{
+	struct slab *slab;
+	int cpu;
+
+	validate_slab_node(s, get_node(s, 0));
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		struct kmem_cache_cpu *c = &s->cpu_slab[cpu];
 		unsigned int nfree = 0;
@@ -106,9 +117,6 @@ void validate_slab_cache(struct kmem_cache *s)
 						s->name, cpu, slab->slabs, s->cpu_partial_slabs);
 		}
 	}
-	if (nr != n->nr_partial)
-		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
-				s->name, n->nr_partial, nr);
 	slab_partial_check(s, true, __func__);
 }
 
@@ -210,21 +218,18 @@ void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
 				slub_partial_variant_name(n->partial_variant));
 }
 
-/* n->list_lock's validator (at every acquisition: spinlock.h) */
+/* n->list_lock's validator (at every acquisition: spinlock.h): the node
+ * as the lock protects it, seed 004's counters within their bound */
 void slab_list_lock_validate(void *arg, const char *fn)
 {
-	slab_partial_check(arg, false, fn);
-}
+	struct kmem_cache *s = arg;
 
-static void partial_node_init(struct kmem_cache *s, struct kmem_cache_node *n)
-{
-	n->list_lock.validate = slab_list_lock_validate;
-	n->list_lock.validate_arg = s;
+	validate_slab_node(s, get_node(s, 0));
+	slab_partial_check(s, false, fn);
 }
 
 void slab_partial_attach(void)
 {
-	slub_partial_hooks.node_init = partial_node_init;
 	slub_partial_hooks.free_pending = partial_free_pending;
 	slub_partial_hooks.free_counted = partial_free_counted;
 	slub_partial_hooks.partial_walk = partial_walk;

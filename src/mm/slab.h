@@ -34,6 +34,7 @@
 #include "../kernel/local_lock.h"
 #include "../kernel/spinlock.h"
 #include "mm.h"
+#include "../kernel/hooks.h"
 
 /* page flags the slab uses (6.6 enum pageflags' numbers) */
 #define PG_locked		0
@@ -45,10 +46,23 @@ _Static_assert(PG_slab < NR_PAGEFLAGS && PG_locked < PG_head, "slab page flags i
 #define SLUB_MIN_PARTIAL	2	/* min_partial of every cache (set_min_partial's floor) */
 #define SLUB_CPU_PARTIAL_SLABS	2	/* slub_set_cpu_partial's slabs for small caches */
 
-/* kmem_cache flags (include/linux/slab.h) */
+/* kmem_cache flags (6.6 include/linux/slab.h; the debug ones need
+ * CONFIG_SLUB_DEBUG, which the model always has) */
 #define SLAB_CONSISTENCY_CHECKS	0x00000100UL	/* debug: no cmpxchg_double, checks */
-#define SLAB_TYPESAFE_BY_RCU	0x00080000UL
+#define SLAB_RED_ZONE		0x00000400UL	/* accepted; no red zone in the model */
+#define SLAB_POISON		0x00000800UL	/* accepted; objects are ASan-poisoned anyway */
+#define SLAB_STORE_USER		0x00010000UL	/* accepted; the owner cookie stands for it */
+#define SLAB_TYPESAFE_BY_RCU	0x00080000UL	/* slab pages freed after a grace period */
+#define SLAB_TRACE		0x00200000UL
 #define __CMPXCHG_DOUBLE	0x40000000UL	/* s->flags: the cache uses it */
+
+/* mm/slab.h 6.6: what makes a cache a debug cache */
+#define SLAB_DEBUG_FLAGS	(SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | \
+				 SLAB_TRACE | SLAB_CONSISTENCY_CHECKS)
+/* mm/slub.c 6.6: debug caches that run without the double-word cmpxchg */
+#define SLAB_NO_CMPXCHG		(SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER | SLAB_TRACE)
+/* what kmem_cache_create takes (SLAB_FLAGS_PERMITTED, the model's subset) */
+#define SLAB_FLAGS_PERMITTED	(SLAB_DEBUG_FLAGS | SLAB_TYPESAFE_BY_RCU)
 
 typedef union {
 	struct {
@@ -204,6 +218,17 @@ struct kmem_cache {
 static inline unsigned int oo_order(struct kmem_cache_order_objects x) { return x.x >> 16; }
 static inline unsigned int oo_objects(struct kmem_cache_order_objects x) { return x.x & 0xffff; }
 
+/* kmem_cache_debug_flags / kmem_cache_debug (mm/slub.c 6.6) */
+static inline bool kmem_cache_debug_flags(const struct kmem_cache *s, unsigned long flags)
+{
+	return s->flags & flags;
+}
+
+static inline bool kmem_cache_debug(const struct kmem_cache *s)
+{
+	return kmem_cache_debug_flags(s, SLAB_DEBUG_FLAGS);
+}
+
 /* The owner cookie: the task id + 1 that holds the object, 0 when free. */
 #define SLUB_COOKIE_FREE	0UL
 
@@ -262,9 +287,9 @@ void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo);
 /* the counters' upkeep, called by slub.c and slab_common.c where the
  * series updates them */
 const char *slub_partial_variant_name(int v);
-/* the variant caches created from now on take (the running world's) */
-void slub_partial_set_default(int variant);
-int slub_partial_default(void);
+/* the variant: config key slub_partial, the running world's when a cache
+ * is created (kmem_cache_create) */
+extern struct config_key ck_slub_partial;
 int init_kmem_cache_node_partial(struct kmem_cache *s, struct kmem_cache_node *n);
 void free_kmem_cache_node_partial(struct kmem_cache_node *n);
 void __update_partial_total(struct kmem_cache_node *n, long delta);
@@ -283,9 +308,6 @@ long partial_free_sum(const struct kmem_cache_node *n);
 
 /* what the checkers see of the counters (DEFINE_HOOKS in slub_partial.c) */
 struct slub_partial_hooks {
-	/* a cache's node is made (kmem_cache_create): the checker hooks its
-	 * list_lock's validator */
-	void (*node_init)(struct kmem_cache *s, struct kmem_cache_node *n);
 	/* __slab_free's cmpxchg freed @cnt objects to a slab on @n's list;
 	 * free_counted once they are in the free counter (no yield between
 	 * the cmpxchg or the add and its hook) */
@@ -336,6 +358,33 @@ void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
 void slab_list_lock_validate(void *arg, const char *fn);
 void slab_partial_attach(void);
 void slab_partial_run_begin(void);
+/* its node part: the partial list, its slabs' freelists, nr_partial */
+void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n);
+
+/* kmalloc's size classes (6.6 mm/slab_common.c kmalloc_info, cut at
+ * KMALLOC_MAX_CACHE_SIZE): created by create_kmalloc_caches() */
+#define KMALLOC_MIN_SIZE	8
+#define KMALLOC_MAX_CACHE_SIZE	256
+#define NR_KMALLOC_CLASSES	8	/* 8 16 32 64 96 128 192 256 */
+extern struct kmem_cache *kmalloc_caches[NR_KMALLOC_CLASSES];
+void create_kmalloc_caches(unsigned long flags);
+/* the cache kmalloc(@size) takes (kmalloc_slab), NULL past the classes */
+struct kmem_cache *kmalloc_slab(size_t size);
+void *kmalloc(size_t size, gfp_t flags);
+/* flush_all on every online CPU from a fiber task: it migrates to each
+ * (6.6 flush_all_cpus_locked queues flush_cpu_slab there); the caller
+ * holds cpus_read_lock */
+void flush_all_cpus_locked(struct kmem_cache *s);
+
+/*
+ * The harness's hooks (kernel/hooks.h; DEFINE_HOOKS in slub_world.c):
+ * cache_created: kmem_cache_create made @s (its list_lock initialised,
+ *   no slab yet): a checker puts its under-lock validator on the lock.
+ */
+struct slub_hooks {
+	void (*cache_created)(struct kmem_cache *s);
+};
+DECLARE_HOOKS(slub);
 
 /* slub.c's, for slab_common.c */
 #define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */

@@ -25,6 +25,7 @@
 
 #include "../kernel/bug.h"
 #include "../kernel/compiler.h"
+#include "../kernel/cpu.h"
 #include "../sched/san.h"
 #include "internal.h"
 #include "slab.h"
@@ -752,12 +753,39 @@ static void __flush_cpu_slab(struct kmem_cache *s, int cpu)
 		__unfreeze_partials(s, partial);
 }
 
+/*
+ * flush_all_cpus_locked (6.6 slub.c:3054): 6.6 queues flush_cpu_slab on
+ * each online CPU and waits; a fiber task goes to each CPU in turn (it
+ * waits there for whoever has the CPU with preemption or IRQs off) and
+ * flushes it locally, then comes back.  Without a scheduler (a test's
+ * task, or an IRQ that cannot move) every CPU is taken from here, which
+ * is right only when nothing runs beside it.
+ */
+void flush_all_cpus_locked(struct kmem_cache *s)
+{
+	struct task *t = current;
+	int cpu, home = t->cpu;
+
+	if (!t->fs || t->irq_active) {
+		for (cpu = 0; cpu < MAX_CPUS; cpu++)
+			__flush_cpu_slab(s, cpu);
+		return;
+	}
+	for_each_online_cpu(cpu) {
+		if (cpu != t->cpu)
+			sched_migrate(t, cpu, YIELD_SITE(YP_POINT, "flush_cpu_slab"));
+		if (t->cpu == cpu)	/* not gone offline meanwhile */
+			__flush_cpu_slab(s, cpu);
+	}
+	if (t->cpu != home)
+		sched_migrate(t, home, YIELD_SITE(YP_POINT, "flush_cpu_slab"));
+}
+
 void flush_all(struct kmem_cache *s)
 {
-	int cpu;
-
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		__flush_cpu_slab(s, cpu);
+	cpus_read_lock();
+	flush_all_cpus_locked(s);
+	cpus_read_unlock();
 }
 
 

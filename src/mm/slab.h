@@ -32,6 +32,7 @@
 #include "../kernel/cmpxchg_double.h"
 #include "../kernel/list.h"
 #include "../kernel/local_lock.h"
+#include "../kernel/rcupdate.h"
 #include "../kernel/spinlock.h"
 #include "mm.h"
 #include "../kernel/hooks.h"
@@ -78,25 +79,30 @@ struct slab {
 	unsigned long __page_flags;
 	struct kmem_cache *slab_cache;
 	union {
-		struct list_head slab_list;
-		struct {			/* on a CPU partial list */
-			struct slab *next;
-			int slabs;		/* slabs from here to the chain's end */
-		};
-	};
-	union {
 		struct {
-			void *freelist;		/* first free object */
 			union {
-				unsigned long counters;
-				struct {
-					unsigned inuse:16;
-					unsigned objects:15;
-					unsigned frozen:1;
+				struct list_head slab_list;
+				struct {		/* on a CPU partial list */
+					struct slab *next;
+					int slabs;	/* slabs from here to the chain's end */
 				};
 			};
+			union {
+				struct {
+					void *freelist;		/* first free object */
+					union {
+						unsigned long counters;
+						struct {
+							unsigned inuse:16;
+							unsigned objects:15;
+							unsigned frozen:1;
+						};
+					};
+				};
+				freelist_aba_t freelist_counter;
+			};
 		};
-		freelist_aba_t freelist_counter;
+		struct rcu_head rcu_head;	/* SLAB_TYPESAFE_BY_RCU: rcu_free_slab */
 	};
 	unsigned int __unused;
 	atomic_t __page_refcount;
@@ -112,6 +118,8 @@ SLAB_MATCH(memcg_data, memcg_data);
 #undef SLAB_MATCH
 _Static_assert(sizeof(struct slab) <= sizeof(struct page), "struct slab fits a struct page");
 _Static_assert(offsetof(struct slab, freelist) % 16 == 0, "freelist_counter 16-byte aligned");
+_Static_assert(offsetof(struct slab, rcu_head) + sizeof(struct rcu_head) <=
+	       offsetof(struct slab, __unused), "rcu_head within the union: page_type untouched");
 
 #define slab_page(s)	((struct page *)(s))
 #define page_slab(p)	((struct slab *)(p))
@@ -191,6 +199,8 @@ enum stat_item {
 	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
 	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
 	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
+	ALLOC_FROM_PARTIAL,		/* get_partial_node: a node slab for the CPU */
+	CPU_PARTIAL_NODE,		/* get_partial_node: a node slab to the CPU partial list */
 	NR_SLUB_STAT_ITEMS
 };
 
@@ -386,6 +396,71 @@ struct slub_hooks {
 };
 DECLARE_HOOKS(slub);
 
+/* ---- slub.c's and slub_debug.c's, between them (and slab_common.c) ---- */
+
+static inline void stat(struct kmem_cache *s, enum stat_item si)
+{
+	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
+}
+
+static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)
+{
+	__WRITE_ONCE(*(void **)((char *)object + s->offset), fp);
+}
+
+static inline void *slab_address(const struct slab *slab)
+{
+	return page_address(slab_page(slab));
+}
+
+/* kmem_cache_has_cpu_partial: debug caches keep no CPU slabs */
+static inline bool kmem_cache_has_cpu_partial(const struct kmem_cache *s)
+{
+	return !kmem_cache_debug(s);
+}
+
+void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail);
+#define DEACTIVATE_TO_HEAD	0
+#define DEACTIVATE_TO_TAIL	1
+/* free_slab: the pages back, after a grace period for SLAB_TYPESAFE_BY_RCU */
+void free_slab(struct kmem_cache *s, struct slab *slab);
+/* the pages back to the page allocator now (slub.c) */
+void __free_slab(struct kmem_cache *s, struct slab *slab);
+
+/* slub_debug.c: the (freelist, counters) update, with slab_lock for caches
+ * without __CMPXCHG_DOUBLE; __slab_update_freelist wants IRQs off */
+extern bool system_has_freelist_aba;	/* false: no cache gets __CMPXCHG_DOUBLE */
+bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
+			    unsigned long counters_old, void *freelist_new,
+			    unsigned long counters_new, const char *n);
+bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
+			  unsigned long counters_old, void *freelist_new,
+			  unsigned long counters_new, const char *n);
+/* debug caches (kmem_cache_debug): one object at a time under list_lock */
+void *alloc_single_from_partial(struct kmem_cache *s, struct kmem_cache_node *n,
+				struct slab *slab);
+void *alloc_single_from_new_slab(struct kmem_cache *s, struct slab *slab);
+void free_to_partial_list(struct kmem_cache *s, struct slab *slab, void *head, void *tail,
+			  int bulk_cnt);
+/* the sysfs validate file: "1" on a debug cache runs validate_slab_cache
+ * (6.6's, which flush_all()s and then walks each node under list_lock;
+ * a disagreement is the violation I-SL-VALIDATE); the slabs counted, or
+ * -EINVAL */
+long validate_store(struct kmem_cache *s, const char *buf);
+
+/* SLAB_TYPESAFE_BY_RCU's record (slub_debug.c): a slab queued for
+ * rcu_free_slab; the check at its page's free (I-RCU-TYPESAFE); the slabs
+ * still waiting, for I-CONS (how many; at most @max of them in @out) */
+void slab_rcu_queued(struct slab *slab);
+void slab_rcu_check_free(struct kmem_cache *s, struct slab *slab, const char *fn);
+size_t slab_rcu_pending(struct slab **out, size_t max);
+
+/* the layer's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
+enum {
+	BUG_DEACTIVATE_SLAB_LOST_INUSE = 23,	/* deactivate_slab keeps free_delta in inuse */
+	BUG_TYPESAFE_FREE_NO_GP = 24,		/* a typesafe slab's page freed at once */
+};
+
 /* slub.c's, for slab_common.c */
 #define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */
 _Static_assert((MAX_CPUS & (MAX_CPUS - 1)) == 0, "TID_STEP a power of two");
@@ -393,5 +468,26 @@ static inline unsigned long init_tid(int cpu) { return (unsigned long)cpu; }
 extern struct list_head slab_caches;
 void discard_slab(struct kmem_cache *s, struct slab *slab);
 void remove_partial(struct kmem_cache_node *n, struct slab *slab);
+
+/* slub.c's, for slub_bulk.c: the paths the bulk calls take */
+static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
+void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node);
+void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail, int cnt);
+void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn);
+void slab_free_hook(struct kmem_cache *s, void *object, const char *fn);
+/* local_lock_irqsave(&s->cpu_slab->lock, flags) on this CPU's */
+#define slub_local_lock_irqsave(s, flags) do {					\
+	struct task *__t = current;						\
+	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
+	(flags) = __local_irq_save(__t);					\
+	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+} while (0)
+
+#define slub_local_unlock_irqrestore(s, flags) do {				\
+	struct task *__t = current;						\
+	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+	__local_irq_restore(__t, (flags), __func__);				\
+	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
+} while (0)
 
 #endif /* MMFUZZ_MM_SLAB_H */

@@ -48,9 +48,9 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	}
 	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	/* kmem_cache_open: system_has_freelist_aba() is true in the model */
+	/* kmem_cache_open: system_has_freelist_aba() (a test may turn it off) */
 	s->flags = flags;
-	if (!(flags & SLAB_NO_CMPXCHG))
+	if (system_has_freelist_aba && !(flags & SLAB_NO_CMPXCHG))
 		s->flags |= __CMPXCHG_DOUBLE;
 	s->object_size = (size + sizeof(void *) - 1) & ~(unsigned int)(sizeof(void *) - 1);
 	s->offset = (s->object_size / 2) & ~(unsigned int)(sizeof(void *) - 1);
@@ -89,18 +89,19 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	struct slab *slab, *t;
 	struct list_head discard __attribute__((aligned(16))) = { &discard, &discard };
 	unsigned long flags;
+	unsigned int remaining = 0;
 
 	if (!s)
 		return;
 	flush_all(s);
 	n = get_node(s, 0);
-	/* free_partial (6.6 slub.c:4648): off the list under list_lock, freed
-	 * after it */
+	/* free_partial: the empty slabs off the list under list_lock */
 	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
-		if (slab->inuse)
-			sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
-					s->name, slab->inuse);
+		if (slab->inuse) {
+			remaining = slab->inuse;
+			continue;
+		}
 		remove_partial(n, slab);
 		__update_partial_free(n, -((long)slab->objects - (long)slab->inuse));
 		list_add(&slab->slab_list, &discard);
@@ -108,6 +109,12 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &discard, slab_list)
 		discard_slab(s, slab);
+	if (remaining)
+		sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
+				s->name, remaining);
+	/* rcu_free_slab reads s: 6.6 waits in slab_caches_to_rcu_destroy_workfn */
+	if (s->flags & SLAB_TYPESAFE_BY_RCU)
+		rcu_barrier();
 	list_del(&s->list);
 	free_kmem_cache_node_partial(n);
 	free(s->cpu_slab);

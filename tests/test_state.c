@@ -19,7 +19,7 @@
 #include "tap.h"
 
 static const char *const dirs[] = { "corpus/pagealloc", "corpus/kernel", "corpus/tlb",
-				    "corpus/regress" };
+				    "corpus/slub", "corpus/regress" };
 static void run(struct exec *e, const struct prog *p, struct run_result *r)
 {
 	struct run_opts o = { 0 };

@@ -7,6 +7,7 @@
  * none of them is still in that same section.
  */
 #include "kfree_rcu.h"
+#include "cpumask.h"
 
 #include <string.h>
 
@@ -572,7 +573,10 @@ static void krc_kthread_ensure(struct task *t)
 
 	if (__atomic_load_n(&krc_kthread, __ATOMIC_RELAXED))
 		return;
-	k = fsched_kthread_run(t->fs, krc_kthread_fn, NULL, "kfree_rcu", 0, false);
+	/* on CPU 0, or the caller's when CPU 0 is down (a kthread made on an
+	 * offline CPU would never run: cpu_down moved only the tasks it had) */
+	k = fsched_kthread_run(t->fs, krc_kthread_fn, NULL, "kfree_rcu",
+			       cpu_online(0) ? 0 : t->cpu, false);
 	if (!k)
 		sched_violation("kthread", "kfree_rcu", "no task left for kfree_rcu (%d tasks)",
 				MAX_TASKS);

@@ -393,6 +393,12 @@ void flush_all_cpus_locked(struct kmem_cache *s);
  */
 struct slub_hooks {
 	void (*cache_created)(struct kmem_cache *s);
+	/* state as coverage (check/slab_features.c): add_partial made the
+	 * node's list @nr_partial long (@s's min_partial decides discards) */
+	void (*state_node_partial)(const struct kmem_cache *s, unsigned long nr_partial);
+	/* put_cpu_partial put a slab on this CPU's chain, now @slabs long;
+	 * @unfreeze: the old chain, at cpu_partial_slabs, went to the node */
+	void (*state_cpu_partial)(const struct kmem_cache *s, int slabs, bool unfreeze);
 };
 DECLARE_HOOKS(slub);
 

@@ -37,11 +37,22 @@
 /* ---- objects ---- */
 
 
+/* The word at @p without ASan's check: the object's slab may have been
+ * flushed and freed to the page allocator meanwhile (a flush_all on this
+ * CPU while the task was preempted in the fast path), and the kernel reads
+ * it anyway: slub.c is not KASAN-instrumented (KASAN_SANITIZE_slub.o := n)
+ * and the cmpxchg on the moved tid fails after. */
+__attribute__((no_sanitize("address"))) static void *freepointer_nokasan(void **p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 /* the fast path's read of an object that may be allocated meanwhile (the
  * cmpxchg then fails): a racy read */
 static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
 {
-	return READ_ONCE(*(void **)((char *)object + s->offset));
+	__racy_point(YP_RACY_READ, "*(void **)((char *)object + s->offset)");
+	return freepointer_nokasan((void **)((char *)object + s->offset));
 }
 
 
@@ -155,6 +166,7 @@ void discard_slab(struct kmem_cache *s, struct slab *slab)
 static void __add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);	/* read racily */
+	HOOK(slub, state_node_partial, slab->slab_cache, n->nr_partial);
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);
 	else
@@ -378,6 +390,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain)
 	slab->slabs = slabs;
 	slab->next = oldslab;
 	__WRITE_ONCE(this_cpu_ptr(s->cpu_slab)->partial, slab);
+	HOOK(slub, state_cpu_partial, s, slabs, slab_to_unfreeze != NULL);
 	slub_local_unlock_irqrestore(s, flags);
 	if (slab_to_unfreeze)
 		__unfreeze_partials(s, slab_to_unfreeze);

@@ -56,6 +56,7 @@ struct slub_run {
 	int inflight[SLUB_WORLD_CACHES];	/* operations using the cache now */
 	bool gone[SLUB_WORLD_CACHES];	/* destroyed, or leaked by destroy */
 	unsigned long lookups, lookup_hits, destroy_leaked;
+	int exited;			/* tasks that ended */
 };
 
 static struct op_layer slub_ops;
@@ -197,9 +198,11 @@ static void sbulk_free(struct op_ctx *c, struct bulk_rec *b)
 	struct kmem_cache *s = slub_world()->cache[b->ci];
 	int n = b->n;
 
-	b->used = false;
+	/* the record is free again only once its objects are back (a bulk
+	 * allocation meanwhile takes another) */
 	kmem_cache_free_bulk(s, (size_t)n, b->p);
 	r->live[b->ci] -= n;
+	b->used = false;
 }
 
 static void sbulk_release(struct op_ctx *c, int h)
@@ -267,10 +270,30 @@ static void slub_run_begin(struct op_ctx *c)
 	kvfree_rcu_set_ops(&slub_krc_ops);
 }
 
+/*
+ * The last task to end waits for what kfree_rcu still holds
+ * (kfree_rcu_drain: the kfree_rcu kthread frees it after its grace
+ * period), so every deferred free happens inside the run, where I-RCU
+ * sees it: once the tasks are done the kthreads stop, and the scheduler's
+ * next run (the end's) starts kfree_rcu afresh.
+ */
+static void slub_task_exit(struct op_ctx *c)
+{
+	struct slub_run *r = run_state(c);
+	struct kfree_rcu_stats st;
+
+	if (++r->exited < op_prog(c)->ntasks)
+		return;
+	kfree_rcu_stats(&st);
+	if (st.pending)
+		kfree_rcu_drain();
+}
+
 static struct op_layer slub_ops = {
 	.name = "slub",
 	.state_size = sizeof(struct slub_run),
 	.run_begin = slub_run_begin,
+	.task_exit = slub_task_exit,
 	.kthreads = true,	/* kfree_rcu, rcu_gp */
 };
 OP_LAYER(slub_ops);
@@ -534,6 +557,15 @@ static struct op_desc op_slabinfo = {
 };
 OP_DESC(op_slabinfo);
 
+/* flush_all takes cpu_hotplug_lock (cpus_read_lock, a sleeping lock): a
+ * task holding a lock across operations (zone_pcp_disable's
+ * pcp_batch_high_lock, which nests inside it) does nothing, as cpu_down
+ * does then */
+static bool flush_allowed(struct op_ctx *c)
+{
+	return c->t->nheld == 0;
+}
+
 /* 6.6's validate_slab_cache (slub.c:5153, the sysfs validate file):
  * flush_all, then each node's lists under list_lock */
 static void slab_validate_sysfs(struct kmem_cache *s)
@@ -549,9 +581,9 @@ static void slab_validate_sysfs(struct kmem_cache *s)
 
 static void do_slab_validate(struct op_ctx *c)
 {
-	int ci = cache_get(c, c->op->arg[0]);
+	int ci;
 
-	if (ci < 0)
+	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
 	slab_validate_sysfs(slub_world()->cache[ci]);
 	cache_put(c, ci);
@@ -569,9 +601,9 @@ OP_DESC(op_slab_validate);
 
 static void do_kmem_cache_shrink(struct op_ctx *c)
 {
-	int ci = cache_get(c, c->op->arg[0]);
+	int ci;
 
-	if (ci < 0)
+	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
 	kmem_cache_shrink(slub_world()->cache[ci]);
 	cache_put(c, ci);
@@ -597,10 +629,10 @@ OP_DESC(op_kmem_cache_shrink);
 static void do_kmem_cache_destroy(struct op_ctx *c)
 {
 	struct slub_run *r = run_state(c);
-	int ci = cache_get(c, c->op->arg[0]);
+	int ci;
 	struct kmem_cache *s;
 
-	if (ci < 0)
+	if (!flush_allowed(c) || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
 	s = slub_world()->cache[ci];
 	r->gone[ci] = true;
@@ -724,11 +756,14 @@ OWNER_SOURCE(slub_owner);
 /* ---- the fuzz target ---- */
 
 /* codes outside the target fold onto these: allocations and frees most,
- * then the RCU pair, then the whole-cache operations */
-static const char *const slub_layers[] = { "slub", NULL };
+ * then the RCU pair, then the whole-cache operations, a task's migration
+ * (the fast path's CPU changing under it), CPU hotplug (slub_cpu_dead) and
+ * an RCU reader of the kernel layer */
+static const char *const slub_layers[] = { "pagealloc", "kernel", "slub", NULL };
 static const unsigned char slub_fold[] = {
 	0x60, 0x60, 0x60, 0x61, 0x61, 0x61, 0x62, 0x62, 0x63, 0x63, 0x64, 0x65,
-	0x66, 0x66, 0x67, 0x67, 0x68, 0x69, 0x6a, 0x6b,
+	0x66, 0x66, 0x67, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x07, 0x07, 0x20, 0x21,
+	0x22,
 };
 static const struct fuzz_target slub_target = {
 	.name = "slub", .desc = "SLUB caches: allocations and frees from any CPU and from "

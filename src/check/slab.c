@@ -196,6 +196,13 @@ static void partial_walk(const struct kmem_cache_node *n, const struct list_head
 				(const void *)pos, n->nr_partial);
 }
 
+long slab_partial_inflight(const struct kmem_cache_node *n)
+{
+	long *p = pend_slot(n, false);
+
+	return p ? __atomic_load_n(p, __ATOMIC_RELAXED) : 0;
+}
+
 void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
 {
 	struct kmem_cache_node *n = get_node(s, 0);

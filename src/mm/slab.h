@@ -326,8 +326,16 @@ struct slub_partial_hooks {
 	/* count_partial is about to read the slab at @pos of @n's list (or
 	 * the head), before it dereferences it */
 	void (*partial_walk)(const struct kmem_cache_node *n, const struct list_head *pos);
+	/* state as coverage (key 11): a free-counter update at @site
+	 * (enum partial_site), right after it */
+	void (*state_partial)(const struct kmem_cache_node *n, int site);
 };
 DECLARE_HOOKS(slub_partial);
+enum partial_site {
+	PARTIAL_SITE_FREED,	/* __slab_free's cnt (list_lock held or not) */
+	PARTIAL_SITE_UNFROZEN,	/* deactivate_slab, __unfreeze_partials */
+	NR_PARTIAL_SITES
+};
 
 static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
 {
@@ -368,6 +376,8 @@ void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
 void slab_list_lock_validate(void *arg, const char *fn);
 void slab_partial_attach(void);
 void slab_partial_run_begin(void);
+/* the objects of the frees in flight on @n (the hooks' count) */
+long slab_partial_inflight(const struct kmem_cache_node *n);
 /* its node part: the partial list, its slabs' freelists, nr_partial */
 void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n);
 

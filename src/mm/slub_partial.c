@@ -140,6 +140,7 @@ void partial_free_freed(struct kmem_cache_node *n, long cnt)
 	HOOK(slub_partial, free_pending, n, cnt);
 	__update_partial_free(n, cnt);
 	HOOK(slub_partial, free_counted, n, cnt);
+	HOOK(slub_partial, state_partial, n, PARTIAL_SITE_FREED);
 }
 
 /*
@@ -160,6 +161,7 @@ void partial_free_unfrozen(struct kmem_cache_node *n, struct slab *slab, unsigne
 	if (bug_on(BUG_PARTIAL_COUNTER_REREAD_INUSE))
 		new.counters = READ_ONCE(slab->counters);
 	__update_partial_free(n, (long)new.objects - (long)new.inuse);
+	HOOK(slub_partial, state_partial, n, PARTIAL_SITE_UNFROZEN);
 }
 
 /* ---- the readers ---- */

@@ -284,6 +284,13 @@ int main(void)
 		   vname[v], o.clean, NSEEDS, o.other ? "; first: " : "", o.other ? o.other_sig : "");
 	}
 	for (k = 0; k < sizeof(sw) / sizeof(sw[0]); k++) {
+#if MMFUZZ_TSAN
+		/* a switch's run ends in a violation that unwinds its fibers
+		 * mid-operation; under TSan the next runs' accesses then race
+		 * with the unwound ones (test_state skips switches so too) */
+		ok(1, "%s (%s): not run under TSan", sw[k].name, vname[sw[k].variant]);
+		continue;
+#endif
 		schedules(w, sw[k].variant, 1ULL << sw[k].bit, sw[k].want, &o, POL_RANDOM);
 		ok(o.caught > 0 && o.other == 0,
 		   "%s (%s): %s in %d of %d random schedules, %d clean, %d other%s%s", sw[k].name,

@@ -11,6 +11,21 @@
  *   I-SL-CPUPARTIAL   a CPU partial chain's slabs count down by one to 1,
  *                     never past cpu_partial_slabs * 3/2 + 1 (get_partial_node
  *                     fills without the drain's bound)
+ * Seed 004's counters (variants partial_counters*, src/mm/slub_partial.c;
+ * the bound's derivation in docs/layer-slub.md), at every n->list_lock
+ * acquisition (the lock's validator) and at quiescence:
+ *   I-SL-PTOTAL       partial_total_objs equals the objects of the slabs on
+ *                     the node's list
+ *   I-SL-PFREE        the free counter S (the CPUs' partial_free_objs
+ *                     summed, or the atomic) and what count_partial counts
+ *                     F: 0 <= F - S <= P, P the objects of the __slab_free
+ *                     calls between their cmpxchg and their counter update
+ *                     (the hooks free_pending / free_counted); without
+ *                     the hooks (the stress runner) F - S >= 0 only: a
+ *                     kernel thread's free may sit in its lockless
+ *                     window at a quiescence that holds no lock
+ *   I-SL-WALK         every slab count_partial reaches is on the list
+ *                     when it reaches it (checked at each step)
  * Held elsewhere: one owner per object at every alloc and free (the
  * cookie's exchange in slub.c).
  *   I-CONS            (the "slab" owner source below) every slab page held
@@ -21,6 +36,9 @@
 #include "check.h"
 #include "../mm/slab.h"
 #include "../mm/slub_world.h"
+
+#include <limits.h>
+#include <string.h>
 
 /* ---- the quiescent checks (I-SL) ---- */
 
@@ -111,6 +129,154 @@ void validate_slab_cache(struct kmem_cache *s)
 						s->name, cpu, slab->slabs, s->cpu_partial_slabs);
 		}
 	}
+	slab_partial_check(s, true, __func__);
+}
+
+/* ---- seed 004's counters ---- */
+
+/* the frees in flight per node: free_pending to free_counted (atomics:
+ * stress runs call the hooks from several threads) */
+#define PEND_NODES	32
+static struct {
+	const struct kmem_cache_node *n;
+	long objs;
+} pfree_inflight[PEND_NODES];
+
+static long *pend_slot(const struct kmem_cache_node *n, bool make)
+{
+	int i, free_i = -1;
+
+	for (i = 0; i < PEND_NODES; i++) {
+		const struct kmem_cache_node *m = __atomic_load_n(&pfree_inflight[i].n, __ATOMIC_ACQUIRE);
+
+		if (m == n)
+			return &pfree_inflight[i].objs;
+		if (free_i < 0 && (!m || !__atomic_load_n(&pfree_inflight[i].objs, __ATOMIC_RELAXED)))
+			free_i = i;
+	}
+	if (!make || free_i < 0)
+		return NULL;
+	__atomic_store_n(&pfree_inflight[free_i].objs, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&pfree_inflight[free_i].n, n, __ATOMIC_RELEASE);
+	return &pfree_inflight[free_i].objs;
+}
+
+static void partial_free_pending(const struct kmem_cache_node *n, long cnt)
+{
+	long *p = pend_slot(n, true);
+
+	if (p)
+		__atomic_fetch_add(p, cnt, __ATOMIC_RELAXED);
+}
+
+static void partial_free_counted(const struct kmem_cache_node *n, long cnt)
+{
+	long *p = pend_slot(n, false);
+
+	if (p)
+		__atomic_fetch_sub(p, cnt, __ATOMIC_RELAXED);
+}
+
+static bool on_partial_list(const struct kmem_cache_node *n, const struct list_head *pos)
+{
+	const struct list_head *p;
+	unsigned long k = 0;
+
+	if (pos == &n->partial)
+		return true;
+	for (p = __READ_ONCE(n->partial.next); p != &n->partial && k <= n->nr_partial + 1;
+	     p = __READ_ONCE(p->next), k++)
+		if (p == pos)
+			return true;
+	return false;
+}
+
+static void partial_walk(const struct kmem_cache_node *n, const struct list_head *pos)
+{
+	bool on;
+
+	tsan_ignore_begin();
+	on = on_partial_list(n, pos);
+	tsan_ignore_end();
+	if (!on)
+		sched_violation("I-SL-WALK", "count_partial",
+				"count_partial reaches %p, not on the node's partial list (%lu slabs)",
+				(const void *)pos, n->nr_partial);
+}
+
+long slab_partial_inflight(const struct kmem_cache_node *n)
+{
+	long *p = pend_slot(n, false);
+
+	return p ? __atomic_load_n(p, __ATOMIC_RELAXED) : 0;
+}
+
+void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
+{
+	struct kmem_cache_node *n = get_node(s, 0);
+	struct slab *slab;
+	unsigned long total = 0;
+	long free = 0, sum, *p, inflight = 0;
+
+	if (n->partial_variant == PARTIAL_COUNT_WALK)
+		return;
+	list_for_each_entry(slab, &n->partial, slab_list) {
+		struct slab c;
+
+		c.counters = __READ_ONCE(slab->counters);
+		total += c.objects;
+		free += (long)c.objects - (long)c.inuse;
+	}
+	if (__READ_ONCE(n->partial_total_objs) != total)
+		sched_violation("I-SL-PTOTAL", where,
+				"%s: partial_total_objs %lu, the partial slabs hold %lu objects",
+				s->name, __READ_ONCE(n->partial_total_objs), total);
+	/*
+	 * The frees in flight are known when the hooks are attached (the
+	 * executor, the tests): 0 <= F - S <= P.  Without them (the stress
+	 * runner's quiescence) only F - S >= 0: "quiescence" is no lock held
+	 * and no program operation in flight, and a kernel thread's free
+	 * (kfree_rcu's) may be inside its lockless window, between its cmpxchg
+	 * and its add, holding nothing.
+	 */
+	(void)quiescent;
+	sum = partial_free_sum(n);
+	p = pend_slot(n, false);
+	if (p)
+		inflight = __atomic_load_n(p, __ATOMIC_RELAXED);
+	if (!slub_partial_hooks.free_pending)
+		inflight = LONG_MAX;
+	if (free - sum < 0 || free - sum > inflight)
+		sched_violation("I-SL-PFREE", where,
+				"%s: the free counter %ld, count_partial %ld, %ld in flight (%s)",
+				s->name, sum, free, inflight,
+				slub_partial_variant_name(n->partial_variant));
+}
+
+/* n->list_lock's validator (at every acquisition: spinlock.h): the node
+ * as the lock protects it, seed 004's counters within their bound */
+void slab_list_lock_validate(void *arg, const char *fn)
+{
+	struct kmem_cache *s = arg;
+
+	/* a checker's look, hidden from TSan as check_after_op's (the
+	 * fibers share a host thread; lockless frees race with it by design) */
+	tsan_ignore_begin();
+	validate_slab_node(s, get_node(s, 0));
+	slab_partial_check(s, false, fn);
+	tsan_ignore_end();
+}
+
+void slab_partial_attach(void)
+{
+	slub_partial_hooks.free_pending = partial_free_pending;
+	slub_partial_hooks.free_counted = partial_free_counted;
+	slub_partial_hooks.partial_walk = partial_walk;
+}
+
+void slab_partial_run_begin(void)
+{
+	memset(pfree_inflight, 0, sizeof(pfree_inflight));
 }
 
 /* ---- I-CONS: the pages SLUB holds ----

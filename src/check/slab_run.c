@@ -26,14 +26,7 @@ OWNER_SPACE(slab_objects);
  * protects it (a debug cache's slab under slab_lock is mid-update: left) */
 static __sched_notsan void list_lock_validate(void *arg, const char *fn)
 {
-	struct kmem_cache *s = arg;
-
-	(void)fn;
-	/* what the lock does not order (the lockless cmpxchg's fields) is
-	 * read as a checker reads, hidden from TSan */
-	tsan_ignore_begin();
-	validate_slab_node(s, get_node(s, 0));
-	tsan_ignore_end();
+	slab_list_lock_validate(arg, fn);	/* and seed 004's counters (slab.c) */
 }
 
 static void cache_created(struct kmem_cache *s)
@@ -48,6 +41,13 @@ static void slub_attach(struct world *w)
 {
 	(void)w;
 	slub_hooks.cache_created = cache_created;
+	slab_partial_attach();
+}
+
+static void slub_run_begin(struct world *w)
+{
+	(void)w;
+	slab_partial_run_begin();
 }
 
 static void slub_quiescent(struct world *w, const char *where, struct cfail *f)
@@ -66,7 +66,7 @@ static void slub_quiescent(struct world *w, const char *where, struct cfail *f)
 
 static const struct checker slub_checker = {
 	.name = "I-SL-FROZEN I-SL-INUSE I-SL-OWNER I-SL-NRPARTIAL I-SL-CPUFREELIST "
-		"I-SL-CPUPARTIAL", .layer = "slub", .prio = 45,
-	.attach = slub_attach, .quiescent = slub_quiescent,
+		"I-SL-CPUPARTIAL I-SL-PTOTAL I-SL-PFREE I-SL-WALK", .layer = "slub", .prio = 45,
+	.attach = slub_attach, .run_begin = slub_run_begin, .quiescent = slub_quiescent,
 };
 CHECKER(slub_checker);

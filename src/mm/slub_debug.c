@@ -208,8 +208,10 @@ void *alloc_single_from_partial(struct kmem_cache *s, struct kmem_cache_node *n,
 		c.inuse++;
 		__WRITE_ONCE(slab->counters, c.counters);
 	}
+	__update_partial_free(n, -1);	/* seed 004 */
 	if (!alloc_debug_processing(s, slab, object)) {
 		remove_partial(n, slab);
+		__update_partial_free(n, -((long)slab->objects - (long)slab->inuse));
 		return NULL;
 	}
 	if (slab->inuse == slab->objects) {
@@ -240,8 +242,10 @@ void *alloc_single_from_new_slab(struct kmem_cache *s, struct slab *slab)
 	spin_lock_irqsave(&n->list_lock, flags);
 	if (slab->inuse == slab->objects)
 		add_full(s, n, slab);
-	else
+	else {
 		add_partial(n, slab, DEACTIVATE_TO_HEAD);
+		__update_partial_free(n, (long)slab->objects - (long)slab->inuse);	/* seed 004 */
+	}
 	inc_slabs_node(s, 0, slab->objects);
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	return object;
@@ -271,10 +275,16 @@ void free_to_partial_list(struct kmem_cache *s, struct slab *slab, void *head, v
 		if (!prior) {
 			/* was full */
 			remove_full(s, n, slab);
-			if (!slab_free)
+			if (!slab_free) {
 				add_partial(n, slab, DEACTIVATE_TO_TAIL);
+				__update_partial_free(n, bulk_cnt);	/* seed 004 */
+			}
 		} else if (slab_free) {
 			remove_partial(n, slab);
+			/* seed 004: its free objects, before this free's */
+			__update_partial_free(n, -((long)slab->objects - bulk_cnt));
+		} else {
+			__update_partial_free(n, bulk_cnt);	/* seed 004 */
 		}
 	}
 	/* counters changed under list_lock: no spurious validate warning */

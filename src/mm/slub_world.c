@@ -106,6 +106,7 @@ static void sw_forget(struct slub_world *sw)
 
 	for (i = 0; i < sw->n; i++)
 		if (sw->cache[i]) {
+			free_kmem_cache_node_partial(get_node(sw->cache[i], 0));
 			free(sw->cache[i]->cpu_slab);
 			free(sw->cache[i]);
 		}

@@ -537,7 +537,8 @@ static void do_slabinfo(struct op_ctx *c)
 static struct op_desc op_slabinfo = {
 	OP_NAME("slabinfo"), .code = 0x68, .layer = "slub",
 	.desc = "what /proc/slabinfo reads of a cache (get_slabinfo: the node's slab counts "
-		"and count_partial under list_lock)",
+		"and the free objects by slub_partial: count_partial under list_lock, or "
+		"seed 004's counters)",
 	.nargs = 1,
 	.args = { CACHE_ARG },
 	.exec = do_slabinfo,

@@ -16,6 +16,8 @@
  *                           without the double-word cmpxchg (debug caches)
  * Lock order: cpu_hotplug_lock -> s->cpu_slab->lock (flush_all under cpus_read_lock)
  * Lock order: cpu_hotplug_lock -> n->list_lock (flush_all's deactivations, slub_cpu_dead)
+ * Lock order: n->list_lock -> s->cpu_slab->lock (get_partial_node's
+ *   put_cpu_partial under list_lock, as 6.6's)
  * Lock order: pcp_batch_high_lock -> n->list_lock (an allocation under
  *   zone_pcp_disable, as offline_pages' migration allocates)
  * What each protects:

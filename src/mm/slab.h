@@ -9,9 +9,10 @@
  * MODEL_PAGE_SIZE (64) bytes, so a slab's order is chosen to hold at least
  * SLUB_MIN_OBJECTS (16) objects (calculate_order below; docs/layer-slub.md).
  *
- * Locks (mm/slub.c's order, 6.6's comment "Lock order"):
- *   s->cpu_slab[cpu].lock   local_lock: this CPU's slab and partial list
- *     n->list_lock          the node's partial list, nr_partial
+ * Locks (6.6 mm/slub.c's comment "Lock order": slab_mutex,
+ * node->list_lock, kmem_cache->cpu_slab->lock, slab_lock(slab)):
+ *   n->list_lock            the node's partial list, nr_partial
+ *     s->cpu_slab[cpu].lock local_lock: this CPU's slab and partial list
  *       slab_lock           PG_locked of the slab's page: only for caches
  *                           without the double-word cmpxchg (debug caches)
  * Lock order: cpu_hotplug_lock -> s->cpu_slab->lock (flush_all under cpus_read_lock)

@@ -66,6 +66,11 @@ static const char stress_usage[] =
 	"                     tasks, mode, affinity and sampling; with --scaling, the\n"
 	"                     model's and the kernel's curves side by side (CSV columns\n"
 	"                     host_*, one PNG, the fidelity figure on stderr)\n"
+	"  --reader-hz N      the SLUB workloads: a slabinfo reader (count_partial of\n"
+	"                     each cache) N times a second beside the tasks (0: none)\n"
+	"  --min-partial N, --cpu-partial N   the SLUB workloads' caches' min_partial\n"
+	"                     and cpu_partial_slabs (/sys/kernel/slab/*/): a large\n"
+	"                     min_partial keeps empty slabs, so partial lists grow long\n"
 	"  --list             the workloads\n"
 	"\n"
 	"Exit status: 0 clean, 1 an invariant violation, 2 bad input or usage,\n"
@@ -75,6 +80,7 @@ enum {
 	OPT_INJECT = 256, OPT_VARIANT, OPT_DRAIN, OPT_MODE, OPT_WARMUP, OPT_SAMPLE_MS, OPT_CHECK_EVERY,
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
 	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG, OPT_SET, OPT_KEYS, OPT_HOST,
+	OPT_READER_HZ, OPT_MIN_PARTIAL, OPT_CPU_PARTIAL,
 };
 
 /* parse_num into an unsigned long; -1 after printing the error */
@@ -201,7 +207,7 @@ struct stress_cli {
 	struct compare_config cfg[8];
 	int ncfg, nvariants, ndrains;
 	char *child[64 + 2 * MM_CONFIG_MAX];
-	char numbuf[16][24];
+	char numbuf[24][24];
 	char setbuf[MM_CONFIG_MAX][96];	/* the children's --set KEY=VALUE */
 	int nchild, nnum;
 };
@@ -281,6 +287,9 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		{ "set", required_argument, 0, OPT_SET },
 		{ "keys", no_argument, 0, OPT_KEYS },
 		{ "host", no_argument, 0, OPT_HOST },
+		{ "reader-hz", required_argument, 0, OPT_READER_HZ },
+		{ "min-partial", required_argument, 0, OPT_MIN_PARTIAL },
+		{ "cpu-partial", required_argument, 0, OPT_CPU_PARTIAL },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 } };
 	struct stress_opts *o = &c->o;
@@ -293,7 +302,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		switch (opt) {
 		case OPT_INJECT: case OPT_VARIANT: case OPT_CHECK_EVERY: case OPT_PCP_HIGH:
 		case OPT_PCP_BATCH: case OPT_ZONE_PAGES: case OPT_SET: case OPT_CPU_STRIDE:
-		case OPT_EMIT_CONFIG:
+		case OPT_EMIT_CONFIG: case OPT_READER_HZ: case OPT_MIN_PARTIAL:
+		case OPT_CPU_PARTIAL:
 			/* the model's machine: nothing of it on the host */
 			for (id = 0; !c->model_only && lo[id].name; id++)
 				if (lo[id].val == opt)
@@ -428,6 +438,20 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 				return EXIT_USAGE;
 			o->cpu_stride = (int)v;
 			break;
+		case OPT_READER_HZ:
+			if (number("--reader-hz", optarg, 0, 100000, &o->reader_hz))
+				return EXIT_USAGE;
+			break;
+		case OPT_MIN_PARTIAL:
+			if (number("--min-partial", optarg, 0, 1000000, &v))
+				return EXIT_USAGE;
+			o->slub_min_partial = (long)v;
+			break;
+		case OPT_CPU_PARTIAL:
+			if (number("--cpu-partial", optarg, 0, 1000, &v))
+				return EXIT_USAGE;
+			o->slub_cpu_partial = (long)v;
+			break;
 		case OPT_SCALING:
 			c->scaling = true;
 			break;
@@ -515,6 +539,12 @@ static void child_common(struct stress_cli *c)
 	}
 	if (o->cpu_stride)
 		child_arg(c, "--cpu-stride", (unsigned long)o->cpu_stride, true);
+	if (o->reader_hz)
+		child_arg(c, "--reader-hz", o->reader_hz, true);
+	if (o->slub_min_partial >= 0)
+		child_arg(c, "--min-partial", (unsigned long)o->slub_min_partial, true);
+	if (o->slub_cpu_partial >= 0)
+		child_arg(c, "--cpu-partial", (unsigned long)o->slub_cpu_partial, true);
 	if (o->affinity == AFF_SMT)
 		child_arg(c, "-m", 0, false);
 	if (o->affinity == AFF_NONE)

@@ -78,18 +78,26 @@ void kmem_cache_destroy(struct kmem_cache *s)
 {
 	struct kmem_cache_node *n;
 	struct slab *slab, *t;
+	struct list_head discard __attribute__((aligned(16))) = { &discard, &discard };
+	unsigned long flags;
 
 	if (!s)
 		return;
 	flush_all(s);
 	n = get_node(s, 0);
+	/* free_partial (6.6 mm/slub.c:4886): off the list under list_lock,
+	 * discarded after */
+	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
 		if (slab->inuse)
 			sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
 					s->name, slab->inuse);
 		remove_partial(n, slab);
-		discard_slab(s, slab);
+		list_add(&slab->slab_list, &discard);
 	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	list_for_each_entry_safe(slab, t, &discard, slab_list)
+		discard_slab(s, slab);
 	list_del(&s->list);
 	free(s->cpu_slab);
 	free(s);

@@ -125,7 +125,10 @@ struct kmem_cache_node {
 	/* 16-byte aligned: list_for_each_entry's last container_of on the
 	 * head makes a struct slab pointer, which must be aligned */
 	struct list_head partial __attribute__((aligned(16)));
-	atomic_long_t nr_slabs;		/* debug caches: every slab of the node */
+	/* CONFIG_SLUB_DEBUG (on in 6.6's distro configs): every slab of the
+	 * node and its objects, atomics changed outside list_lock
+	 * (inc_slabs_node / dec_slabs_node, slub.c:1381-1402) */
+	atomic_long_t nr_slabs;
 	atomic_long_t total_objects;
 	struct list_head full __attribute__((aligned(16)));	/* debug caches: full slabs */
 };
@@ -206,8 +209,51 @@ void kfree(const void *x);
 void flush_all(struct kmem_cache *s);
 /* slub_cpu_dead: the dead CPU's slabs back to the node */
 int slub_cpu_dead(unsigned int cpu);
+/* slub_partial.c: count_partial, /proc/slabinfo's get_slabinfo */
 unsigned long count_partial(struct kmem_cache_node *n, int (*get_count)(struct slab *));
 int count_free(struct slab *slab);
+
+/* what /proc/slabinfo prints of a cache (6.6 mm/slab.h) */
+struct slabinfo {
+	unsigned long active_objs;
+	unsigned long num_objs;
+	unsigned long active_slabs;
+	unsigned long num_slabs;
+	unsigned long shared_avail;
+	unsigned int limit;
+	unsigned int batchcount;
+	unsigned int shared;
+	unsigned int objects_per_slab;
+	unsigned int cache_order;
+};
+void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo);
+
+static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
+{
+	return (unsigned long)atomic_long_read(&n->nr_slabs);
+}
+
+static inline unsigned long node_nr_objs(struct kmem_cache_node *n)
+{
+	return (unsigned long)atomic_long_read(&n->total_objects);
+}
+
+/* 6.6 slub.c:1381-1402: called for every cache (CONFIG_SLUB_DEBUG) */
+static inline void inc_slabs_node(struct kmem_cache *s, int node, int objects)
+{
+	struct kmem_cache_node *n = get_node(s, node);
+
+	atomic_long_inc(&n->nr_slabs);
+	atomic_long_add(objects, &n->total_objects);
+}
+
+static inline void dec_slabs_node(struct kmem_cache *s, int node, int objects)
+{
+	struct kmem_cache_node *n = get_node(s, node);
+
+	atomic_long_dec(&n->nr_slabs);
+	atomic_long_sub(objects, &n->total_objects);
+}
 /* the slab of an object (virt_to_slab) */
 struct slab *virt_to_slab(const void *x);
 /* the live objects' count of @s at quiescence: slabs' inuse summed */

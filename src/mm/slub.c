@@ -159,6 +159,7 @@ static void __free_slab(struct kmem_cache *s, struct slab *slab)
 
 void discard_slab(struct kmem_cache *s, struct slab *slab)
 {
+	dec_slabs_node(s, 0, slab->objects);
 	stat(s, FREE_SLAB);
 	__free_slab(s, slab);
 }
@@ -472,6 +473,7 @@ new_objects:
 	slab = new_slab(s, gfpflags, node);
 	if (unlikely(!slab))
 		return NULL;
+	inc_slabs_node(s, 0, slab->objects);
 	/* not published yet: nobody else sees the slab */
 	freelist = __READ_ONCE(slab->freelist);
 	__WRITE_ONCE(slab->freelist, NULL);
@@ -764,21 +766,4 @@ int kmem_cache_shrink(struct kmem_cache *s)
 	list_for_each_entry_safe(slab, t, &discard, slab_list)
 		discard_slab(s, slab);
 	return 0;
-}
-
-int count_free(struct slab *slab)
-{
-	return slab->objects - slab->inuse;
-}
-
-unsigned long count_partial(struct kmem_cache_node *n, int (*get_count)(struct slab *))
-{
-	unsigned long flags, x = 0;
-	struct slab *slab;
-
-	spin_lock_irqsave(&n->list_lock, flags);
-	list_for_each_entry(slab, &n->partial, slab_list)
-		x += (unsigned long)get_count(slab);
-	spin_unlock_irqrestore(&n->list_lock, flags);
-	return x;
 }

@@ -42,41 +42,32 @@ struct kmem_cache *slub_stress_cache(struct slub_stress *ss, const char *name, u
 
 /* ---- the slabinfo reader ---- */
 
-/* count_free as get_slabinfo's count_partial calls it, the counters read
- * once: __slab_free changes them with the double-word cmpxchg, outside
- * n->list_lock, while the walk holds it (6.6 reads slab->inuse racily) */
-static __thread unsigned long rd_slabs;
-
-static int count_free_once(struct slab *slab)
-{
-	struct slab c;
-
-	c.counters = __READ_ONCE(slab->counters);
-	rd_slabs++;
-	return (int)c.objects - (int)c.inuse;
-}
-
-/* get_slabinfo() for each cache (6.6 mm/slub.c:7096): nr_free summed over
- * the nodes by count_partial(n, count_free) */
+/* what `cat /proc/slabinfo` reads of each cache: get_slabinfo() (6.6
+ * mm/slub.c:7096, src/mm/slub_partial.c), whose count_partial walks the
+ * node's partial list under n->list_lock with IRQs off */
 static void slabinfo_read(struct slub_stress *ss)
 {
 	struct slub_reader *rd = &ss->rd;
-	unsigned long long nfree = 0;
+	unsigned long long nfree = 0, nslabs = 0;
 	uint64_t t0 = __lock_tsc(), d;
 	int i;
 
-	rd_slabs = 0;
-	for (i = 0; i < ss->ncaches; i++)
-		nfree += count_partial(get_node(ss->cache[i], 0), count_free_once);
+	for (i = 0; i < ss->ncaches; i++) {
+		struct slabinfo si;
+
+		get_slabinfo(ss->cache[i], &si);
+		nfree += si.num_objs - si.active_objs;
+		nslabs += si.num_slabs;
+	}
 	d = __lock_tsc() - t0;
 	rd->reads++;
 	rd->read_cycles += d;
 	if (d > rd->read_max)
 		rd->read_max = d;
-	rd->partial_sum += rd_slabs;
-	if (rd_slabs > rd->partial_max)
-		rd->partial_max = rd_slabs;
-	rd->free_objs = nfree;
+	rd->free_sum += nfree;
+	rd->slabs_sum += nslabs;
+	if (nfree > rd->free_max)
+		rd->free_max = nfree;
 }
 
 static void timespec_add_ns(struct timespec *ts, uint64_t ns)
@@ -381,9 +372,10 @@ void slub_stress_stat_snap(struct stress_run *r, void *snap)
 	st->read_cycles = ss->rd.read_cycles;
 	st->read_max = ss->rd.read_max;
 	ss->rd.read_max = 0;
-	st->partial_sum = ss->rd.partial_sum;
-	st->partial_max = ss->rd.partial_max;
-	ss->rd.partial_max = 0;
+	st->free_sum = ss->rd.free_sum;
+	st->slabs_sum = ss->rd.slabs_sum;
+	st->free_max = ss->rd.free_max;
+	ss->rd.free_max = 0;
 	pthread_mutex_unlock(&ss->rd.gate);
 	kfree_rcu_stats(&st->krc);
 	st->rcu_cbs_pending = rcu_cbs_pending();
@@ -485,9 +477,12 @@ void slub_stress_stat_print(FILE *out, const void *sa, const void *sb,
 	fprintf(out, "model.slub.slabinfo_read_ns: %.0f\n",
 		reads ? (double)(b->read_cycles - a->read_cycles) * npc / (double)reads : 0.0);
 	fprintf(out, "model.slub.slabinfo_read_ns_max: %.0f\n", (double)b->read_max * npc);
-	fprintf(out, "model.slub.slabinfo_nr_partial_mean: %.1f\n",
-		reads ? (double)(b->partial_sum - a->partial_sum) / (double)reads : 0.0);
-	fprintf(out, "model.slub.slabinfo_nr_partial_max: %lu\n", b->partial_max);
+	/* nr_free: count_partial(n, count_free), the partial lists' free objects */
+	fprintf(out, "model.slub.slabinfo_free_objs_mean: %.1f\n",
+		reads ? (double)(b->free_sum - a->free_sum) / (double)reads : 0.0);
+	fprintf(out, "model.slub.slabinfo_free_objs_max: %llu\n", b->free_max);
+	fprintf(out, "model.slub.slabinfo_num_slabs_mean: %.1f\n",
+		reads ? (double)(b->slabs_sum - a->slabs_sum) / (double)reads : 0.0);
 	fprintf(out, "model.rcu.kfree_rcu_calls: %lu\n", b->krc.calls - a->krc.calls);
 	fprintf(out, "model.rcu.kfree_rcu_freed: %lu\n",
 		b->krc.freed_polled + b->krc.freed_batch + b->krc.freed_inline -

@@ -9,7 +9,7 @@
  * slabinfo reader (--reader-hz N: a thread that reads every cache's
  * partial counts N times a second, as `cat /proc/slabinfo` in a loop does:
  * get_slabinfo() -> count_partial(n, count_free) under n->list_lock with
- * IRQs off); and the counters (CONFIG_SLUB_STATS' items, n->list_lock's
+ * IRQs off, or whatever the seed 004 variant makes of it); and the counters (CONFIG_SLUB_STATS' items, n->list_lock's
  * statistics, the reader's, kfree_rcu's and RCU's), printed after the
  * layers' as model.slub.* and model.rcu.* lines.
  *
@@ -63,9 +63,9 @@ struct slub_reader {
 	/* the reader's figures, written under gate */
 	unsigned long reads;
 	uint64_t read_cycles, read_max;	/* a whole slabinfo read */
-	unsigned long long partial_sum;	/* nr_partial seen, summed over reads */
-	unsigned long partial_max;
-	unsigned long long free_objs;	/* the last read's count_partial(count_free) */
+	/* get_slabinfo's nr_free (count_partial(n, count_free)) and
+	 * num_slabs, summed over reads; the largest nr_free */
+	unsigned long long free_sum, slabs_sum, free_max;
 };
 
 struct slub_stress {
@@ -126,8 +126,7 @@ struct slub_stress_stat {
 	unsigned int slab_pages;	/* pages a slab (the first cache's) */
 	unsigned long reads;
 	uint64_t read_cycles, read_max;
-	unsigned long long partial_sum;
-	unsigned long partial_max;
+	unsigned long long free_sum, slabs_sum, free_max;
 	struct kfree_rcu_stats krc;
 	unsigned long rcu_cbs_pending;
 	unsigned long gp_cookie;	/* get_state_synchronize_rcu() */

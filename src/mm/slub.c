@@ -169,7 +169,8 @@ void discard_slab(struct kmem_cache *s, struct slab *slab)
 static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
-	n->nr_partial++;
+	/* written under list_lock, read racily (get_partial_node, deactivate_slab) */
+	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);
 	else
@@ -180,7 +181,7 @@ void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 {
 	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
-	n->nr_partial--;
+	__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
 }
 
 /* slab_update_freelist: (freelist, counters) both or neither */
@@ -759,7 +760,7 @@ int kmem_cache_shrink(struct kmem_cache *s)
 	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
 		if (!slab->inuse) {
 			list_move(&slab->slab_list, &discard);
-			n->nr_partial--;
+			__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
 		}
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);

@@ -66,7 +66,7 @@ static const char stress_usage[] =
 	"                     tasks, mode, affinity and sampling; with --scaling, the\n"
 	"                     model's and the kernel's curves side by side (CSV columns\n"
 	"                     host_*, one PNG, the fidelity figure on stderr)\n"
-	"  --reader-hz N      the SLUB workloads: a slabinfo reader (count_partial of\n"
+	"  --reader-hz N      the SLUB workloads: a slabinfo reader (get_slabinfo of\n"
 	"                     each cache) N times a second beside the tasks (0: none)\n"
 	"  --min-partial N, --cpu-partial N   the SLUB workloads' caches' min_partial\n"
 	"                     and cpu_partial_slabs (/sys/kernel/slab/*/): a large\n"

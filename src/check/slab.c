@@ -10,11 +10,26 @@
  *   I-SL-CPUFREELIST  a CPU's freelist stays inside the CPU's slab
  *   I-SL-CPUPARTIAL   a CPU partial chain's slabs count down by one to 1,
  *                     never past cpu_partial_slabs
+ * Seed 004's counters (variants partial_counters*, src/mm/slub_partial.c;
+ * the bound's derivation in docs/layer-slub.md), at every n->list_lock
+ * acquisition (the lock's validator) and at quiescence:
+ *   I-SL-PTOTAL       partial_total_objs equals the objects of the slabs on
+ *                     the node's list
+ *   I-SL-PFREE        the free counter S (the CPUs' partial_free_objs
+ *                     summed, or the atomic) and what count_partial counts
+ *                     F: 0 <= F - S <= P, P the objects of the __slab_free
+ *                     calls between their cmpxchg and their counter update
+ *                     (the hooks free_pending / free_counted); at
+ *                     quiescence P is 0 and they are equal
+ *   I-SL-WALK         every slab count_partial reaches is on the list
+ *                     when it reaches it (checked at each step)
  * Held elsewhere: one owner per object at every alloc and free (the
  * cookie's exchange in slub.c); page conservation (the page allocator's
  * checks: every slab page back in the zone after destroy).
  */
 #include "../mm/slab.h"
+
+#include <string.h>
 
 /* ---- the quiescent checks (I-SL) ---- */
 
@@ -94,4 +109,128 @@ void validate_slab_cache(struct kmem_cache *s)
 	if (nr != n->nr_partial)
 		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
 				s->name, n->nr_partial, nr);
+	slab_partial_check(s, true, __func__);
+}
+
+/* ---- seed 004's counters ---- */
+
+/* the frees in flight per node: free_pending to free_counted (atomics:
+ * stress runs call the hooks from several threads) */
+#define PEND_NODES	32
+static struct {
+	const struct kmem_cache_node *n;
+	long objs;
+} pend[PEND_NODES];
+
+static long *pend_slot(const struct kmem_cache_node *n, bool make)
+{
+	int i, free_i = -1;
+
+	for (i = 0; i < PEND_NODES; i++) {
+		const struct kmem_cache_node *m = __atomic_load_n(&pend[i].n, __ATOMIC_ACQUIRE);
+
+		if (m == n)
+			return &pend[i].objs;
+		if (free_i < 0 && (!m || !__atomic_load_n(&pend[i].objs, __ATOMIC_RELAXED)))
+			free_i = i;
+	}
+	if (!make || free_i < 0)
+		return NULL;
+	__atomic_store_n(&pend[free_i].objs, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&pend[free_i].n, n, __ATOMIC_RELEASE);
+	return &pend[free_i].objs;
+}
+
+static void partial_free_pending(const struct kmem_cache_node *n, long cnt)
+{
+	long *p = pend_slot(n, true);
+
+	if (p)
+		__atomic_fetch_add(p, cnt, __ATOMIC_RELAXED);
+}
+
+static void partial_free_counted(const struct kmem_cache_node *n, long cnt)
+{
+	long *p = pend_slot(n, false);
+
+	if (p)
+		__atomic_fetch_sub(p, cnt, __ATOMIC_RELAXED);
+}
+
+static bool on_partial_list(const struct kmem_cache_node *n, const struct list_head *pos)
+{
+	const struct list_head *p;
+	unsigned long k = 0;
+
+	if (pos == &n->partial)
+		return true;
+	for (p = __READ_ONCE(n->partial.next); p != &n->partial && k <= n->nr_partial + 1;
+	     p = __READ_ONCE(p->next), k++)
+		if (p == pos)
+			return true;
+	return false;
+}
+
+static void partial_walk(const struct kmem_cache_node *n, const struct list_head *pos)
+{
+	if (!on_partial_list(n, pos))
+		sched_violation("I-SL-WALK", "count_partial",
+				"count_partial reaches %p, not on the node's partial list (%lu slabs)",
+				(const void *)pos, n->nr_partial);
+}
+
+void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
+{
+	struct kmem_cache_node *n = get_node(s, 0);
+	struct slab *slab;
+	unsigned long total = 0;
+	long free = 0, sum, *p, inflight = 0;
+
+	if (n->partial_variant == PARTIAL_COUNT_WALK)
+		return;
+	list_for_each_entry(slab, &n->partial, slab_list) {
+		struct slab c;
+
+		c.counters = __READ_ONCE(slab->counters);
+		total += c.objects;
+		free += (long)c.objects - (long)c.inuse;
+	}
+	if (__READ_ONCE(n->partial_total_objs) != total)
+		sched_violation("I-SL-PTOTAL", where,
+				"%s: partial_total_objs %lu, the partial slabs hold %lu objects",
+				s->name, __READ_ONCE(n->partial_total_objs), total);
+	sum = partial_free_sum(n);
+	p = pend_slot(n, false);
+	if (p && !quiescent)
+		inflight = __atomic_load_n(p, __ATOMIC_RELAXED);
+	if (free - sum < 0 || free - sum > inflight)
+		sched_violation("I-SL-PFREE", where,
+				"%s: the free counter %ld, count_partial %ld, %ld in flight (%s)",
+				s->name, sum, free, inflight,
+				slub_partial_variant_name(n->partial_variant));
+}
+
+/* n->list_lock's validator (at every acquisition: spinlock.h) */
+void slab_list_lock_validate(void *arg, const char *fn)
+{
+	slab_partial_check(arg, false, fn);
+}
+
+static void partial_node_init(struct kmem_cache *s, struct kmem_cache_node *n)
+{
+	n->list_lock.validate = slab_list_lock_validate;
+	n->list_lock.validate_arg = s;
+}
+
+void slab_partial_attach(void)
+{
+	slub_partial_hooks.node_init = partial_node_init;
+	slub_partial_hooks.free_pending = partial_free_pending;
+	slub_partial_hooks.free_counted = partial_free_counted;
+	slub_partial_hooks.partial_walk = partial_walk;
+}
+
+void slab_partial_run_begin(void)
+{
+	memset(pend, 0, sizeof(pend));
 }

@@ -35,8 +35,11 @@ static const char stress_usage[] =
 	"  -v                 every task's count in every sample\n"
 	"  --inject NAME      turn a bug switch on (repeatable; mmfuzz bugs lists them;\n"
 	"                     none: no switch, a --compare column of its own)\n"
-	"  --variant NAME     free_pcppages_bulk: single_pass (6.6, default),\n"
-	"                     pick_outside (4.17, seed 000's patch), locked_rr (4.16)\n"
+	"  --variant NAME     a value of an enumerated tune key, found by its name\n"
+	"                     (--keys): free_pcppages_bulk's variant: single_pass (6.6,\n"
+	"                     default), pick_outside (4.17, seed 000's patch), locked_rr\n"
+	"                     (4.16); SLUB's slub_partial (seed 004): count_partial (6.6,\n"
+	"                     default), partial_counters, partial_counters_atomic\n"
 	"  --drain NAME       drain_pages_zone: racy_count (6.6.0, default) or\n"
 	"                     locked_count (6.6.45's fix)\n"
 	"  --mode MODE        thread (default) or process; --scaling: both (default)\n"
@@ -131,6 +134,23 @@ static void list_keys(FILE *f)
 	}
 }
 
+/* what --variant takes: every enumerated tune key's value names */
+static void list_variants(FILE *f)
+{
+	int i, n = 0;
+	long v;
+
+	for (i = 0; i < config_nkeys(); i++) {
+		const struct config_key *k = config_key_by_id(i);
+
+		if (!k->tune || !k->names)
+			continue;
+		fprintf(f, "%s%s:", n++ ? "; " : "", k->name);
+		for (v = k->lo; v <= k->hi; v++)
+			fprintf(f, "%s %s", v > k->lo ? "," : "", k->names[v]);
+	}
+}
+
 /*
  * --set KEY=VALUE: a key of the config table, its value a number in the
  * key's range or one of an enumerated key's names.  The range a key has
@@ -206,6 +226,9 @@ struct stress_cli {
 	unsigned long runs, max_tasks;
 	struct compare_config cfg[8];
 	int ncfg, nvariants, ndrains;
+	/* each --variant's key and value (the key found by the value's name) */
+	const struct config_key *vkey[8];
+	long vval[8];
 	char *child[64 + 2 * MM_CONFIG_MAX];
 	char numbuf[24][24];
 	char setbuf[MM_CONFIG_MAX][96];	/* the children's --set KEY=VALUE */
@@ -361,18 +384,27 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			if (add_config(c, "--inject", optarg))
 				return EXIT_USAGE;
 			break;
-		case OPT_VARIANT:
-			id = pcp_bulk_variant_lookup(optarg);
-			if (id < 0) {
-				fprintf(stderr, "mmfuzz stress: unknown variant '%s' (single_pass, "
-					"pick_outside, locked_rr)\n", optarg);
+		case OPT_VARIANT: {
+			const struct config_key *k;
+			long val;
+
+			/* any enumerated tune key's value, by its name alone */
+			k = config_variant_lookup(optarg, &val);
+			if (!k) {
+				fprintf(stderr, "mmfuzz stress: unknown variant '%s' (", optarg);
+				list_variants(stderr);
+				fprintf(stderr, ")\n");
 				return EXIT_USAGE;
 			}
-			o->variant = id;
+			if (k == &ck_variant)
+				o->variant = (int)val;
+			c->vkey[c->nvariants % 8] = k;
+			c->vval[c->nvariants % 8] = val;
 			c->nvariants++;
 			if (add_config(c, "--variant", optarg))
 				return EXIT_USAGE;
 			break;
+		}
 		case OPT_DRAIN:
 			id = (int)config_enum_lookup(&ck_drain, optarg);
 			if (id < 0) {
@@ -499,12 +531,19 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		char msg[160];
 		long given;
 
+		int i;
+
 		/* --set would win over every --variant column */
-		if (c->nvariants && stress_opts_get(o, &ck_variant, &given)) {
-			fprintf(stderr, "mmfuzz stress: --variant and --set variant= do not go "
-				"together\n");
-			return EXIT_USAGE;
-		}
+		for (i = 0; i < c->nvariants && i < 8; i++)
+			if (stress_opts_get(o, c->vkey[i], &given)) {
+				fprintf(stderr, "mmfuzz stress: --variant %s and --set %s= do not go "
+					"together\n", c->vkey[i]->names[c->vval[i]], c->vkey[i]->name);
+				return EXIT_USAGE;
+			}
+		/* one run: its --variant's key (the pcp one is o->variant);
+		 * --compare and --scaling pass each --variant to their runs */
+		if (!c->compare && !c->scaling && c->nvariants == 1 && c->vkey[0] != &ck_variant)
+			stress_opts_set(o, c->vkey[0], c->vval[0]);
 		if (stress_config_check(o, msg, sizeof(msg))) {
 			fprintf(stderr, "mmfuzz stress: the machine of %s with these options: %s\n",
 				o->wl->name, msg);

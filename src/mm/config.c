@@ -78,6 +78,27 @@ static void config_build(void)
 		k->id = (int)i;
 	}
 	nkeys = (int)n;
+	/* --variant NAME finds its key by the name alone: two enumerated tune
+	 * keys may not share a value name */
+	for (i = 0; i < n; i++) {
+		size_t j;
+		long a, b;
+
+		for (j = i + 1; j < n; j++) {
+			if (!keys[i]->tune || !keys[i]->names || !keys[j]->tune || !keys[j]->names)
+				continue;
+			for (a = keys[i]->lo; a <= keys[i]->hi; a++)
+				for (b = keys[j]->lo; b <= keys[j]->hi; b++)
+					if (!strcmp(keys[i]->names[a], keys[j]->names[b])) {
+						fprintf(stderr, "mmfuzz: registry of config keys: "
+							"config keys %s and %s both have the value "
+							"%s (--variant finds a key by its value's "
+							"name)\n", keys[i]->name, keys[j]->name,
+							keys[i]->names[a]);
+						abort();
+					}
+		}
+	}
 	compute_default_raw();
 }
 
@@ -163,6 +184,21 @@ long config_enum_lookup(const struct config_key *k, const char *name)
 		if (!strcmp(k->names[v], name))
 			return v;
 	return -1;
+}
+
+const struct config_key *config_variant_lookup(const char *name, long *v)
+{
+	int i;
+
+	config_init();
+	for (i = 0; i < nkeys; i++) {
+		if (!keys[i]->tune || !keys[i]->names)
+			continue;
+		*v = config_enum_lookup(keys[i], name);
+		if (*v >= 0)
+			return keys[i];
+	}
+	return NULL;
 }
 
 const char *config_value_str(const struct config_key *k, long v, char *buf, size_t n)

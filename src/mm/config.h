@@ -93,6 +93,10 @@ const char *config_check(const struct mm_config *c, const struct config_key **ba
 			 char *msg, size_t n);
 /* An enumerated key's value by name, or -1. */
 long config_enum_lookup(const struct config_key *k, const char *name);
+/* The enumerated tune key with a value named @name, and that value in *@v
+ * (a name is one key's at most: config_init refuses two), or NULL: what
+ * mmfuzz stress --variant NAME sets. */
+const struct config_key *config_variant_lookup(const char *name, long *v);
 /* "pcp_high", value 12 -> "12"; an enum's name for enums. */
 const char *config_value_str(const struct config_key *k, long v, char *buf, size_t n);
 

@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "../kernel/atomic.h"
+#include "../kernel/hooks.h"
 #include "../kernel/cmpxchg_double.h"
 #include "../kernel/list.h"
 #include "../kernel/local_lock.h"
@@ -119,6 +120,30 @@ struct kmem_cache_cpu {
 	local_lock_t lock;		/* protects the fields above */
 };
 
+/* ---- seed 004: the partial list's object counts (slub_partial.c) ---- */
+
+/* how /proc/slabinfo counts the partial slabs' free objects (config key
+ * slub_partial) */
+enum slub_partial_variant {
+	PARTIAL_COUNT_WALK,		/* count_partial: 6.6's walk under list_lock */
+	PARTIAL_COUNTERS,		/* the series: per-node total, per-CPU free */
+	PARTIAL_COUNTERS_ATOMIC,	/* the total and one shared atomic free counter */
+	NR_SLUB_PARTIAL_VARIANTS
+};
+
+/* bug switches (slub_partial.c registers them) */
+enum {
+	BUG_PARTIAL_COUNTER_REREAD_INUSE = 20,	/* series v2: slab->inuse re-read */
+	BUG_PARTIAL_TOTAL_UNLOCKED = 21,	/* partial_total_objs changed outside list_lock */
+	BUG_COUNT_PARTIAL_NOLOCK = 22,		/* count_partial without list_lock */
+};
+
+/* one CPU's partial_free_objs (alloc_percpu(unsigned long) in the series):
+ * a CPU's own may go negative, the sum over CPUs is what counts */
+struct partial_free_cpu {
+	long objs;
+} ____percpu_aligned;
+
 struct kmem_cache_node {
 	spinlock_t list_lock;
 	unsigned long nr_partial;
@@ -131,6 +156,12 @@ struct kmem_cache_node {
 	atomic_long_t nr_slabs;
 	atomic_long_t total_objects;
 	struct list_head full __attribute__((aligned(16)));	/* debug caches: full slabs */
+	/* seed 004's counters (slub_partial.c; 6.6 + the series keep them in
+	 * mm/slub.c): enum slub_partial_variant, fixed at the cache's creation */
+	int partial_variant;
+	unsigned long partial_total_objs;	/* objects of the partial slabs: list_lock */
+	struct partial_free_cpu *partial_free_objs;	/* [MAX_CPUS]: this_cpu_add, lockless */
+	atomic_long_t partial_free_atomic;	/* partial_counters_atomic's one counter */
 };
 
 /* CONFIG_SLUB_STATS' items the model counts (6.6 enum stat_item) */
@@ -228,6 +259,44 @@ struct slabinfo {
 };
 void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo);
 
+/* the counters' upkeep, called by slub.c and slab_common.c where the
+ * series updates them */
+const char *slub_partial_variant_name(int v);
+/* the variant caches created from now on take (the running world's) */
+void slub_partial_set_default(int variant);
+int slub_partial_default(void);
+int init_kmem_cache_node_partial(struct kmem_cache *s, struct kmem_cache_node *n);
+void free_kmem_cache_node_partial(struct kmem_cache_node *n);
+void __update_partial_total(struct kmem_cache_node *n, long delta);
+void __update_partial_free(struct kmem_cache_node *n, long delta);
+/* __slab_free: @cnt objects freed to a slab on the node's list */
+void partial_free_freed(struct kmem_cache_node *n, long cnt);
+/* a slab unfrozen onto the node's list with counters @counters (new.*) */
+void partial_free_unfrozen(struct kmem_cache_node *n, struct slab *slab, unsigned long counters);
+/* BUG_PARTIAL_TOTAL_UNLOCKED: the total's update after the unlock */
+void partial_total_add_unlocked(struct kmem_cache_node *n, long delta);
+enum partial_item { PARTIAL_FREE, PARTIAL_TOTAL, PARTIAL_INUSE };
+/* the series' partial_counter(): per-CPU counters summed, clamped at 0 */
+unsigned long partial_counter(struct kmem_cache_node *n, enum partial_item item);
+/* the signed sum of the free counter(s), for the checkers */
+long partial_free_sum(const struct kmem_cache_node *n);
+
+/* what the checkers see of the counters (DEFINE_HOOKS in slub_partial.c) */
+struct slub_partial_hooks {
+	/* a cache's node is made (kmem_cache_create): the checker hooks its
+	 * list_lock's validator */
+	void (*node_init)(struct kmem_cache *s, struct kmem_cache_node *n);
+	/* __slab_free's cmpxchg freed @cnt objects to a slab on @n's list;
+	 * free_counted once they are in the free counter (no yield between
+	 * the cmpxchg or the add and its hook) */
+	void (*free_pending)(const struct kmem_cache_node *n, long cnt);
+	void (*free_counted)(const struct kmem_cache_node *n, long cnt);
+	/* count_partial is about to read the slab at @pos of @n's list (or
+	 * the head), before it dereferences it */
+	void (*partial_walk)(const struct kmem_cache_node *n, const struct list_head *pos);
+};
+DECLARE_HOOKS(slub_partial);
+
 static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
 {
 	return (unsigned long)atomic_long_read(&n->nr_slabs);
@@ -260,6 +329,13 @@ struct slab *virt_to_slab(const void *x);
 long slub_objects_inuse(struct kmem_cache *s);
 /* a violation (I-SL) when @s's lists and counters disagree (at quiescence) */
 void validate_slab_cache(struct kmem_cache *s);
+/* check/slab.c, seed 004: I-SL-PTOTAL and I-SL-PFREE of @s (exact when
+ * @quiescent, else within the frees in flight); the hooks and the
+ * list_lock validator that check them, and clearing the frees in flight */
+void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where);
+void slab_list_lock_validate(void *arg, const char *fn);
+void slab_partial_attach(void);
+void slab_partial_run_begin(void);
 
 /* slub.c's, for slab_common.c */
 #define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */

@@ -70,6 +70,11 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	spin_lock_init_named(&s->node0.list_lock, "n->list_lock", -1);
 	INIT_LIST_HEAD(&s->node0.partial);
 	INIT_LIST_HEAD(&s->node0.full);
+	if (init_kmem_cache_node_partial(s, &s->node0)) {	/* seed 004's counters */
+		free(s->cpu_slab);
+		free(s);
+		return NULL;
+	}
 	list_add(&s->list, &slab_caches);
 	return s;
 }
@@ -93,12 +98,14 @@ void kmem_cache_destroy(struct kmem_cache *s)
 			sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
 					s->name, slab->inuse);
 		remove_partial(n, slab);
+		__update_partial_free(n, -((long)slab->objects - (long)slab->inuse));
 		list_add(&slab->slab_list, &discard);
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &discard, slab_list)
 		discard_slab(s, slab);
 	list_del(&s->list);
+	free_kmem_cache_node_partial(n);
 	free(s->cpu_slab);
 	free(s);
 }

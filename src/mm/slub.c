@@ -166,9 +166,8 @@ void discard_slab(struct kmem_cache *s, struct slab *slab)
 
 /* ---- the node's partial list, under n->list_lock ---- */
 
-static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
+static void __add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
-	lockdep_assert_held(&n->list_lock);
 	/* written under list_lock, read racily (get_partial_node, deactivate_slab) */
 	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);
 	if (tail)
@@ -177,11 +176,19 @@ static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 		list_add(&slab->slab_list, &n->partial);
 }
 
+static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
+{
+	lockdep_assert_held(&n->list_lock);
+	__add_partial(n, slab, tail);
+	__update_partial_total(n, slab->objects);	/* seed 004 */
+}
+
 void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 {
 	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
 	__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
+	__update_partial_total(n, -(long)slab->objects);	/* seed 004 */
 }
 
 /* slab_update_freelist: (freelist, counters) both or neither */
@@ -216,6 +223,8 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 				  "acquire_slab"))
 		return NULL;
 	remove_partial(n, slab);
+	new.counters = counters;	/* seed 004: its free objects leave the list */
+	__update_partial_free(n, -((long)new.objects - (long)new.inuse));
 	VM_WARN_ON(!freelist);
 	return freelist;
 }
@@ -298,8 +307,16 @@ redo:
 		goto redo;
 	}
 	if (mode == M_PARTIAL) {
-		add_partial(n, slab, tail);
+		/* seed 004: the total with the list, unless the switch moves it
+		 * past the unlock */
+		if (unlikely(bug_on(BUG_PARTIAL_TOTAL_UNLOCKED)))
+			__add_partial(n, slab, tail);
+		else
+			add_partial(n, slab, tail);
+		partial_free_unfrozen(n, slab, new.counters);
 		spin_unlock_irqrestore(&n->list_lock, flags);
+		if (unlikely(bug_on(BUG_PARTIAL_TOTAL_UNLOCKED)))
+			partial_total_add_unlocked(n, new.objects);
 	} else if (mode == M_FREE) {
 		discard_slab(s, slab);
 	}
@@ -332,6 +349,7 @@ static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
 			slab_to_discard = slab;
 		} else {
 			add_partial(n, slab, 1);
+			partial_free_unfrozen(n, slab, new.counters);	/* seed 004 */
 		}
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
@@ -591,6 +609,9 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, voi
 		}
 	} while (!slab_update_freelist(s, slab, prior, counters, head, new.counters,
 				       "__slab_free"));
+	/* seed 004: a slab on the node's list, n held or not */
+	if (!was_frozen && prior)
+		partial_free_freed(get_node(s, 0), cnt);
 
 	if (likely(!n)) {
 		if (likely(was_frozen)) {
@@ -606,13 +627,16 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, voi
 		goto slab_empty;
 	if (unlikely(!prior)) {
 		add_partial(n, slab, 1);
+		__update_partial_free(n, cnt);	/* seed 004 */
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	return;
 
 slab_empty:
-	if (prior)
+	if (prior) {
 		remove_partial(n, slab);
+		__update_partial_free(n, -(long)slab->objects);	/* seed 004 */
+	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	discard_slab(s, slab);
 }
@@ -761,6 +785,8 @@ int kmem_cache_shrink(struct kmem_cache *s)
 		if (!slab->inuse) {
 			list_move(&slab->slab_list, &discard);
 			__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
+			__update_partial_free(n, -(long)slab->objects);	/* seed 004 */
+			__update_partial_total(n, -(long)slab->objects);
 		}
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);

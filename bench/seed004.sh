@@ -39,7 +39,8 @@ for v in count_partial partial_counters partial_counters_atomic; do
 		variants="$variants $v"
 done
 variants=${variants# }
-[ -n "$variants" ] || variants=none
+# none selectable: the tree's count_partial (6.6's walk) alone
+[ -n "$variants" ] || variants=6.6
 
 keys="average model.slub.list_lock.hold_ns_per_acquire model.slub.list_lock.hold_ns_max
 model.slub.list_lock.contended% model.slub.free_p99_ns model.slub.free_p999_ns
@@ -52,7 +53,7 @@ for ((i = 1; i <= runs; i++)); do
 	for v in $variants; do
 		for z in $rates; do
 			va=
-			[ "$v" = none ] || va="--variant $v"
+			[ "$v" = 6.6 ] || va="--variant $v"
 			out=$tmp/$v.$z.$i
 			"$mmfuzz" stress $base $va --reader-hz $z > "$out" 2> "$out.err"
 			rc=$?
@@ -89,10 +90,10 @@ echo
 echo "Each row: the median of $runs runs of"
 for v in $variants; do
 	va=
-	[ "$v" = none ] || va=" --variant $v"
+	[ "$v" = 6.6 ] || va=" --variant $v"
 	echo "    mmfuzz stress $base$va --reader-hz RATE"
 done
-if [ "$variants" != none ] && [ "$(echo $variants | wc -w)" -gt 1 ]; then
+if [ "$variants" != 6.6 ] && [ "$(echo $variants | wc -w)" -gt 1 ]; then
 	z=${rates##* }
 	va=
 	for v in $variants; do va="$va --variant $v"; done

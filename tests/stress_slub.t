@@ -7,7 +7,7 @@
 # kfree_rcu() freed by the end; and the options' bad values are exit 2.
 . tests/lib/tap.sh
 
-plan 23
+plan 24
 
 SHORT="-s 2 --warmup 0 --sample-ms 150 --stall-ms 20000"
 stat() { grep "^$2: " "$1" | head -1 | cut -d' ' -f2; }
@@ -77,4 +77,19 @@ ok $? "--reader-hz with no simulated CPU left for it: exit 2, said why"
 "$MMFUZZ" stress slub_xfree1 --reader-hz 10 --host -s 1 > /dev/null 2>&1
 [ $? = 2 ]
 ok $? "--reader-hz --host: exit 2 (the model's option)"
+
+# seed 004's switch count_partial_nolock (the walk without n->list_lock)
+# on real threads: the slabinfo reader's walk races the tasks' list
+# changes, which TSan reports (exit 66); a plain build has no checker of
+# it on real threads (the fiber runs' I-SL-WALK does: test_slub_partial)
+if is_tsan; then
+	"$MMFUZZ" stress slub_xfree1 -t 2 --reader-hz 1000 --min-partial 100000 \
+		--inject count_partial_nolock $SHORT > /dev/null 2> "$TMP/nolock.err"
+	rc=$?
+	[ $rc = 66 ] && grep -q "ThreadSanitizer: data race" "$TMP/nolock.err" &&
+		grep -A12 "ThreadSanitizer: data race" "$TMP/nolock.err" | grep -q "count_partial"
+	ok $? "--inject count_partial_nolock under the reader: TSan's race in count_partial (exit $rc)"
+else
+	ok 0 "--inject count_partial_nolock under the reader # SKIP not a TSan build"
+fi
 finish

@@ -26,7 +26,7 @@ DEB_PKGS := clang-14 libclang-rt-14-dev clang-19 libclang-rt-19-dev liburcu-dev 
 # src/prog/ops_*.c (a layer adds its own); the all and mm targets take every
 # operation (all: the default campaign's, each layer a share of the folded
 # codes; mm: the old default, its fold list pinned for its corpora).
-FUZZ_TARGETS := all mm pagealloc kernel tlb
+FUZZ_TARGETS := all mm pagealloc kernel tlb slub
 
 # Fuzz builds: the same sources compiled with the engine's instrumentation.
 ENGINE ?=

@@ -87,7 +87,6 @@ static const struct stress_workload stress_slub_alloc1 = {
 	.description = "SLUB objects allocated and freed by each task on its own CPU",
 	.prepare = slub_alloc1_prepare,
 	.testcase = slub_alloc1_testcase,
-	.held = slub_stress_held,
 	.cleanup = slub_alloc1_cleanup,
 	.quiesce = slub_alloc1_quiesce,
 	.print_config = slub_stress_print_config,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the SLUB workloads share (slub_stress.h): caches with the command
- * line's knobs, the slab pages held at quiescence, the owner check, the
+ * line's knobs, the owner check at quiescence, the
  * slabinfo reader, and the counters.
  */
 #include "slub_stress.h"
@@ -267,34 +267,6 @@ void slub_stress_quiesce(struct stress_run *r, unsigned long expect_live)
 	if (owned != expect_live)
 		sched_violation("I-SL-OWNER", "slub_stress", "%lu objects owned in the caches' "
 				"slabs, the tasks hold %lu", owned, expect_live);
-}
-
-struct held_arg {
-	struct stress_held *h;
-};
-
-static void add_held(struct kmem_cache *s, struct slab *slab, void *arg)
-{
-	stress_held_add(((struct held_arg *)arg)->h, slab_page(slab), oo_order(s->oo));
-}
-
-static void rcu_drain_fn(struct stress_run *r, void *arg)
-{
-	(void)r;
-	(void)arg;
-	rcu_drain();
-}
-
-void slub_stress_held(struct stress_run *r, struct stress_held *h)
-{
-	struct slub_stress *ss = r->priv;
-	struct held_arg a = { h };
-
-	/* held() comes before quiesce: what kfree_rcu frees now changes the
-	 * slab pages (a violation here is counted and reported as any) */
-	if (ss->uses_rcu)
-		stress_as_runner(r, rcu_drain_fn, NULL);
-	for_each_slab(r, add_held, &a);
 }
 
 void slub_stress_cleanup(struct stress_run *r)

@@ -193,7 +193,6 @@ static const struct stress_workload stress_slub_rcu1 = {
 	.description = "SLUB objects replaced and freed by kfree_rcu under RCU lookups (liburcu)",
 	.prepare = slub_rcu1_prepare,
 	.testcase = slub_rcu1_testcase,
-	.held = slub_stress_held,
 	.cleanup = slub_rcu1_cleanup,
 	.quiesce = slub_rcu1_quiesce,
 	.print_config = slub_stress_print_config,

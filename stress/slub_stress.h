@@ -100,8 +100,6 @@ static inline void slub_stress_free(struct slub_stress *ss, struct stress_task *
  * cache validated (validate_slab_cache), and the objects owned counted
  * against @expect_live (I-SL-OWNER@slub_stress) */
 void slub_stress_quiesce(struct stress_run *r, unsigned long expect_live);
-/* held: every slab page of the caches (PG_slab heads in the memmap) */
-void slub_stress_held(struct stress_run *r, struct stress_held *h);
 /* cleanup: the reader stopped, the caches destroyed (their objects freed
  * by the workload first), kfree_rcu drained */
 void slub_stress_cleanup(struct stress_run *r);

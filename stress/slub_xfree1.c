@@ -225,7 +225,6 @@ static const struct stress_workload stress_slub_xfree1 = {
 	.nr_cpus = slub_xfree1_nr_cpus,
 	.prepare = slub_xfree1_prepare,
 	.testcase = slub_xfree1_testcase,
-	.held = slub_stress_held,
 	.cleanup = slub_xfree1_cleanup,
 	.quiesce = slub_xfree1_quiesce,
 	.print_config = slub_stress_print_config,

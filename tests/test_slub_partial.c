@@ -56,7 +56,7 @@ static void sequential(int variant)
 	unsigned int per;
 	int i, good = 1;
 
-	slub_partial_set_default(variant);
+	config_set(&mm_world->config, &ck_slub_partial, variant);
 	cache = kmem_cache_create("info16", 16, 0, 0, NULL);
 	per = oo_objects(cache->oo);
 	for (i = 0; i < NOBJ; i++)
@@ -98,6 +98,7 @@ static void sequential(int variant)
 static struct kmem_cache *cache;
 static void *objs[3][TASKOBJ];
 static unsigned long reads;
+static unsigned long cache_flags;	/* SLAB_CONSISTENCY_CHECKS: a debug cache */
 
 /* T0..T2 allocate on their CPUs, free the next task's objects (cross-CPU:
  * __slab_free to frozen slabs, to the node's list, CPU partial freezes),
@@ -137,6 +138,28 @@ static void body(struct task *t, void *arg)
 		kmem_cache_free(cache, mine[i]);
 }
 
+/* the executor's checker does this (src/check/slab_run.c) */
+static void cache_created(struct kmem_cache *s)
+{
+	s->node[0]->list_lock.validate = slab_list_lock_validate;
+	s->node[0]->list_lock.validate_arg = s;
+}
+
+/* the objects the tasks left, freed (the switches still on), then the
+ * quiescent checks */
+static void finish(void *arg)
+{
+	int i, j;
+
+	(void)arg;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < TASKOBJ; j++)
+			if (objs[i][j])
+				kmem_cache_free(cache, objs[i][j]);
+	flush_all(cache);
+	validate_slab_cache(cache);
+}
+
 struct outcome {
 	int clean, caught, other;
 	char other_sig[96];
@@ -150,7 +173,7 @@ static void schedules(struct world *w, int variant, uint64_t bugs, const char *w
 	struct task_init init[4] = { { 0, false }, { 1, false }, { 1, false }, { 0, false } };
 	struct sched_policy pol;
 	struct fsched *fs = fsched_create(4);
-	int seed, i, j, r;
+	int seed, r;
 
 	memset(o, 0, sizeof(*o));
 	for (seed = 1; seed <= NSEEDS; seed++) {
@@ -160,9 +183,9 @@ static void schedules(struct world *w, int variant, uint64_t bugs, const char *w
 		current_task = &mm_test_task;
 		mm_drain(w);
 		mm_fold(w);
-		slub_partial_set_default(variant);
+		config_set(&w->config, &ck_slub_partial, variant);
 		bugs_enabled = 0;
-		cache = kmem_cache_create("fib24", 24, 0, 0, NULL);
+		cache = kmem_cache_create("fib24", 24, 0, cache_flags, NULL);
 		memset(objs, 0, sizeof(objs));
 		memset(&pol, 0, sizeof(pol));
 		pol.kind = kind;
@@ -173,16 +196,9 @@ static void schedules(struct world *w, int variant, uint64_t bugs, const char *w
 		bugs_enabled = bugs;
 		r = fsched_run(fs, 4, 2, init, &pol, body, NULL);
 		current_task = &mm_test_task;
-		if (!r) {
-			/* what the tasks did not take, then quiescence */
-			for (i = 0; i < 3; i++)
-				for (j = 0; j < TASKOBJ; j++)
-					if (objs[i][j])
-						kmem_cache_free(cache, objs[i][j]);
-			flush_all(cache);
-			if (mm_violation_of((void (*)(void *))validate_slab_cache, cache))
-				r = 1;
-		}
+		/* what the tasks did not take, then quiescence */
+		if (!r && mm_violation_of(finish, cache))
+			r = 1;
 		bugs_enabled = 0;
 		if (!r) {
 			o->clean++;
@@ -194,6 +210,14 @@ static void schedules(struct world *w, int variant, uint64_t bugs, const char *w
 					 g_violation.signature, g_violation.msg);
 		}
 		violation_reset();
+		if (r) {
+			/* a violation unwound the test's task where it stood
+			 * (locks, preemption, IRQs): a fresh one */
+			jmp_buf *jb = mm_test_task.exit_jb;
+
+			memset(&mm_test_task, 0, sizeof(mm_test_task));
+			mm_test_task.exit_jb = jb;
+		}
 		/* the cache goes with the world's reset: its pages are the zone's */
 		list_del(&cache->list);
 		free_kmem_cache_node_partial(cache->node[0]);
@@ -224,7 +248,7 @@ int main(void)
 	};
 	size_t k;
 
-	tap_plan(1 + 3 + 6 + 4 + 2);
+	tap_plan(1 + 3 + 6 + 2 + 4 + 2);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -234,6 +258,7 @@ int main(void)
 	   bug_lookup("partial_total_unlocked") == 21 && bug_lookup("count_partial_nolock") == 22,
 	   "seed 004's switches keep bits 20..22");
 	slab_partial_attach();
+	slub_hooks.cache_created = cache_created;
 	w = mm_test_boot(tune);
 	for (v = 0; v < NR_SLUB_PARTIAL_VARIANTS; v++)
 		sequential(v);
@@ -249,6 +274,15 @@ int main(void)
 		   vname[v % NR_SLUB_PARTIAL_VARIANTS], o.clean, NSEEDS, pct ? "PCT" : "random",
 		   reads, o.other ? "; first: " : "", o.other ? o.other_sig : "");
 	}
+	/* debug caches: alloc_single_from_partial and free_to_partial_list
+	 * under list_lock keep the counters too */
+	for (v = 1; v < NR_SLUB_PARTIAL_VARIANTS; v++) {
+		cache_flags = SLAB_CONSISTENCY_CHECKS;
+		schedules(w, v, 0, NULL, &o, POL_PCT);
+		cache_flags = 0;
+		ok(o.clean == NSEEDS, "%s, a debug cache: %d of %d PCT schedules clean%s%s",
+		   vname[v], o.clean, NSEEDS, o.other ? "; first: " : "", o.other ? o.other_sig : "");
+	}
 	for (k = 0; k < sizeof(sw) / sizeof(sw[0]); k++) {
 		schedules(w, sw[k].variant, 1ULL << sw[k].bit, sw[k].want, &o, POL_RANDOM);
 		ok(o.caught > 0 && o.other == 0,
@@ -257,7 +291,7 @@ int main(void)
 		   o.other ? ": " : "", o.other ? o.other_sig : "");
 	}
 	/* the checkers fail on what they must catch, directly */
-	slub_partial_set_default(PARTIAL_COUNTERS);
+	config_set(&w->config, &ck_slub_partial, PARTIAL_COUNTERS);
 	world_reset(w);
 	check_run_begin(w);
 	current_task = &mm_test_task;

@@ -48,9 +48,14 @@ enum {
 struct rcu_head;
 typedef void (*rcu_callback_t)(struct rcu_head *head);
 
+/* 32 bytes, so that it fits struct slab's union as 6.6's 16 bytes do:
+ * next shares the backend's space, as a head is in one place at a time
+ * (the fiber queue, the real-mode backend, or a lone thread's list) */
 struct rcu_head {
-	void *urcu_space[2];		/* the real-mode backend's (RCU_REAL_HEAD_SPACE) */
-	struct rcu_head *next;
+	union {
+		void *urcu_space[2];	/* the real-mode backend's (RCU_REAL_HEAD_SPACE) */
+		struct rcu_head *next;	/* fiber mode's queue, a lone thread's list */
+	};
 	rcu_callback_t func;
 	unsigned long gp_snap;		/* the grace period it waits for */
 };

@@ -32,8 +32,10 @@
 #include "../kernel/cmpxchg_double.h"
 #include "../kernel/list.h"
 #include "../kernel/local_lock.h"
+#include "../kernel/rcupdate.h"
 #include "../kernel/spinlock.h"
 #include "mm.h"
+#include "../kernel/hooks.h"
 
 /* page flags the slab uses (6.6 enum pageflags' numbers) */
 #define PG_locked		0
@@ -45,10 +47,23 @@ _Static_assert(PG_slab < NR_PAGEFLAGS && PG_locked < PG_head, "slab page flags i
 #define SLUB_MIN_PARTIAL	2	/* min_partial of every cache (set_min_partial's floor) */
 #define SLUB_CPU_PARTIAL_SLABS	2	/* slub_set_cpu_partial's slabs for small caches */
 
-/* kmem_cache flags (include/linux/slab.h) */
+/* kmem_cache flags (6.6 include/linux/slab.h; the debug ones need
+ * CONFIG_SLUB_DEBUG, which the model always has) */
 #define SLAB_CONSISTENCY_CHECKS	0x00000100UL	/* debug: no cmpxchg_double, checks */
-#define SLAB_TYPESAFE_BY_RCU	0x00080000UL
+#define SLAB_RED_ZONE		0x00000400UL	/* accepted; no red zone in the model */
+#define SLAB_POISON		0x00000800UL	/* accepted; objects are ASan-poisoned anyway */
+#define SLAB_STORE_USER		0x00010000UL	/* accepted; the owner cookie stands for it */
+#define SLAB_TYPESAFE_BY_RCU	0x00080000UL	/* slab pages freed after a grace period */
+#define SLAB_TRACE		0x00200000UL
 #define __CMPXCHG_DOUBLE	0x40000000UL	/* s->flags: the cache uses it */
+
+/* mm/slab.h 6.6: what makes a cache a debug cache */
+#define SLAB_DEBUG_FLAGS	(SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | \
+				 SLAB_TRACE | SLAB_CONSISTENCY_CHECKS)
+/* mm/slub.c 6.6: debug caches that run without the double-word cmpxchg */
+#define SLAB_NO_CMPXCHG		(SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER | SLAB_TRACE)
+/* what kmem_cache_create takes (SLAB_FLAGS_PERMITTED, the model's subset) */
+#define SLAB_FLAGS_PERMITTED	(SLAB_DEBUG_FLAGS | SLAB_TYPESAFE_BY_RCU)
 
 typedef union {
 	struct {
@@ -64,25 +79,30 @@ struct slab {
 	unsigned long __page_flags;
 	struct kmem_cache *slab_cache;
 	union {
-		struct list_head slab_list;
-		struct {			/* on a CPU partial list */
-			struct slab *next;
-			int slabs;		/* slabs from here to the chain's end */
-		};
-	};
-	union {
 		struct {
-			void *freelist;		/* first free object */
 			union {
-				unsigned long counters;
-				struct {
-					unsigned inuse:16;
-					unsigned objects:15;
-					unsigned frozen:1;
+				struct list_head slab_list;
+				struct {		/* on a CPU partial list */
+					struct slab *next;
+					int slabs;	/* slabs from here to the chain's end */
 				};
 			};
+			union {
+				struct {
+					void *freelist;		/* first free object */
+					union {
+						unsigned long counters;
+						struct {
+							unsigned inuse:16;
+							unsigned objects:15;
+							unsigned frozen:1;
+						};
+					};
+				};
+				freelist_aba_t freelist_counter;
+			};
 		};
-		freelist_aba_t freelist_counter;
+		struct rcu_head rcu_head;	/* SLAB_TYPESAFE_BY_RCU: rcu_free_slab */
 	};
 	unsigned int __unused;
 	atomic_t __page_refcount;
@@ -98,6 +118,8 @@ SLAB_MATCH(memcg_data, memcg_data);
 #undef SLAB_MATCH
 _Static_assert(sizeof(struct slab) <= sizeof(struct page), "struct slab fits a struct page");
 _Static_assert(offsetof(struct slab, freelist) % 16 == 0, "freelist_counter 16-byte aligned");
+_Static_assert(offsetof(struct slab, rcu_head) + sizeof(struct rcu_head) <=
+	       offsetof(struct slab, __unused), "rcu_head within the union: page_type untouched");
 
 #define slab_page(s)	((struct page *)(s))
 #define page_slab(p)	((struct slab *)(p))
@@ -177,6 +199,8 @@ enum stat_item {
 	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
 	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
 	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
+	ALLOC_FROM_PARTIAL,		/* get_partial_node: a node slab for the CPU */
+	CPU_PARTIAL_NODE,		/* get_partial_node: a node slab to the CPU partial list */
 	NR_SLUB_STAT_ITEMS
 };
 
@@ -203,6 +227,17 @@ struct kmem_cache {
 
 static inline unsigned int oo_order(struct kmem_cache_order_objects x) { return x.x >> 16; }
 static inline unsigned int oo_objects(struct kmem_cache_order_objects x) { return x.x & 0xffff; }
+
+/* kmem_cache_debug_flags / kmem_cache_debug (mm/slub.c 6.6) */
+static inline bool kmem_cache_debug_flags(const struct kmem_cache *s, unsigned long flags)
+{
+	return s->flags & flags;
+}
+
+static inline bool kmem_cache_debug(const struct kmem_cache *s)
+{
+	return kmem_cache_debug_flags(s, SLAB_DEBUG_FLAGS);
+}
 
 /* The owner cookie: the task id + 1 that holds the object, 0 when free. */
 #define SLUB_COOKIE_FREE	0UL
@@ -262,9 +297,9 @@ void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo);
 /* the counters' upkeep, called by slub.c and slab_common.c where the
  * series updates them */
 const char *slub_partial_variant_name(int v);
-/* the variant caches created from now on take (the running world's) */
-void slub_partial_set_default(int variant);
-int slub_partial_default(void);
+/* the variant: config key slub_partial, the running world's when a cache
+ * is created (kmem_cache_create) */
+extern struct config_key ck_slub_partial;
 int init_kmem_cache_node_partial(struct kmem_cache *s, struct kmem_cache_node *n);
 void free_kmem_cache_node_partial(struct kmem_cache_node *n);
 void __update_partial_total(struct kmem_cache_node *n, long delta);
@@ -283,9 +318,6 @@ long partial_free_sum(const struct kmem_cache_node *n);
 
 /* what the checkers see of the counters (DEFINE_HOOKS in slub_partial.c) */
 struct slub_partial_hooks {
-	/* a cache's node is made (kmem_cache_create): the checker hooks its
-	 * list_lock's validator */
-	void (*node_init)(struct kmem_cache *s, struct kmem_cache_node *n);
 	/* __slab_free's cmpxchg freed @cnt objects to a slab on @n's list;
 	 * free_counted once they are in the free counter (no yield between
 	 * the cmpxchg or the add and its hook) */
@@ -336,6 +368,98 @@ void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
 void slab_list_lock_validate(void *arg, const char *fn);
 void slab_partial_attach(void);
 void slab_partial_run_begin(void);
+/* its node part: the partial list, its slabs' freelists, nr_partial */
+void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n);
+
+/* kmalloc's size classes (6.6 mm/slab_common.c kmalloc_info, cut at
+ * KMALLOC_MAX_CACHE_SIZE): created by create_kmalloc_caches() */
+#define KMALLOC_MIN_SIZE	8
+#define KMALLOC_MAX_CACHE_SIZE	256
+#define NR_KMALLOC_CLASSES	8	/* 8 16 32 64 96 128 192 256 */
+extern struct kmem_cache *kmalloc_caches[NR_KMALLOC_CLASSES];
+void create_kmalloc_caches(unsigned long flags);
+/* the cache kmalloc(@size) takes (kmalloc_slab), NULL past the classes */
+struct kmem_cache *kmalloc_slab(size_t size);
+void *kmalloc(size_t size, gfp_t flags);
+/* flush_all on every online CPU from a fiber task: it migrates to each
+ * (6.6 flush_all_cpus_locked queues flush_cpu_slab there); the caller
+ * holds cpus_read_lock */
+void flush_all_cpus_locked(struct kmem_cache *s);
+
+/*
+ * The harness's hooks (kernel/hooks.h; DEFINE_HOOKS in slub_world.c):
+ * cache_created: kmem_cache_create made @s (its list_lock initialised,
+ *   no slab yet): a checker puts its under-lock validator on the lock.
+ */
+struct slub_hooks {
+	void (*cache_created)(struct kmem_cache *s);
+};
+DECLARE_HOOKS(slub);
+
+/* ---- slub.c's and slub_debug.c's, between them (and slab_common.c) ---- */
+
+static inline void stat(struct kmem_cache *s, enum stat_item si)
+{
+	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
+}
+
+static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)
+{
+	__WRITE_ONCE(*(void **)((char *)object + s->offset), fp);
+}
+
+static inline void *slab_address(const struct slab *slab)
+{
+	return page_address(slab_page(slab));
+}
+
+/* kmem_cache_has_cpu_partial: debug caches keep no CPU slabs */
+static inline bool kmem_cache_has_cpu_partial(const struct kmem_cache *s)
+{
+	return !kmem_cache_debug(s);
+}
+
+void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail);
+#define DEACTIVATE_TO_HEAD	0
+#define DEACTIVATE_TO_TAIL	1
+/* free_slab: the pages back, after a grace period for SLAB_TYPESAFE_BY_RCU */
+void free_slab(struct kmem_cache *s, struct slab *slab);
+/* the pages back to the page allocator now (slub.c) */
+void __free_slab(struct kmem_cache *s, struct slab *slab);
+
+/* slub_debug.c: the (freelist, counters) update, with slab_lock for caches
+ * without __CMPXCHG_DOUBLE; __slab_update_freelist wants IRQs off */
+extern bool system_has_freelist_aba;	/* false: no cache gets __CMPXCHG_DOUBLE */
+bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
+			    unsigned long counters_old, void *freelist_new,
+			    unsigned long counters_new, const char *n);
+bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
+			  unsigned long counters_old, void *freelist_new,
+			  unsigned long counters_new, const char *n);
+/* debug caches (kmem_cache_debug): one object at a time under list_lock */
+void *alloc_single_from_partial(struct kmem_cache *s, struct kmem_cache_node *n,
+				struct slab *slab);
+void *alloc_single_from_new_slab(struct kmem_cache *s, struct slab *slab);
+void free_to_partial_list(struct kmem_cache *s, struct slab *slab, void *head, void *tail,
+			  int bulk_cnt);
+/* the sysfs validate file: "1" on a debug cache runs validate_slab_cache
+ * (6.6's, which flush_all()s and then walks each node under list_lock;
+ * a disagreement is the violation I-SL-VALIDATE); the slabs counted, or
+ * -EINVAL */
+long validate_store(struct kmem_cache *s, const char *buf);
+
+/* SLAB_TYPESAFE_BY_RCU's record (slub_debug.c): a slab queued for
+ * rcu_free_slab; the check at its page's free (I-RCU-TYPESAFE); the slabs
+ * still waiting, for I-CONS (how many; at most @max of them in @out) */
+void slab_rcu_queued(struct slab *slab);
+void slab_rcu_check_free(struct kmem_cache *s, struct slab *slab, const char *fn);
+size_t slab_rcu_pending(struct slab **out, size_t max);
+
+/* the layer's bug switches (src/bugs/bugs.h): a bit is a switch's forever */
+enum {
+	BUG_DEACTIVATE_SLAB_LOST_INUSE = 23,	/* deactivate_slab keeps free_delta in inuse */
+	BUG_TYPESAFE_FREE_NO_GP = 24,		/* a typesafe slab's page freed at once */
+};
 
 /* slub.c's, for slab_common.c */
 #define TID_STEP		MAX_CPUS	/* roundup_pow_of_two(CONFIG_NR_CPUS) */
@@ -344,5 +468,26 @@ static inline unsigned long init_tid(int cpu) { return (unsigned long)cpu; }
 extern struct list_head slab_caches;
 void discard_slab(struct kmem_cache *s, struct slab *slab);
 void remove_partial(struct kmem_cache_node *n, struct slab *slab);
+
+/* slub.c's, for slub_bulk.c: the paths the bulk calls take */
+static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
+void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node);
+void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail, int cnt);
+void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn);
+void slab_free_hook(struct kmem_cache *s, void *object, const char *fn);
+/* local_lock_irqsave(&s->cpu_slab->lock, flags) on this CPU's */
+#define slub_local_lock_irqsave(s, flags) do {					\
+	struct task *__t = current;						\
+	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
+	(flags) = __local_irq_save(__t);					\
+	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+} while (0)
+
+#define slub_local_unlock_irqrestore(s, flags) do {				\
+	struct task *__t = current;						\
+	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+	__local_irq_restore(__t, (flags), __func__);				\
+	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
+} while (0)
 
 #endif /* MMFUZZ_MM_SLAB_H */

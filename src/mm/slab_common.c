@@ -35,7 +35,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	unsigned int order, cpu;
 	(void)align;
 
-	if (size < sizeof(void *) || size > 1024 || ctor)
+	if (size < sizeof(void *) || size > 1024 || ctor || (flags & ~SLAB_FLAGS_PERMITTED))
 		return NULL;
 	s = aligned_alloc(16, (sizeof(*s) + 15) / 16 * 16);
 	if (!s)
@@ -48,7 +48,10 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	}
 	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->flags = flags | __CMPXCHG_DOUBLE;
+	/* kmem_cache_open: system_has_freelist_aba() (a test may turn it off) */
+	s->flags = flags;
+	if (system_has_freelist_aba && !(flags & SLAB_NO_CMPXCHG))
+		s->flags |= __CMPXCHG_DOUBLE;
 	s->object_size = (size + sizeof(void *) - 1) & ~(unsigned int)(sizeof(void *) - 1);
 	s->offset = (s->object_size / 2) & ~(unsigned int)(sizeof(void *) - 1);
 	if (s->offset + sizeof(void *) > s->object_size)
@@ -76,6 +79,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 		return NULL;
 	}
 	list_add(&s->list, &slab_caches);
+	HOOK(slub, cache_created, s);
 	return s;
 }
 
@@ -85,18 +89,19 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	struct slab *slab, *t;
 	struct list_head discard __attribute__((aligned(16))) = { &discard, &discard };
 	unsigned long flags;
+	unsigned int remaining = 0;
 
 	if (!s)
 		return;
 	flush_all(s);
 	n = get_node(s, 0);
-	/* free_partial (6.6 mm/slub.c:4886): off the list under list_lock,
-	 * discarded after */
+	/* free_partial: the empty slabs off the list under list_lock */
 	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
-		if (slab->inuse)
-			sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
-					s->name, slab->inuse);
+		if (slab->inuse) {
+			remaining = slab->inuse;
+			continue;
+		}
 		remove_partial(n, slab);
 		__update_partial_free(n, -((long)slab->objects - (long)slab->inuse));
 		list_add(&slab->slab_list, &discard);
@@ -104,8 +109,62 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &discard, slab_list)
 		discard_slab(s, slab);
+	if (remaining)
+		sched_violation("I-SL-DESTROY", __func__, "%s: objects remaining (%u in a slab)",
+				s->name, remaining);
+	/* rcu_free_slab reads s: 6.6 waits in slab_caches_to_rcu_destroy_workfn */
+	if (s->flags & SLAB_TYPESAFE_BY_RCU)
+		rcu_barrier();
 	list_del(&s->list);
 	free_kmem_cache_node_partial(n);
 	free(s->cpu_slab);
 	free(s);
+}
+
+/* ---- kmalloc (6.6 mm/slab_common.c: kmalloc_info, create_kmalloc_caches,
+ * kmalloc_slab with size_index for the small sizes) ---- */
+
+struct kmem_cache *kmalloc_caches[NR_KMALLOC_CLASSES];
+
+static const struct {
+	const char *name;
+	unsigned int size;
+} kmalloc_info[NR_KMALLOC_CLASSES] = {
+	{ "kmalloc-8", 8 }, { "kmalloc-16", 16 }, { "kmalloc-32", 32 }, { "kmalloc-64", 64 },
+	{ "kmalloc-96", 96 }, { "kmalloc-128", 128 }, { "kmalloc-192", 192 },
+	{ "kmalloc-256", 256 },
+};
+
+/* create_kmalloc_caches (6.6 slab_common.c:906): one cache a class (the
+ * model has KMALLOC_NORMAL only) */
+void create_kmalloc_caches(unsigned long flags)
+{
+	int i;
+
+	for (i = 0; i < NR_KMALLOC_CLASSES; i++)
+		kmalloc_caches[i] = kmem_cache_create(kmalloc_info[i].name, kmalloc_info[i].size,
+						      0, flags, NULL);
+}
+
+/* kmalloc_slab: size_index for sizes up to 192 (96 and 192 between the
+ * powers of two), then the power of two */
+struct kmem_cache *kmalloc_slab(size_t size)
+{
+	int i;
+
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE)
+		return NULL;
+	for (i = 0; i < NR_KMALLOC_CLASSES; i++)
+		if (size <= kmalloc_info[i].size)
+			return kmalloc_caches[i];
+	return NULL;
+}
+
+/* __kmalloc -> __do_kmalloc_node: the class's cache (kmalloc_large past it,
+ * which the model does not have: NULL) */
+void *kmalloc(size_t size, gfp_t flags)
+{
+	struct kmem_cache *s = kmalloc_slab(size);
+
+	return s ? kmem_cache_alloc(s, flags) : NULL;
 }

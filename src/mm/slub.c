@@ -15,28 +15,24 @@
  * list_lock; put_cpu_partial and __unfreeze_partials; deactivate_slab with
  * the racy nr_partial read before the lock; flush_slab and flush_all.
  * Creation and destruction are src/mm/slab_common.c; the quiescent
- * checks are src/check/slab.c.  Not built this session: debug caches (slab_lock), SLAB_TYPESAFE_BY_RCU
- * (the model's rcu_head is 40 bytes: it does not fit the slab's union),
- * the operations, checkers and the fuzz target (docs/layer-slub.md).
+ * checks are src/check/slab.c; debug caches, slab_lock's
+ * (freelist, counters) update and SLAB_TYPESAFE_BY_RCU's free_slab are
+ * src/mm/slub_debug.c (docs/layer-slub.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bugs/bugs.h"
 #include "../kernel/bug.h"
 #include "../kernel/compiler.h"
+#include "../kernel/cpu.h"
 #include "../sched/san.h"
 #include "internal.h"
 #include "slab.h"
 
 
-static inline unsigned long next_tid(unsigned long tid) { return tid + TID_STEP; }
 
-
-static inline void stat(struct kmem_cache *s, enum stat_item si)
-{
-	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
-}
 
 /* ---- objects ---- */
 
@@ -48,14 +44,9 @@ static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
 	return READ_ONCE(*(void **)((char *)object + s->offset));
 }
 
-static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)
-{
-	__WRITE_ONCE(*(void **)((char *)object + s->offset), fp);
-}
-
 
 /* the object leaves the allocator: unpoisoned, owned by the caller */
-static void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
+void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
 {
 	unsigned long old;
 
@@ -68,7 +59,7 @@ static void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char 
 }
 
 /* the object comes back: poisoned but for its free pointer */
-static void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
+void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 {
 	unsigned long old = __atomic_exchange_n(obj_cookie(s, object), SLUB_COOKIE_FREE,
 						__ATOMIC_RELAXED);
@@ -86,14 +77,9 @@ struct slab *virt_to_slab(const void *x)
 	unsigned long pfn = (unsigned long)((const unsigned char *)x - (const unsigned char *)mm_pa->mem) / MODEL_PAGE_SIZE;
 	struct page *page = compound_head(pfn_to_page(pfn));
 
-	if (!(page->flags & (1UL << PG_slab)))
+	if (!(__READ_ONCE(page->flags) & (1UL << PG_slab)))	/* PG_locked beside it */
 		return NULL;
 	return page_slab(page);
-}
-
-static inline void *slab_address(const struct slab *slab)
-{
-	return page_address(slab_page(slab));
 }
 
 /* ---- slabs ---- */
@@ -140,7 +126,7 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	return allocate_slab(s, flags, node);
 }
 
-static void __free_slab(struct kmem_cache *s, struct slab *slab)
+void __free_slab(struct kmem_cache *s, struct slab *slab)
 {
 	struct page *page = slab_page(slab);
 	int order = (int)oo_order(s->oo);
@@ -161,22 +147,21 @@ void discard_slab(struct kmem_cache *s, struct slab *slab)
 {
 	dec_slabs_node(s, 0, slab->objects);
 	stat(s, FREE_SLAB);
-	__free_slab(s, slab);
+	free_slab(s, slab);
 }
 
 /* ---- the node's partial list, under n->list_lock ---- */
 
 static void __add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
-	/* written under list_lock, read racily (get_partial_node, deactivate_slab) */
-	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);
+	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);	/* read racily */
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);
 	else
 		list_add(&slab->slab_list, &n->partial);
 }
 
-static void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
+void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
 	__add_partial(n, slab, tail);
@@ -191,21 +176,10 @@ void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 	__update_partial_total(n, -(long)slab->objects);	/* seed 004 */
 }
 
-/* slab_update_freelist: (freelist, counters) both or neither */
-static bool slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
-				 unsigned long counters_old, void *freelist_new,
-				 unsigned long counters_new, const char *n)
-{
-	(void)n;
-	if (cmpxchg_double(&slab->freelist, &slab->counters, freelist_old, counters_old,
-			   freelist_new, counters_new))
-		return true;
-	stat(s, CMPXCHG_DOUBLE_FAIL);
-	return false;
-}
-
-/* acquire_slab: freeze a slab of the node's list, take its freelist */
-static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct slab *slab)
+/* acquire_slab: freeze a slab of the node's list; @mode: take its
+ * freelist for the CPU (else it stays in the slab, for the CPU partial list) */
+static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct slab *slab,
+			  int mode)
 {
 	void *freelist;
 	unsigned long counters;
@@ -215,12 +189,16 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 	freelist = READ_ONCE(slab->freelist);
 	counters = READ_ONCE(slab->counters);
 	new.counters = counters;
-	new.inuse = new.objects;
-	new.freelist = NULL;
+	if (mode) {
+		new.inuse = new.objects;
+		new.freelist = NULL;
+	} else {
+		new.freelist = freelist;
+	}
 	VM_BUG_ON(new.frozen);
 	new.frozen = 1;
-	if (!slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
-				  "acquire_slab"))
+	if (!__slab_update_freelist(s, slab, freelist, counters, new.freelist, new.counters,
+				    "acquire_slab"))
 		return NULL;
 	remove_partial(n, slab);
 	new.counters = counters;	/* seed 004: its free objects leave the list */
@@ -231,25 +209,42 @@ static void *acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n, struc
 
 static void put_cpu_partial(struct kmem_cache *s, struct slab *slab, int drain);
 
-/* get_partial_node: the racy nr_partial read, then the first slab */
+/* get_partial_node: the racy nr_partial read, then the first slab for the
+ * CPU and up to cpu_partial_slabs / 2 + 1 more for its partial list */
 static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
 			      struct slab **ret_slab)
 {
 	struct slab *slab, *slab2;
 	void *object = NULL;
 	unsigned long flags;
+	unsigned int partial_slabs = 0;
 
 	if (!n || !READ_ONCE(n->nr_partial))
 		return NULL;
 	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, slab2, &n->partial, slab_list) {
-		void *t = acquire_slab(s, n, slab);
+		void *t;
 
+		if (kmem_cache_debug(s)) {
+			object = alloc_single_from_partial(s, n, slab);
+			if (object)
+				break;
+			continue;
+		}
+		t = acquire_slab(s, n, slab, object == NULL);
 		if (!t)
 			break;
-		*ret_slab = slab;
-		object = t;
-		break;	/* slub_cpu_partial filling left out: one slab */
+		if (!object) {
+			*ret_slab = slab;
+			stat(s, ALLOC_FROM_PARTIAL);
+			object = t;
+		} else {
+			put_cpu_partial(s, slab, 0);	/* under list_lock: its order */
+			stat(s, CPU_PARTIAL_NODE);
+			partial_slabs++;
+		}
+		if (!kmem_cache_has_cpu_partial(s) || partial_slabs > s->cpu_partial_slabs / 2)
+			break;
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	return object;
@@ -285,7 +280,8 @@ redo:
 	new.counters = old.counters;
 	new.frozen = 0;
 	if (freelist_tail) {
-		new.inuse -= free_delta;
+		if (!bug_on(BUG_DEACTIVATE_SLAB_LOST_INUSE))
+			new.inuse -= free_delta;
 		set_freepointer(s, freelist_tail, old.freelist);
 		new.freelist = freelist;
 	} else {
@@ -342,8 +338,8 @@ static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
 			new.counters = old.counters;
 			new.freelist = old.freelist;
 			new.frozen = 0;
-		} while (!slab_update_freelist(s, slab, old.freelist, old.counters,
-					       new.freelist, new.counters, "unfreezing slab"));
+		} while (!__slab_update_freelist(s, slab, old.freelist, old.counters,
+						 new.freelist, new.counters, "unfreezing slab"));
 		if (unlikely(!new.inuse && n->nr_partial >= s->min_partial)) {
 			slab->next = slab_to_discard;
 			slab_to_discard = slab;
@@ -359,20 +355,6 @@ static void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab)
 		discard_slab(s, slab);
 	}
 }
-
-#define slub_local_lock_irqsave(s, flags) do {					\
-	struct task *__t = current;						\
-	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
-	(flags) = __local_irq_save(__t);					\
-	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
-} while (0)
-
-#define slub_local_unlock_irqrestore(s, flags) do {				\
-	struct task *__t = current;						\
-	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
-	__local_irq_restore(__t, (flags), __func__);				\
-	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
-} while (0)
 
 /* put_cpu_partial: a slab frozen by __slab_free onto this CPU's partial
  * chain; past cpu_partial_slabs the chain goes to the node first */
@@ -416,14 +398,14 @@ static void *get_freelist(struct kmem_cache *s, struct slab *slab)
 		VM_BUG_ON(!new.frozen);
 		new.inuse = new.objects;
 		new.frozen = freelist != NULL;
-	} while (!slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
-				       "get_freelist"));
+	} while (!__slab_update_freelist(s, slab, freelist, counters, NULL, new.counters,
+					 "get_freelist"));
 	return freelist;
 }
 
 /* ---- allocation ---- */
 
-static void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node)
+void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node)
 {
 	struct kmem_cache_cpu *c;
 	void *freelist;
@@ -453,7 +435,7 @@ reread_slab:
 	}
 load_freelist:
 	lockdep_assert_held(&c->lock);
-	VM_BUG_ON(!__READ_ONCE(c->slab)->frozen);
+	VM_BUG_ON(!((struct slab){ .counters = __READ_ONCE(__READ_ONCE(c->slab)->counters) }).frozen);
 	__WRITE_ONCE(c->freelist, (void **)get_freepointer(s, freelist));
 	__WRITE_ONCE(c->tid, next_tid(__READ_ONCE(c->tid)));
 	slub_local_unlock_irqrestore(s, flags);
@@ -486,13 +468,22 @@ new_slab:
 new_objects:
 	slab = NULL;
 	freelist = get_partial_node(s, get_node(s, node), &slab);
-	if (freelist)
+	if (freelist) {
+		if (kmem_cache_debug(s))	/* check_new_slab: from the list */
+			return freelist;
 		goto retry_load_slab;
+	}
 	/* the local lock is not held: c re-fetched after */
 	slab = new_slab(s, gfpflags, node);
 	if (unlikely(!slab))
 		return NULL;
-	inc_slabs_node(s, 0, slab->objects);
+	if (kmem_cache_debug(s)) {
+		freelist = alloc_single_from_new_slab(s, slab);
+		if (unlikely(!freelist))
+			goto new_objects;
+		return freelist;
+	}
+	inc_slabs_node(s, node, slab->objects);
 	/* not published yet: nobody else sees the slab */
 	freelist = __READ_ONCE(slab->freelist);
 	__WRITE_ONCE(slab->freelist, NULL);
@@ -558,21 +549,6 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfpflags)
 	return slab_alloc_node(s, gfpflags, 0);
 }
 
-int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size, void **p)
-{
-	size_t i;
-
-	/* 6.6 takes the local lock once for the batch; one at a time here */
-	for (i = 0; i < size; i++) {
-		p[i] = slab_alloc_node(s, flags, 0);
-		if (!p[i]) {
-			kmem_cache_free_bulk(s, i, p);
-			return 0;
-		}
-	}
-	return (int)i;
-}
-
 /* ---- freeing ---- */
 
 /* __slab_free: not this CPU's slab (or a race): to the slab itself */
@@ -586,6 +562,10 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, voi
 	struct kmem_cache_node *n = NULL;
 	unsigned long flags = 0;
 
+	if (kmem_cache_debug(s)) {
+		free_to_partial_list(s, slab, head, tail, cnt);
+		return;
+	}
 	do {
 		if (unlikely(n)) {
 			spin_unlock_irqrestore(&n->list_lock, flags);
@@ -641,8 +621,7 @@ slab_empty:
 	discard_slab(s, slab);
 }
 
-static void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail,
-			 int cnt)
+void do_slab_free(struct kmem_cache *s, struct slab *slab, void *head, void *tail, int cnt)
 {
 	void *tail_obj = tail ? tail : head;
 	struct kmem_cache_cpu *c;
@@ -688,14 +667,6 @@ void kfree(const void *x)
 	if (!slab)
 		sched_violation("I-SL-CACHE", __func__, "%p is not a slab object", x);
 	kmem_cache_free(slab->slab_cache, (void *)x);
-}
-
-void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
-{
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		kmem_cache_free(s ? s : virt_to_slab(p[i])->slab_cache, p[i]);
 }
 
 /* ---- flushing ---- */
@@ -753,12 +724,39 @@ static void __flush_cpu_slab(struct kmem_cache *s, int cpu)
 		__unfreeze_partials(s, partial);
 }
 
+/*
+ * flush_all_cpus_locked (6.6 slub.c:3054): 6.6 queues flush_cpu_slab on
+ * each online CPU and waits; a fiber task goes to each CPU in turn (it
+ * waits there for whoever has the CPU with preemption or IRQs off) and
+ * flushes it locally, then comes back.  Without a scheduler (a test's
+ * task, or an IRQ that cannot move) every CPU is taken from here, which
+ * is right only when nothing runs beside it.
+ */
+void flush_all_cpus_locked(struct kmem_cache *s)
+{
+	struct task *t = current;
+	int cpu, home = t->cpu;
+
+	if (!t->fs || t->irq_active) {
+		for (cpu = 0; cpu < MAX_CPUS; cpu++)
+			__flush_cpu_slab(s, cpu);
+		return;
+	}
+	for_each_online_cpu(cpu) {
+		if (cpu != t->cpu)
+			sched_migrate(t, cpu, YIELD_SITE(YP_POINT, "flush_cpu_slab"));
+		if (t->cpu == cpu)	/* not gone offline meanwhile */
+			__flush_cpu_slab(s, cpu);
+	}
+	if (t->cpu != home)
+		sched_migrate(t, home, YIELD_SITE(YP_POINT, "flush_cpu_slab"));
+}
+
 void flush_all(struct kmem_cache *s)
 {
-	int cpu;
-
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		__flush_cpu_slab(s, cpu);
+	cpus_read_lock();
+	flush_all_cpus_locked(s);
+	cpus_read_unlock();
 }
 
 
@@ -782,15 +780,20 @@ int kmem_cache_shrink(struct kmem_cache *s)
 	flush_all(s);
 	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
-		if (!slab->inuse) {
+		struct slab c = { .counters = __READ_ONCE(slab->counters) };
+
+		if (!c.inuse) {		/* __slab_free changes it without list_lock */
 			list_move(&slab->slab_list, &discard);
 			__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
+			dec_slabs_node(s, 0, slab->objects);
 			__update_partial_free(n, -(long)slab->objects);	/* seed 004 */
 			__update_partial_total(n, -(long)slab->objects);
 		}
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);
-	list_for_each_entry_safe(slab, t, &discard, slab_list)
-		discard_slab(s, slab);
+	list_for_each_entry_safe(slab, t, &discard, slab_list) {
+		stat(s, FREE_SLAB);
+		free_slab(s, slab);
+	}
 	return 0;
 }

@@ -37,6 +37,7 @@
 #include "../kernel/compiler.h"
 #include "../kernel/percpu.h"
 #include "config.h"
+#include "internal.h"
 #include "slab.h"
 
 #include <stdlib.h>
@@ -57,26 +58,19 @@ const char *slub_partial_variant_name(int v)
 	return v >= 0 && v < NR_SLUB_PARTIAL_VARIANTS ? partial_variant_names[v] : "?";
 }
 
-/* the running world's (set by the SLUB layer's tune from ck_slub_partial);
- * a cache keeps the variant it was created with */
-static int partial_default = PARTIAL_COUNT_WALK;
-
-void slub_partial_set_default(int variant)
+/* the running world's: its config (a tune key: a cached world reset for
+ * another value has it in w->config), read when a cache is created */
+static int partial_variant_of_world(void)
 {
-	if (variant >= 0 && variant < NR_SLUB_PARTIAL_VARIANTS)
-		__atomic_store_n(&partial_default, variant, __ATOMIC_RELAXED);
-}
-
-int slub_partial_default(void)
-{
-	return __atomic_load_n(&partial_default, __ATOMIC_RELAXED);
+	return mm_world ? (int)config_get(&mm_world->config, &ck_slub_partial) : PARTIAL_COUNT_WALK;
 }
 
 /* ---- the node's counters (init_kmem_cache_node, free_kmem_cache_nodes) ---- */
 
 int init_kmem_cache_node_partial(struct kmem_cache *s, struct kmem_cache_node *n)
 {
-	n->partial_variant = slub_partial_default();
+	(void)s;
+	n->partial_variant = partial_variant_of_world();
 	n->partial_total_objs = 0;
 	atomic_long_set(&n->partial_free_atomic, 0);
 	n->partial_free_objs = NULL;
@@ -88,7 +82,6 @@ int init_kmem_cache_node_partial(struct kmem_cache *s, struct kmem_cache_node *n
 			return -1;
 		memset(n->partial_free_objs, 0, MAX_CPUS * sizeof(struct partial_free_cpu));
 	}
-	HOOK(slub_partial, node_init, s, n);
 	return 0;
 }
 
@@ -274,7 +267,19 @@ void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 	sinfo->cache_order = oo_order(s->oo);
 }
 
-/* ---- the switches ---- */
+/* ---- the config key and the switches ---- */
+
+struct config_key ck_slub_partial = {
+	.name = "slub_partial", .layer = "slub",
+	.desc = "what /proc/slabinfo counts the partial slabs' free objects with (seed 004): "
+		"count_partial (6.6: the walk under list_lock), partial_counters (the "
+		"series: per-node total under list_lock, per-CPU free counter), "
+		"partial_counters_atomic (one shared atomic free counter)",
+	.lo = 0, .hi = NR_SLUB_PARTIAL_VARIANTS - 1, .def = PARTIAL_COUNT_WALK,
+	.names = partial_variant_names, .bin_off = 56, .bin_len = 1, .tune = true,
+};
+CONFIG_KEY(ck_slub_partial);
+
 
 
 static const struct bug_info bug_partial_counter_reread_inuse = {

@@ -180,6 +180,26 @@ void fsched_destroy(struct fsched *fs)
 /* ------------------------------------------------------------------ */
 /* switching                                                           */
 
+/*
+ * TSan: an interrupt that ended on @t's CPU since @t last ran there happened
+ * before @t's next instruction (the CPU's order, not a lock), so a task
+ * interrupted in preemptible code (SLUB's fast path) sees what the
+ * interrupt did.  Preempting tasks give no such order: only interrupts
+ * count (fsched_irq_exit advances irq_epoch).
+ */
+static __sched_notsan void irq_epoch_sync(struct fsched *fs, struct task *t)
+{
+#if MMFUZZ_TSAN
+	if (!t->irq_active && t->irq_epoch_seen != fs->cpu[t->cpu].irq_epoch) {
+		t->irq_epoch_seen = fs->cpu[t->cpu].irq_epoch;
+		__tsan_acquire(&fs->cpu[t->cpu].tsan_sync);
+	}
+#else
+	(void)fs;
+	(void)t;
+#endif
+}
+
 static __sched_notsan void switch_to(struct fsched *fs, struct task *from, int to)
 {
 	struct task *t = &fs->task[to];
@@ -209,6 +229,7 @@ static __sched_notsan void switch_to(struct fsched *fs, struct task *from, int t
 	/* resumed: someone switched back to us */
 	if (fs->aborting)
 		fsched_abandon(from);
+	irq_epoch_sync(fs, from);
 	current_task = from;
 }
 
@@ -380,6 +401,7 @@ __sched_notsan void fsched_irq_exit(struct task *t)
 		return;
 #if MMFUZZ_TSAN
 	__tsan_release(&t->fs->cpu[t->cpu].tsan_sync);
+	t->fs->cpu[t->cpu].irq_epoch++;
 #endif
 	t->irq_active = false;
 	t->irq_ctx = t->kfn != NULL;	/* an IRQ handler kthread stays one */
@@ -475,6 +497,8 @@ static __sched_notsan void task_worker(void *arg)
 			continue;
 		t->phase = PH_RUNNING;
 		current_task = t;
+		t->irq_epoch_seen = 0;
+		irq_epoch_sync(fs, t);
 		if (t->kfn) {
 #if MMFUZZ_TSAN
 			__tsan_acquire(t);	/* kthread_run: its creator's writes */

@@ -150,6 +150,7 @@ struct task {
 	int irq_depth;			/* local_irq_save nesting */
 	bool irq_ctx;			/* current op runs in interrupt context */
 	bool irq_active;		/* ... and has entered it */
+	unsigned int irq_epoch_seen;	/* TSan: its CPU's irq_epoch when it last ran */
 	int nheld;
 	struct sched_lock *held[MAX_HELD];
 	/* lockdep (src/kernel/lockdep.c): where each held lock was taken */
@@ -244,6 +245,7 @@ struct sched_cpu {
 	struct task *irq_task;		/* task running in interrupt context here */
 	char tsan_sync;			/* TSan: one non-preemptible section on this
 					 * CPU happens-before the next */
+	unsigned int irq_epoch;		/* TSan: interrupts that ended here */
 };
 
 typedef void (*task_body_fn)(struct task *t, void *arg);

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The executor's SLUB checker: src/check/slab.c's I-SL checks at the points
+ * they hold (docs/layer-slub.md, "Checks"):
+ *   at each n->list_lock acquisition   validate_slab_node: the node's
+ *       partial list, its slabs' freelists and owners, nr_partial (a slab
+ *       frozen on the list inside acquire_slab is never seen: the check
+ *       runs when the lock is got, not at every yield point)
+ *   at quiescence                      validate_slab_cache of every cache of
+ *       the run: the node and each CPU's slab, freelist and partial chain
+ * The validator goes on each cache's list_lock as kmem_cache_create makes
+ * it (the slub_hooks.cache_created hook); the caches are the run's
+ * (src/mm/slub_world.c).  Owners: the slab object space (slab_check.h),
+ * whose source is the run's (src/prog/ops_slub.c).
+ */
+#include "slab_check.h"
+
+#include "../mm/slub_world.h"
+
+const struct owner_space slab_objects = {
+	.name = "slab object",
+};
+OWNER_SPACE(slab_objects);
+
+/* under n->list_lock, right after it was taken: the node as the lock
+ * protects it (a debug cache's slab under slab_lock is mid-update: left) */
+static void list_lock_validate(void *arg, const char *fn)
+{
+	slab_list_lock_validate(arg, fn);	/* and seed 004's counters (slab.c) */
+}
+
+static void cache_created(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n = get_node(s, 0);
+
+	n->list_lock.validate = list_lock_validate;
+	n->list_lock.validate_arg = s;
+}
+
+static void slub_attach(struct world *w)
+{
+	(void)w;
+	slub_hooks.cache_created = cache_created;
+	slab_partial_attach();
+}
+
+static void slub_run_begin(struct world *w)
+{
+	(void)w;
+	slab_partial_run_begin();
+}
+
+static void slub_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	struct slub_world *sw = slub_world_of(w);
+	int i;
+
+	(void)where;
+	(void)f;
+	if (!sw || !sw->used)
+		return;
+	for (i = 0; i < sw->n; i++)
+		if (sw->cache[i])
+			validate_slab_cache(sw->cache[i]);
+}
+
+static const struct checker slub_checker = {
+	.name = "I-SL-FROZEN I-SL-INUSE I-SL-OWNER I-SL-NRPARTIAL I-SL-CPUFREELIST "
+		"I-SL-CPUPARTIAL I-SL-PTOTAL I-SL-PFREE I-SL-WALK", .layer = "slub", .prio = 45,
+	.attach = slub_attach, .run_begin = slub_run_begin, .quiescent = slub_quiescent,
+};
+CHECKER(slub_checker);

@@ -16,8 +16,8 @@
  * (kfree_rcu_drain, rcu_barrier) before the objects are counted.
  *
  * SLAB_TYPESAFE_BY_RCU caches (objects reused at once, slab pages back
- * after a grace period, lookups revalidating identity) are not in this
- * tree yet (helper slubdebug's): slub_rcu1 exercises kfree_rcu only.
+ * after a grace period, lookups revalidating identity) are not exercised
+ * here yet: slub_rcu1 runs kfree_rcu only.
  * One op is one update or one lookup.
  */
 #include "slub_stress.h"

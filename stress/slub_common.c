@@ -398,6 +398,7 @@ static const char *const slub_stat_names[NR_SLUB_STAT_ITEMS] = {
 	[DEACTIVATE_FULL] = "deactivate_full",
 	[CMPXCHG_DOUBLE_CPU_FAIL] = "cmpxchg_double_cpu_fail",
 	[CMPXCHG_DOUBLE_FAIL] = "cmpxchg_double_fail",
+	[ALLOC_FROM_PARTIAL] = "alloc_from_partial", [CPU_PARTIAL_NODE] = "cpu_partial_node",
 };
 
 void slub_stress_stat_print(FILE *out, const void *sa, const void *sb,
@@ -412,8 +413,13 @@ void slub_stress_stat_print(FILE *out, const void *sa, const void *sb,
 	unsigned long long nfree = 0, ops = span->ops ? span->ops : 1;
 	unsigned int i;
 
-	for (i = 0; i < NR_SLUB_STAT_ITEMS; i++)
-		fprintf(out, "model.slub.%s: %lu\n", slub_stat_names[i], b->stat[i] - a->stat[i]);
+	for (i = 0; i < NR_SLUB_STAT_ITEMS; i++) {
+		if (slub_stat_names[i])
+			fprintf(out, "model.slub.%s: %lu\n", slub_stat_names[i],
+				b->stat[i] - a->stat[i]);
+		else	/* an item slab.h added and this list has not named */
+			fprintf(out, "model.slub.stat_item_%u: %lu\n", i, b->stat[i] - a->stat[i]);
+	}
 	fprintf(out, "model.slub.cmpxchg_retries: %lu\n",
 		b->stat[CMPXCHG_DOUBLE_CPU_FAIL] - a->stat[CMPXCHG_DOUBLE_CPU_FAIL] +
 		b->stat[CMPXCHG_DOUBLE_FAIL] - a->stat[CMPXCHG_DOUBLE_FAIL]);

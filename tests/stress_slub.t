@@ -7,7 +7,7 @@
 # kfree_rcu() freed by the end; and the options' bad values are exit 2.
 . tests/lib/tap.sh
 
-plan 24
+plan 26
 
 SHORT="-s 2 --warmup 0 --sample-ms 150 --stall-ms 20000"
 stat() { grep "^$2: " "$1" | head -1 | cut -d' ' -f2; }
@@ -38,6 +38,8 @@ for t in 1 2; do
 	ok $? "slub_xfree1 -t $t --reader-hz 500 --min-partial 100000: clean"
 	[ "$(stat "$o" model.slub.free_fastpath)" = 0 ] && gt0 "$(stat "$o" model.slub.free_slowpath)"
 	ok $? "slub_xfree1 -t $t: every free is __slab_free (another CPU's slab)"
+	! grep -q "^model.slub.stat_item_\|(null)" "$o" && gt0 "$(stat "$o" model.slub.alloc_from_partial)"
+	ok $? "slub_xfree1 -t $t: every stat item named; allocations from the node's partial list"
 	gt0 "$(stat "$o" model.slub.list_lock.acquired)" &&
 		gt0 "$(stat "$o" model.slub.list_lock.hold_ns_max)" &&
 		gt0 "$(stat "$o" model.slub.free_p99_ns)"

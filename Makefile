@@ -454,6 +454,17 @@ bench-stress: $(MMFUZZ)
 .PHONY: bench-seed002
 bench-seed002: $(MMFUZZ)
 	bench/seed002.sh -b $(BUILD)
+
+# make bench-seed004 [SEED004_RUNS=5] [SEED004_RATES="0 10 100 1000"]: seed 004's
+# figures (slub_xfree1, long partial lists, a slabinfo reader at those rates,
+# each variant; medians of the runs) to docs/measurements/bench-seed004.md
+.PHONY: bench-seed004
+bench-seed004: $(MMFUZZ)
+	@load=$$(cut -d' ' -f1-3 /proc/loadavg); out=$(BUILD)/bench-seed004.out; rm -f $$out.failed; \
+	{ bench/seed004.sh -r $(or $(SEED004_RUNS),5) -z "$(or $(SEED004_RATES),0 10 100 1000)" \
+		$(MMFUZZ) || touch $$out.failed; } 2>&1 | tee $$out; \
+	if [ -e $$out.failed ]; then rm -f $$out.failed; exit 1; fi; \
+	bench/mpage.sh -n bench-seed004 -c "make bench-seed004" -l "$$load" -f $$out
 # ---- end of stress ----
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d) $(BENCH_BINS:=.d)

@@ -71,6 +71,16 @@ void stress_snap_take(struct stress_run *r, struct stress_snap *s)
 		abort();
 	}
 	layers_stat_snap(r->w, s->layers);
+	if (r->o->wl->stat_snap) {
+		if (r->o->wl->stat_size > sizeof(s->wl_stats)) {
+			fprintf(stderr, "mmfuzz stress: %s's stat snapshot takes %zu bytes, more "
+				"than STRESS_WL_STATS (%zu) in stress/stress.h\n", r->o->wl->name,
+				r->o->wl->stat_size, sizeof(s->wl_stats));
+			abort();
+		}
+		s->wl = r->o->wl;
+		s->wl->stat_snap(r, s->wl_stats);
+	}
 	s->task_cpu_ns = stress_task_cpu_ns(r);
 	s->ntasks = r->nstarted;
 	s->tsc = __lock_tsc();
@@ -106,5 +116,7 @@ void stress_counters_print(FILE *out, const struct stress_snap *a, const struct 
 	};
 
 	layers_stat_print(out, a->layers, b->layers, &span);
+	if (a->wl && b->wl == a->wl)
+		a->wl->stat_print(out, a->wl_stats, b->wl_stats, &span);
 	stress_cpu_print(out, a, b, run_ns, ops);
 }

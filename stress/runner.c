@@ -74,6 +74,7 @@ void stress_opts_default(struct stress_opts *o)
 	o->stall_ms = 10000;
 	o->affinity = AFF_CORES;
 	o->variant = PCP_BULK_SINGLE_PASS;
+	o->slub_min_partial = o->slub_cpu_partial = -1;
 }
 
 /*

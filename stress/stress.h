@@ -96,11 +96,20 @@ struct stress_workload {
 	int (*run)(struct stress_run *r, FILE *out, unsigned long long *ops, uint64_t *ns);
 	/* the options of its own this workload takes (STRESS_WL_*) */
 	unsigned int wl_opts;
+	/* its own counters, as a world layer's (layer.h): stat_snap copies
+	 * them into stat_size bytes (<= STRESS_WL_STATS) while the tasks are
+	 * parked, after quiesce; stat_print prints b - a after the layers'
+	 * lines; optional */
+	size_t stat_size;
+	void (*stat_snap)(struct stress_run *r, void *snap);
+	void (*stat_print)(FILE *out, const void *a, const void *b,
+			   const struct layer_stat_span *span);
 };
 
 /* Options one workload takes (stress_opts.wl_*). */
 #define STRESS_WL_ALLOC_DURING_INIT	0x1	/* --alloc-during-init */
 #define STRESS_WL_SIM_CPUS		0x2	/* --sim-cpus LIST */
+#define STRESS_WL_SLUB			0x4	/* --reader-hz, --min-partial, --cpu-partial */
 
 /* Register @wl (a static struct stress_workload in the workload's own file). */
 #define STRESS_WORKLOAD(wl)							\
@@ -141,6 +150,11 @@ struct stress_opts {
 	 * the simulated nodes' CPU counts (0 ends the list) */
 	bool alloc_during_init;
 	unsigned int sim_cpus[8];
+	/* the SLUB workloads (slub_stress.h): a slabinfo reader's reads a
+	 * second (0: none), and the caches' min_partial and cpu_partial_slabs
+	 * as /sys/kernel/slab/<cache>/ sets them (-1: the cache's own) */
+	unsigned long reader_hz;
+	long slub_min_partial, slub_cpu_partial;
 	/* config keys given on the command line: they win over the runner's
 	 * machine and the workload's configure; in the order given, a key
 	 * given twice once (its last value) */
@@ -161,9 +175,15 @@ int stress_config_check(const struct stress_opts *o, char *msg, size_t n);
 /* Bytes of the world layers' stat snapshots a stress_snap holds. */
 #define STRESS_LAYER_STATS	4096
 
+/* Bytes of a workload's own stat snapshot. */
+#define STRESS_WL_STATS		4096
+
 struct stress_snap {
 	/* every world layer's counters (layers_stat_snap, layer.h) */
 	_Alignas(8) unsigned char layers[STRESS_LAYER_STATS];
+	/* the workload's (its stat_snap), NULL when it has none */
+	_Alignas(8) unsigned char wl_stats[STRESS_WL_STATS];
+	const struct stress_workload *wl;
 	uint64_t tsc;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
 	uint64_t task_cpu_ns;		/* the task threads' CPU time, summed */

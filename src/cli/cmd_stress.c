@@ -73,6 +73,11 @@ static const char stress_usage[] =
 	"  --alloc-during-init  deferred_init1: the tasks allocate while the init runs\n"
 	"  --sim-cpus N,...   deferred_init1: padata's arithmetic for nodes of N CPUs, each\n"
 	"                     helper's share timed on this machine's threads\n"
+	"  --reader-hz N      the SLUB workloads: a slabinfo reader (get_slabinfo of\n"
+	"                     each cache) N times a second beside the tasks (0: none)\n"
+	"  --min-partial N, --cpu-partial N   the SLUB workloads' caches' min_partial\n"
+	"                     and cpu_partial_slabs (/sys/kernel/slab/*/): a large\n"
+	"                     min_partial keeps empty slabs, so partial lists grow long\n"
 	"  --list             the workloads\n"
 	"\n"
 	"Exit status: 0 clean, 1 an invariant violation, 2 bad input or usage,\n"
@@ -83,6 +88,7 @@ enum {
 	OPT_STALL_MS, OPT_PCP_HIGH, OPT_PCP_BATCH, OPT_ZONE_PAGES, OPT_SCALING, OPT_COMPARE,
 	OPT_MAX_TASKS, OPT_LIST, OPT_CPU_STRIDE, OPT_EMIT_CONFIG, OPT_SET, OPT_KEYS, OPT_HOST,
 	OPT_ALLOC_DURING_INIT, OPT_SIM_CPUS,
+	OPT_READER_HZ, OPT_MIN_PARTIAL, OPT_CPU_PARTIAL,
 };
 
 /* --sim-cpus 8,80: up to 8 CPU counts, 1..4096; -1 after saying why not */
@@ -255,7 +261,7 @@ struct stress_cli {
 	const struct config_key *vkey[8];
 	long vval[8];
 	char *child[64 + 2 * MM_CONFIG_MAX];
-	char numbuf[16][24];
+	char numbuf[24][24];
 	char setbuf[MM_CONFIG_MAX][96];	/* the children's --set KEY=VALUE */
 	int nchild, nnum;
 };
@@ -337,6 +343,9 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		{ "host", no_argument, 0, OPT_HOST },
 		{ "alloc-during-init", no_argument, 0, OPT_ALLOC_DURING_INIT },
 		{ "sim-cpus", required_argument, 0, OPT_SIM_CPUS },
+		{ "reader-hz", required_argument, 0, OPT_READER_HZ },
+		{ "min-partial", required_argument, 0, OPT_MIN_PARTIAL },
+		{ "cpu-partial", required_argument, 0, OPT_CPU_PARTIAL },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 } };
 	struct stress_opts *o = &c->o;
@@ -349,7 +358,8 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 		switch (opt) {
 		case OPT_INJECT: case OPT_VARIANT: case OPT_CHECK_EVERY: case OPT_PCP_HIGH:
 		case OPT_PCP_BATCH: case OPT_ZONE_PAGES: case OPT_SET: case OPT_CPU_STRIDE:
-		case OPT_EMIT_CONFIG:
+		case OPT_EMIT_CONFIG: case OPT_READER_HZ: case OPT_MIN_PARTIAL:
+		case OPT_CPU_PARTIAL:
 			/* the model's machine: nothing of it on the host */
 			for (id = 0; !c->model_only && lo[id].name; id++)
 				if (lo[id].val == opt)
@@ -493,6 +503,20 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 				return EXIT_USAGE;
 			o->cpu_stride = (int)v;
 			break;
+		case OPT_READER_HZ:
+			if (number("--reader-hz", optarg, 0, 100000, &o->reader_hz))
+				return EXIT_USAGE;
+			break;
+		case OPT_MIN_PARTIAL:
+			if (number("--min-partial", optarg, 0, 1000000, &v))
+				return EXIT_USAGE;
+			o->slub_min_partial = (long)v;
+			break;
+		case OPT_CPU_PARTIAL:
+			if (number("--cpu-partial", optarg, 0, 1000, &v))
+				return EXIT_USAGE;
+			o->slub_cpu_partial = (long)v;
+			break;
 		case OPT_SCALING:
 			c->scaling = true;
 			break;
@@ -549,6 +573,13 @@ static int parse_args(struct stress_cli *c, int argc, char **argv)
 			o->alloc_during_init ? "alloc-during-init" : "sim-cpus", o->wl->name);
 		return EXIT_USAGE;
 	}
+	if ((o->reader_hz || o->slub_min_partial >= 0 || o->slub_cpu_partial >= 0) &&
+	    !(o->wl->wl_opts & STRESS_WL_SLUB)) {
+		fprintf(stderr, "mmfuzz stress: --%s is the SLUB workloads' (slub_alloc1, "
+			"slub_xfree1, slub_rcu1), not %s's\n", o->reader_hz ? "reader-hz" :
+			o->slub_min_partial >= 0 ? "min-partial" : "cpu-partial", o->wl->name);
+		return EXIT_USAGE;
+	}
 	{
 		char msg[160];
 		long given;
@@ -602,6 +633,12 @@ static void child_common(struct stress_cli *c)
 		child_arg(c, "--cpu-stride", (unsigned long)o->cpu_stride, true);
 	if (o->alloc_during_init)
 		child_arg(c, "--alloc-during-init", 0, false);
+	if (o->reader_hz)
+		child_arg(c, "--reader-hz", o->reader_hz, true);
+	if (o->slub_min_partial >= 0)
+		child_arg(c, "--min-partial", (unsigned long)o->slub_min_partial, true);
+	if (o->slub_cpu_partial >= 0)
+		child_arg(c, "--cpu-partial", (unsigned long)o->slub_cpu_partial, true);
 	if (o->affinity == AFF_SMT)
 		child_arg(c, "-m", 0, false);
 	if (o->affinity == AFF_NONE)

@@ -28,6 +28,7 @@ struct lock_stat {
 	unsigned long contended;	/* ... that found the lock held */
 	unsigned long trylock_failed;	/* failed spin_trylock()s */
 	uint64_t hold_cycles;		/* TSC cycles held, summed */
+	uint64_t hold_max;		/* the longest hold (a reader may reset it) */
 	uint64_t t_acquired;
 };
 
@@ -157,8 +158,13 @@ static inline void __spin_release(spinlock_t *l, struct task *t, const char *fn)
 	if (unlikely(__atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED) != t))
 		__lock_misuse(&l->sl, fn, "unlocked by a task that does not hold it");
 	__lock_held_pop(t, &l->sl, fn);
-	if (lock_stat_enabled)
-		l->st.hold_cycles += __lock_tsc() - l->st.t_acquired;
+	if (lock_stat_enabled) {
+		uint64_t held = __lock_tsc() - l->st.t_acquired;
+
+		l->st.hold_cycles += held;
+		if (held > l->st.hold_max)
+			l->st.hold_max = held;
+	}
 	__lock_clear_owner(&l->sl);
 	fsched_lock_released(t);
 }

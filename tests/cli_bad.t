@@ -186,7 +186,7 @@ bad fuzz "mmfuzz fuzz: bad --jobs '65': a number from 1 to 64" --jobs 65
 bad fuzz "mmfuzz fuzz: bad --seed '4294967296': a number from 0 to 4294967295" --seed 4294967296
 bad fuzz "mmfuzz fuzz: bad --seed '-1': a number from 0 to 4294967295" --seed -1
 bad fuzz "mmfuzz: unknown bug switch 'no_such' (mmfuzz bugs lists them)" --inject no_such
-bad fuzz "mmfuzz fuzz: --target is one of all (default), kernel, mm, pagealloc, slub, tlb, text (mmfuzz targets), not 'nope'" --target nope
+bad fuzz "mmfuzz fuzz: --target is one of all (default), deferred, kernel, mm, pagealloc, slub, tlb, text (mmfuzz targets), not 'nope'" --target nope
 bad fuzz "mmfuzz fuzz: --sanitizer is address, thread or none, not 'memory'" --sanitizer memory
 bad fuzz "mmfuzz fuzz: unexpected argument 'stray' (mmfuzz fuzz --help)" stray
 bad fuzz 'mmfuzz fuzz: the random engine runs the mm seeds in this process *' --engine random --sanitizer address

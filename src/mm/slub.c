@@ -167,7 +167,7 @@ void discard_slab(struct kmem_cache *s, struct slab *slab)
 void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
-	n->nr_partial++;
+	__WRITE_ONCE(n->nr_partial, n->nr_partial + 1);	/* read racily */
 	HOOK(slub, state_node_partial, slab->slab_cache, n->nr_partial);
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);

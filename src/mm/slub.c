@@ -84,12 +84,21 @@ void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 		   s->object_size - s->offset - sizeof(void *));
 }
 
+/*
+ * An object's slab: its page's compound head, PG_slab, and (the callers)
+ * slab->slab_cache.  For a live object these are stable: set before the
+ * object was first handed out and kept until its slab is freed, which a
+ * live object prevents (I-SL-CACHE checks the cache; ASan poisons a freed
+ * slab).  TSan does not see every order the kernel relies on for them (an
+ * object taken from a slab another task made, a slab another task
+ * discards after this free), so they are read as annotated races.
+ */
 struct slab *virt_to_slab(const void *x)
 {
 	unsigned long pfn = (unsigned long)((const unsigned char *)x - (const unsigned char *)mm_pa->mem) / MODEL_PAGE_SIZE;
-	struct page *page = compound_head(pfn_to_page(pfn));
+	struct page *page = __data_race(compound_head(pfn_to_page(pfn)));
 
-	if (!(__READ_ONCE(page->flags) & (1UL << PG_slab)))	/* PG_locked beside it */
+	if (!(__data_race(__READ_ONCE(page->flags)) & (1UL << PG_slab)))	/* PG_locked beside it */
 		return NULL;
 	return page_slab(page);
 }
@@ -666,7 +675,7 @@ void kmem_cache_free(struct kmem_cache *s, void *x)
 {
 	struct slab *slab = virt_to_slab(x);
 
-	if (!slab || slab->slab_cache != s)
+	if (!slab || __data_race(slab->slab_cache) != s)
 		sched_violation("I-SL-CACHE", __func__, "%p is not an object of %s", x, s->name);
 	slab_free_hook(s, x, __func__);
 	do_slab_free(s, slab, x, NULL, 1);
@@ -681,7 +690,7 @@ void kfree(const void *x)
 	slab = virt_to_slab(x);
 	if (!slab)
 		sched_violation("I-SL-CACHE", __func__, "%p is not a slab object", x);
-	kmem_cache_free(slab->slab_cache, (void *)x);
+	kmem_cache_free(__data_race(slab->slab_cache), (void *)x);
 }
 
 /* ---- flushing ---- */

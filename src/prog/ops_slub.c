@@ -73,6 +73,7 @@ static int cache_get(struct op_ctx *c, int n)
 
 static void cache_put(struct op_ctx *c, int ci)
 {
+	CACHE_RELEASE(run_state(c), ci);
 	ADD(run_state(c)->inflight[ci], -1);
 }
 
@@ -151,6 +152,7 @@ static struct obj_rec *obj_take(struct op_ctx *c, int h, unsigned char state)
 
 static void obj_gone(struct slub_run *r, int ci)
 {
+	CACHE_RELEASE(r, ci);
 	ADD(r->live[ci], -1);
 }
 
@@ -183,6 +185,7 @@ static void sbulk_free(struct op_ctx *c, struct bulk_rec *b)
 	for (i = 0; i < n; i++)
 		p[i] = LD(b->p[i]);
 	kmem_cache_free_bulk(s, (size_t)n, p);
+	CACHE_RELEASE(r, ci);
 	ADD(r->live[ci], -n);
 	ST(b->used, false);
 }
@@ -649,6 +652,7 @@ static void do_kmem_cache_destroy(struct op_ctx *c)
 		return;
 	}
 	cache_put(c, ci);
+	CACHE_ACQUIRE(r, ci);
 	slub_world_cache_gone(c->w, s);
 	kmem_cache_destroy(s);
 }

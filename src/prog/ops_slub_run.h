@@ -20,6 +20,20 @@
 #define LD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define ST(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define ADD(x, v)	__atomic_fetch_add(&(x), (v), __ATOMIC_RELAXED)
+/*
+ * TSan: what an operation did with a cache, and every free of its objects,
+ * happens before kmem_cache_destroy frees it (the caller's guarantee in the
+ * kernel: nobody uses a cache being destroyed), through the cache's
+ * inflight word: released when an operation puts the cache or an object
+ * goes, acquired by the destroy.
+ */
+#if MMFUZZ_TSAN
+#define CACHE_RELEASE(r, ci)	__tsan_release(&(r)->inflight[ci])
+#define CACHE_ACQUIRE(r, ci)	__tsan_acquire(&(r)->inflight[ci])
+#else
+#define CACHE_RELEASE(r, ci)	do { (void)(r); (void)(ci); } while (0)
+#define CACHE_ACQUIRE(r, ci)	do { (void)(r); (void)(ci); } while (0)
+#endif
 
 /* FREEING: kfree_rcu's kthread is freeing it (a quiescent check may come
  * in between: its slab is still the run's) */

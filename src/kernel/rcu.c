@@ -262,6 +262,10 @@ static void rcu_do_batch(struct task *t)
 		tsan_acquire(&rcu_gp_sync);
 		h->func(h);
 		cb_done();
+		/* rcu_barrier() returns after the callback: what it did
+		 * happens before the waiter goes on (kmem_cache_destroy frees
+		 * the cache rcu_free_slab read) */
+		tsan_release(&rcu_gp_sync);
 		__preempt_enable_noyield(t, "rcu_do_batch");
 	}
 }

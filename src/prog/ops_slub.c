@@ -172,13 +172,18 @@ static const struct handle_kind hk_sobj = {
 static void sbulk_free(struct op_ctx *c, struct bulk_rec *b)
 {
 	struct slub_run *r = run_state(c);
-	struct kmem_cache *s = slub_world_cache(slub_world(), b->ci);
-	int n = b->n;
+	int ci = LD(b->ci), n = LD(b->n), i;
+	struct kmem_cache *s = slub_world_cache(slub_world(), ci);
+	void *p[SLUB_BULK_MAX];
 
-	/* the record is free again only once its objects are back (a bulk
-	 * allocation meanwhile takes another) */
-	kmem_cache_free_bulk(s, (size_t)n, b->p);
-	ADD(r->live[b->ci], -n);
+	/* the caller's array is the task's own, as a kernel caller's is (the
+	 * record is the harness's, shared by the tasks: atomics); the record
+	 * is free again only once its objects are back (a bulk allocation
+	 * meanwhile takes another) */
+	for (i = 0; i < n; i++)
+		p[i] = LD(b->p[i]);
+	kmem_cache_free_bulk(s, (size_t)n, p);
+	ADD(r->live[ci], -n);
 	ST(b->used, false);
 }
 
@@ -389,6 +394,7 @@ static void do_alloc_bulk(struct op_ctx *c)
 {
 	struct slub_run *r = run_state(c);
 	struct bulk_rec *b = NULL;
+	void *p[SLUB_BULK_MAX];
 	int ci, i, n;
 
 	for (i = 0; i < SLUB_BULK_RECS && !b; i++)
@@ -397,10 +403,12 @@ static void do_alloc_bulk(struct op_ctx *c)
 	if (!b || (ci = cache_get(c, c->op->arg[0])) < 0)
 		return;
 	ST(b->used, true);
-	n = kmem_cache_alloc_bulk(slub_world_cache(slub_world(), ci), op_gfp(c), (size_t)c->op->arg[1], b->p);
+	n = kmem_cache_alloc_bulk(slub_world_cache(slub_world(), ci), op_gfp(c), (size_t)c->op->arg[1], p);
+	for (i = 0; i < n; i++)
+		ST(b->p[i], p[i]);	/* the task's array into the shared record */
 	if (n > 0) {
-		b->n = n;
-		b->ci = ci;
+		ST(b->n, n);
+		ST(b->ci, ci);
 		ADD(r->live[ci], n);
 		handle_set(op_handle_self(c), op_handle_name(c), &hk_sbulk, b, (unsigned long)ci);
 	} else {

@@ -85,9 +85,9 @@ static void slub_collect(struct world *w, struct owner_sink *sk)
 		for (h = 0; h < SLUB_BULK_RECS; h++) {
 			const struct bulk_rec *b = &r->bulk[h];
 
-			for (i = 0; b->used && i < (size_t)b->n; i++) {
-				ADD_SLAB(virt_to_slab(b->p[i]));
-				owner_add_obj(sk, &slab_objects, obj_id(b->p[i]), 0x1000u | (unsigned)h);
+			for (i = 0; LD(b->used) && i < (size_t)LD(b->n); i++) {
+				ADD_SLAB(virt_to_slab(LD(b->p[i])));
+				owner_add_obj(sk, &slab_objects, obj_id(LD(b->p[i])), 0x1000u | (unsigned)h);
 			}
 		}
 	}

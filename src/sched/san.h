@@ -59,15 +59,26 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 #define sched_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #endif
 
-/* Checkers read the whole model from one fiber; they must not race-report. */
+/*
+ * Checkers read the whole model from one fiber; they must not race-report.
+ * An ignored section never spans a yield point, so one depth per host
+ * thread is the running fiber's: a violation that longjmps out of a
+ * checker's section ends what it left open (tsan_ignore_unwind, from
+ * sched_violation), or the fiber would run on with TSan blind.
+ */
 #if MMFUZZ_TSAN
+extern __thread int tsan_ignore_depth;
 #define tsan_ignore_begin() do { AnnotateIgnoreReadsBegin(__FILE__, __LINE__); \
-				 AnnotateIgnoreWritesBegin(__FILE__, __LINE__); } while (0)
-#define tsan_ignore_end()   do { AnnotateIgnoreWritesEnd(__FILE__, __LINE__); \
+				 AnnotateIgnoreWritesBegin(__FILE__, __LINE__); \
+				 tsan_ignore_depth++; } while (0)
+#define tsan_ignore_end()   do { tsan_ignore_depth--; \
+				 AnnotateIgnoreWritesEnd(__FILE__, __LINE__); \
 				 AnnotateIgnoreReadsEnd(__FILE__, __LINE__); } while (0)
+#define tsan_ignore_unwind() do { while (tsan_ignore_depth > 0) tsan_ignore_end(); } while (0)
 #else
 #define tsan_ignore_begin() do { } while (0)
 #define tsan_ignore_end()   do { } while (0)
+#define tsan_ignore_unwind() do { } while (0)
 #endif
 
 #if MMFUZZ_ASAN

@@ -86,6 +86,10 @@ static __sched_notsan void fsched_abandon(struct task *t)
 	abort();		/* never resumed */
 }
 
+#if MMFUZZ_TSAN
+__thread int tsan_ignore_depth;
+#endif
+
 __sched_notsan void sched_violation(const char *checker, const char *site, const char *fmt, ...)
 {
 	struct task *t = current_task;
@@ -114,6 +118,7 @@ __sched_notsan void sched_violation(const char *checker, const char *site, const
 		while (!__atomic_load_n(&g_violation_ready, __ATOMIC_ACQUIRE))
 			__builtin_ia32_pause();
 	}
+	tsan_ignore_unwind();	/* a checker's section the longjmp leaves */
 	if (t && t->fs)
 		fsched_abandon(t);
 	if (t && t->exit_jb)

@@ -795,7 +795,11 @@ int kmem_cache_shrink(struct kmem_cache *s)
 	flush_all(s);
 	spin_lock_irqsave(&n->list_lock, flags);
 	list_for_each_entry_safe(slab, t, &n->partial, slab_list) {
-		struct slab c = { .counters = __READ_ONCE(slab->counters) };
+		/* an x86 load is an acquire: the inuse it reads was written by
+		 * __slab_free's lock cmpxchg16b, so what that task did with the
+		 * slab before (kmem_cache_free's slab->slab_cache) happens
+		 * before the discard (TSan sees the order too) */
+		struct slab c = { .counters = __atomic_load_n(&slab->counters, __ATOMIC_ACQUIRE) };
 
 		if (!c.inuse) {		/* __slab_free changes it without list_lock */
 			list_move(&slab->slab_list, &discard);

@@ -200,6 +200,36 @@ void fsched_destroy(struct fsched *fs)
  * interrupt did.  Preempting tasks give no such order: only interrupts
  * count (fsched_irq_exit advances irq_epoch).
  */
+/*
+ * TSan: a context switch on a CPU orders what ran there before it with what
+ * runs there after (the kernel's rq->lock and switch_to barriers), so a task
+ * preempted in SLUB's preemptible fast path and the next task on its CPU do
+ * not race on the CPU's slab and the pages it came from; tasks on other CPUs
+ * still do.  cpu_leave when a task stops running on its CPU (switched out or
+ * ended), cpu_enter when it starts or resumes there.
+ */
+static __sched_notsan void cpu_leave(struct fsched *fs, struct task *t)
+{
+#if MMFUZZ_TSAN
+	if (!t->irq_active)
+		__tsan_release(&fs->cpu[t->cpu].ctx_sync);
+#else
+	(void)fs;
+	(void)t;
+#endif
+}
+
+static __sched_notsan void cpu_enter(struct fsched *fs, struct task *t)
+{
+#if MMFUZZ_TSAN
+	if (!t->irq_active)
+		__tsan_acquire(&fs->cpu[t->cpu].ctx_sync);
+#else
+	(void)fs;
+	(void)t;
+#endif
+}
+
 static __sched_notsan void irq_epoch_sync(struct fsched *fs, struct task *t)
 {
 #if MMFUZZ_TSAN
@@ -238,11 +268,13 @@ static __sched_notsan void switch_to(struct fsched *fs, struct task *from, int t
 			from->ring[(from->ring_n - 1) % TRACE_RING].switched_to = (signed char)to;
 	fs->cur = t;
 	current_task = t;
+	cpu_leave(fs, from);
 	fiber_switch(&from->fiber, &t->fiber, false, false);
 	/* resumed: someone switched back to us */
 	if (fs->aborting)
 		fsched_abandon(from);
 	irq_epoch_sync(fs, from);
+	cpu_enter(fs, from);
 	current_task = from;
 }
 
@@ -512,6 +544,7 @@ static __sched_notsan void task_worker(void *arg)
 		current_task = t;
 		t->irq_epoch_seen = 0;
 		irq_epoch_sync(fs, t);
+		cpu_enter(fs, t);
 		if (t->kfn) {
 #if MMFUZZ_TSAN
 			__tsan_acquire(t);	/* kthread_run: its creator's writes */
@@ -520,6 +553,7 @@ static __sched_notsan void task_worker(void *arg)
 		} else {
 			fs->body(t, fs->body_arg);
 		}
+		cpu_leave(fs, t);
 		task_exit(fs, t);
 		t->phase = PH_EXITED;
 		current_task = NULL;

@@ -243,6 +243,8 @@ enum sched_record {
 struct sched_cpu {
 	struct task *preempt_owner;	/* task with preemption or IRQs off here */
 	struct task *irq_task;		/* task running in interrupt context here */
+	char ctx_sync;			/* TSan: a context switch here orders the tasks
+					 * that run on this CPU (sched.c cpu_leave) */
 	char tsan_sync;			/* TSan: one non-preemptible section on this
 					 * CPU happens-before the next */
 	unsigned int irq_epoch;		/* TSan: interrupts that ended here */

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Every file in corpus/regress meets its expect: line (a bug switch's
 # reproducer, or a false positive once found on the clean model, which must
-# stay clean); with its bug switches off it runs clean; the same file gives the same trace hash twice and in
-# every build (with the run options its "# regress-args:" line asks for, if
+# stay clean); with its bug switches off it runs clean; the same file gives the same trace hash twice (the
+# second time as the second run in one process) and in every build (with the run options its "# regress-args:" line asks for, if
 # any).  In the TSan build a file marked expect_tsan: race ends in a
 # ThreadSanitizer data race report instead, the same one every run.
 . tests/lib/tap.sh
@@ -25,13 +25,14 @@ for f in "${files[@]}"; do
 		"$MMFUZZ" run -q --expect $(sed -n 's/^# regress-args: //p' "$f") "$f" > "$TMP/out" 2>&1
 		ok $? "$name: meets its expect: line"
 		h1=$("$MMFUZZ" run --json "$f" 2>/dev/null | sed -E 's/.*"trace_hash":"([0-9a-f]+)".*/\1/')
-		h2=$("$MMFUZZ" run --json "$f" 2>/dev/null | sed -E 's/.*"trace_hash":"([0-9a-f]+)".*/\1/')
+		# the second run in one process: nothing of the first survives it
+		h2=$("$MMFUZZ" run --json "$f" "$f" 2>/dev/null | tail -1 | sed -E 's/.*"trace_hash":"([0-9a-f]+)".*/\1/')
 		ref=$h1
 		if [ "$BUILD" != build ] && [ -x build/mmfuzz ]; then
 			ref=$(build/mmfuzz run --json "$f" 2>/dev/null | sed -E 's/.*"trace_hash":"([0-9a-f]+)".*/\1/')
 		fi
 		[ -n "$h1" ] && [ "$h1" = "$h2" ] && [ "$h1" = "$ref" ]
-		ok $? "$name: same trace hash twice and as the plain build ($h1)"
+		ok $? "$name: same trace hash in a new process, on a second run in one, and as the plain build ($h1 $h2)"
 	fi
 	sed -e 's/^bugs:.*/bugs: none/' -e '/^expect/d' "$f" > "$TMP/off.mmf"
 	"$MMFUZZ" run -q "$TMP/off.mmf" > "$TMP/out" 2>&1

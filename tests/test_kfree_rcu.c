@@ -5,7 +5,8 @@
  * readers of its call, through the bulk blocks, the head list when no
  * block can be had, and the inline fallback; the counters; the checker
  * I-RCU catches kfree_rcu_poll_early and the clean model is never
- * reported over PCT seeds; replay; real mode (a lone thread).
+ * reported over PCT seeds; replay, also after a run that only drained;
+ * real mode (a lone thread).
  */
 #include <string.h>
 
@@ -44,7 +45,7 @@ static void obj_kfree_bulk(size_t n, void **p)
 
 static const struct kvfree_rcu_ops ops = { obj_kfree, obj_kfree_bulk };
 
-enum scenario { POLL, MANY, POLL_EARLY, INLINE };
+enum scenario { POLL, MANY, POLL_EARLY, INLINE, DRAIN_ONLY, ONE };
 static enum scenario scen;
 static int in_reader, poll_ok[4];
 
@@ -120,6 +121,16 @@ static void body(struct task *t, void *arg)
 				rcu_read_unlock();
 			}
 		}
+		break;
+	case ONE:
+		/* one object from CPU 0: the other CPUs' monitors stay idle */
+		if (t->id == 0)
+			kfree_rcu(&objs[0], rh);
+		break;
+	case DRAIN_ONLY:
+		/* the end of a run (slub_drain): its own scheduler run, nothing
+		 * queued in it */
+		kfree_rcu_drain();
 		break;
 	case INLINE:
 		/* more than the pool holds, without heads, while a reader
@@ -201,7 +212,7 @@ int main(void)
 	uint64_t h1;
 	unsigned long c;
 
-	tap_plan(12);
+	tap_plan(13);
 	kvfree_rcu_set_ops(&ops);
 	memset(&pol, 0, sizeof(pol));
 	pol.kind = POL_RR;
@@ -226,6 +237,18 @@ int main(void)
 	h1 = fs->hash;
 	run(fs, 4, &pol);
 	ok(fs->hash == h1, "replayed: same trace hash %016llx", (unsigned long long)h1);
+	scen = ONE;
+	run(fs, 2, &pol);
+	h1 = fs->hash;
+	scen = DRAIN_ONLY;
+	r = run(fs, 1, &pol);
+	scen = ONE;
+	r |= run(fs, 2, &pol);
+	ok(r == 0 && fs->hash == h1,
+	   "after a run that only drained (nothing queued): same trace hash %016llx (got %016llx) "
+	   "(the drain leaves nothing armed for the next run)", (unsigned long long)h1,
+	   (unsigned long long)fs->hash);
+	scen = MANY;
 
 	seed = seeds(fs, 4, 150, sig, sizeof(sig), &bad);
 	ok(seed == 0 && bad == 0, "MANY, 150 PCT seeds, clean model: no report, all freed%s%s (%d bad)",

@@ -271,6 +271,16 @@ static void krc_init_all(void)
 	}
 }
 
+/* Every write to the per-run state goes through a path that marks it:
+ * the next run hook resets what it finds marked, nothing else, so a run
+ * that left no mark must have left the state as krc_init_all() makes it
+ * (a mark missed is state the next run inherits: its replay differs). */
+static void krc_mark_used(void)
+{
+	if (!__atomic_load_n(&krc_used, __ATOMIC_RELAXED))
+		__atomic_store_n(&krc_used, true, __ATOMIC_RELAXED);
+}
+
 /* a run that did not queue costs nothing here */
 static void krc_run_hook(struct fsched *fs)
 {
@@ -637,6 +647,7 @@ static void run_page_cache_worker(struct kfree_rcu_cpu *krcp)
 /* schedule_delayed_monitor_work() */
 static void schedule_delayed_monitor_work(struct kfree_rcu_cpu *krcp)
 {
+	krc_mark_used();
 	WRITE_ONCE(krcp->monitor_pending, true);
 }
 
@@ -650,8 +661,7 @@ void kvfree_call_rcu(struct rcu_head *head, void *ptr)
 	if (!head && unlikely(!preemptible_task(t)))
 		sched_violation("might_sleep", "kvfree_call_rcu",
 				"kvfree_rcu() without a head in atomic context");
-	if (!__atomic_load_n(&krc_used, __ATOMIC_RELAXED))
-		__atomic_store_n(&krc_used, true, __ATOMIC_RELAXED);
+	krc_mark_used();
 	stat_add(&krc_st.calls, 1);
 	stat_add(&krc_st.pending, 1);
 	kfree_rcu_check_queue(t, ptr);
@@ -706,6 +716,14 @@ void kfree_rcu_drain(void)
 	struct task *t = __cur_task("kfree_rcu_drain");
 	int c;
 
+	/* Nothing held: nothing to wait for, and nothing written.  The end of
+	 * a run drains on a scheduler run of its own, whose run hook already
+	 * reset the state: monitors armed here with nothing queued would be
+	 * left armed, unmarked, for the next run (its kfree_rcu kthread then
+	 * found work at once, and a replay in the same process differed from
+	 * a fresh one). */
+	if (!__atomic_load_n(&krc_st.pending, __ATOMIC_ACQUIRE))
+		return;
 	if (t->fs) {
 		struct sched_wait w = { krc_drained, NULL, "kfree_rcu_drain", NULL, false };
 		const struct yield_site *s = YIELD_SITE(YP_KTHREAD, "kfree_rcu_drain");
@@ -714,7 +732,7 @@ void kfree_rcu_drain(void)
 		    __atomic_load_n(&krc_st.pending, __ATOMIC_RELAXED))
 			krc_kthread_ensure(t);
 		for (c = 0; c < MAX_CPUS; c++)
-			WRITE_ONCE(krc[c].monitor_pending, true);
+			schedule_delayed_monitor_work(&krc[c]);
 		fsched_wake(t);
 		while (!krc_drained(NULL))
 			fsched_wait(t, &w, s);
@@ -723,7 +741,7 @@ void kfree_rcu_drain(void)
 	/* real mode: batches wait for a grace period of their own */
 	while (__atomic_load_n(&krc_st.pending, __ATOMIC_ACQUIRE)) {
 		for (c = 0; c < MAX_CPUS; c++)
-			WRITE_ONCE(krc[c].monitor_pending, true);
+			schedule_delayed_monitor_work(&krc[c]);
 		krc_run_some();
 		if (!__atomic_load_n(&krc_st.pending, __ATOMIC_ACQUIRE))
 			break;

@@ -488,9 +488,13 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	WRITE_ONCE(pgdat->first_deferred_pfn, spfn);
 	pgdat_resize_unlock(pgdat, flags);
 	if (nr_pages) {
-		dw->stat[pgdat->node_id].pages_grown += nr_pages;
-		dw->stat[pgdat->node_id].nr_grows++;
-		dw->stat[pgdat->node_id].nr_grows_irq += current->irq_ctx;
+		/* the stats are the harness's, kept outside the resize lock
+		 * by several growers: atomics */
+		__atomic_fetch_add(&dw->stat[pgdat->node_id].pages_grown, nr_pages,
+				   __ATOMIC_RELAXED);
+		__atomic_fetch_add(&dw->stat[pgdat->node_id].nr_grows, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&dw->stat[pgdat->node_id].nr_grows_irq,
+				   current->irq_ctx, __ATOMIC_RELAXED);
 	}
 	HOOK(deferred, state_grow, zone, nr_pages ? GROW_GREW : GROW_NOTHING);
 	return nr_pages > 0;

@@ -15,6 +15,8 @@
  *     s->cpu_slab[cpu].lock local_lock: this CPU's slab and partial list
  *       slab_lock           PG_locked of the slab's page: only for caches
  *                           without the double-word cmpxchg (debug caches)
+ * Lock order: cpu_hotplug_lock -> slab_mutex -> s->cpu_slab->lock (slub_cpu_dead)
+ * Lock order: slab_mutex -> n->list_lock (slub_cpu_dead's deactivations)
  * Lock order: cpu_hotplug_lock -> s->cpu_slab->lock (flush_all under cpus_read_lock)
  * Lock order: cpu_hotplug_lock -> n->list_lock (flush_all's deactivations, slub_cpu_dead)
  * Lock order: n->list_lock -> s->cpu_slab->lock (get_partial_node's
@@ -489,6 +491,7 @@ enum {
 _Static_assert((MAX_CPUS & (MAX_CPUS - 1)) == 0, "TID_STEP a power of two");
 static inline unsigned long init_tid(int cpu) { return (unsigned long)cpu; }
 extern struct list_head slab_caches;
+extern struct mutex slab_mutex;	/* the list's lock (slab_common.c) */
 void discard_slab(struct kmem_cache *s, struct slab *slab);
 void remove_partial(struct kmem_cache_node *n, struct slab *slab);
 

@@ -14,8 +14,17 @@
 #include "internal.h"
 #include "slab.h"
 
-/* every cache (6.6: under slab_mutex; the model makes them before tasks run) */
+/* every cache (6.6: under slab_mutex; the model makes them before tasks
+ * run, so only the walk of CPU hotplug and the destroy take it) */
 struct list_head slab_caches = { &slab_caches, &slab_caches };
+struct mutex slab_mutex;
+
+/* made at start for the stress runner's caches; a world's boot makes it
+ * again (a run stopped by a violation may have left it held) */
+__attribute__((constructor)) static void slab_mutex_ctor(void)
+{
+	mutex_init_named(&slab_mutex, "slab_mutex");
+}
 
 
 /* calculate_order: the least order whose slab holds SLUB_MIN_OBJECTS */
@@ -115,7 +124,11 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	/* rcu_free_slab reads s: 6.6 waits in slab_caches_to_rcu_destroy_workfn */
 	if (s->flags & SLAB_TYPESAFE_BY_RCU)
 		rcu_barrier();
+	/* 6.6 takes cpus_read_lock and slab_mutex for the whole destroy;
+	 * the model's list change is what slub_cpu_dead's walk races with */
+	mutex_lock(&slab_mutex);
 	list_del(&s->list);
+	mutex_unlock(&slab_mutex);
 	free_kmem_cache_node_partial(n);
 	free(s->cpu_slab);
 	free(s);

@@ -788,8 +788,10 @@ int slub_cpu_dead(unsigned int cpu)
 {
 	struct kmem_cache *s;
 
+	mutex_lock(&slab_mutex);
 	list_for_each_entry(s, &slab_caches, list)
 		__flush_cpu_slab(s, (int)cpu);
+	mutex_unlock(&slab_mutex);
 	return 0;
 }
 

@@ -128,6 +128,7 @@ static __layer_nocov void slub_boot(struct world *w)
 	/* no cache of another world's run stays on the list this run walks
 	 * (slub_cpu_dead): each world frees its own at its reset */
 	INIT_LIST_HEAD(&slab_caches);
+	mutex_init_named(&slab_mutex, "slab_mutex");
 }
 
 static __layer_nocov void slub_reset(struct world *w)

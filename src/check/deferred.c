@@ -372,11 +372,53 @@ static void deferred_quiescent(struct world *w, const char *where, struct cfail 
 	 * zone is checked when its init reports done, and at the end) */
 }
 
+/*
+ * The struct pages of holes and reserved ranges are initialised at boot,
+ * PageReserved with one reference, wherever they lie (6.6
+ * init_unavailable_range, memmap_init_reserved_pages): the buddy merge
+ * reads a free block's buddy, which may be one of them, past
+ * first_deferred_pfn too.  An uninitialised one (the poison pattern, or
+ * ASan's poison: checked first, so ASan builds see this report rather than
+ * their own) is I-DI-3's: a struct page the page allocator may read before
+ * anyone initialised it.
+ */
+static void memblock_pages_valid(struct world *w, struct cfail *f)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long i = 0, spfn, epfn, at = 0, pfn;
+	bool more;
+
+	if (!pa->memblock.memory.cnt)
+		return;
+	do {
+		more = memblock_next_free_range(&pa->memblock, 0, pa->nr_pages, &i, &spfn, &epfn);
+		if (!more)
+			spfn = epfn = pa->nr_pages;
+		for (pfn = at; pfn < spfn && !f->hit; pfn++) {
+			const struct page *page = &pa->memmap[pfn];
+#if MMFUZZ_ASAN
+			if (__asan_region_is_poisoned((void *)page, sizeof(*page))) {
+				cfail_set(f, "I-DI-3", "end", "pfn %lu (a hole or reserved) has an "
+					  "uninitialised struct page (ASan-poisoned)", pfn);
+				break;
+			}
+#endif
+			if (!PageReserved(page) || page_ref_count(page) != 1)
+				cfail_set(f, "I-DI-3", "end", "pfn %lu (a hole or reserved) has a "
+					  "struct page not initialised reserved: flags %#lx, count %d",
+					  pfn, page->flags, page_ref_count(page));
+		}
+		at = epfn;
+	} while (more && !f->hit);
+}
+
 static void deferred_end(struct world *w, struct cfail *f)
 {
 	struct deferred_world *dw = deferred_world(w);
 	int nid;
 
+	if (dw)
+		memblock_pages_valid(w, f);
 	deferred_quiescent(w, "end", f);
 	if (!dc.active || f->hit)
 		return;

@@ -216,6 +216,12 @@ void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr
 	}
 }
 
+/* No hole or reserved page in [from, end) (an empty table has none). */
+static bool memblock_all_free(const struct memblock *mb, unsigned long from, unsigned long end)
+{
+	return !mb->memory.cnt || memblock_free_pages_in(mb, from, end) == end - from;
+}
+
 /* The struct pages of @nid's holes and reserved ranges from @from on, in
  * their boot state (PageReserved) over a poisoned memmap: 6.6 initialises
  * them at boot whether or not they lie past first_deferred_pfn. */
@@ -224,9 +230,10 @@ static void memmap_init_unavailable(struct world *w, unsigned long from, unsigne
 	struct pagealloc_world *pa = pa_world(w);
 	unsigned long i = 0, spfn, epfn, pfn = from;
 
-	if (!pa->memblock.reserved.cnt && pa->memblock.free.cnt == pa->memblock.memory.cnt &&
-	    pa->memblock.memory.cnt == pa->nodes_online)
-		return;		/* no holes, nothing reserved: every pfn free */
+	/* no holes, nothing reserved: every pfn free (a hole at a node's end
+	 * leaves as many ranges as nodes: count the pages, not the ranges) */
+	if (memblock_all_free(&pa->memblock, from, end))
+		return;
 	for (;;) {
 		bool more = memblock_next_free_range(&pa->memblock, from, end, &i, &spfn, &epfn);
 
@@ -690,7 +697,7 @@ static void pagealloc_destroy(struct world *w)
 			pa->deferred_boot_pfn[z] = ULONG_MAX;
 		nodes_boot_deferred(w);
 		/* holes and reserved pages back to the free boot state */
-		if (pa->memblock.reserved.cnt || pa->memblock.free.cnt != pa->nodes_online) {
+		if (!memblock_all_free(&pa->memblock, 0, pa->nr_pages)) {
 			struct memblock old = pa->memblock;
 
 			unsigned long pfn;

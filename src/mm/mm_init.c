@@ -461,12 +461,39 @@ static bool pool_take(struct world *w, unsigned long nr)
 
 /* Keep @w's buffers (reset: nothing but the block heads left) in an empty
  * slot, or in place of a smaller one; else they are freed with @w. */
+/*
+ * What the pool promises pool_take (wmem_verify_zero, the tests): every
+ * struct page in the boot state memmap_init_boot leaves, but the max-order
+ * heads, which pool_take rewrites.  A page left PageBuddy off a max-order
+ * boundary (a boot piece's head next to a hole) would be handed out by a
+ * world that has no hole there: bad_page, mapcount -129.
+ */
+static void pool_memmap_verify(const struct pagealloc_world *pa)
+{
+	unsigned long pfn;
+
+	for (pfn = 0; pfn < pa->nr_pages; pfn++) {
+		const struct page *page = &pa->memmap[pfn];
+
+		if (!(pfn & ((1UL << pa->max_order) - 1)))
+			continue;
+		if (page->flags || page_ref_count(page) || page->page_type != (unsigned int)-1) {
+			fprintf(stderr, "mmfuzz: pool: pfn %lu's struct page is not in its boot "
+				"state (flags %#lx, count %d, type %#x)\n", pfn, page->flags,
+				page_ref_count(page), page->page_type);
+			abort();
+		}
+	}
+}
+
 static void pool_give(struct world *w)
 {
 	struct pagealloc_world *pa = pa_world(w);
 	struct pool_buf *slot = NULL;
 	int i;
 
+	if (wmem_verify_zero)
+		pool_memmap_verify(pa);
 	pthread_mutex_lock(&pool_lock);
 	for (i = 0; i < POOL_SLOTS && (!slot || slot->memmap); i++)
 		if (!slot || !pool[i].memmap || pool[i].cap < slot->cap)
@@ -632,6 +659,38 @@ static int nodes_create(struct world *w)
 	return 0;
 }
 
+/*
+ * The pieces zone_boot_free_lists cut @mb's free ranges into, each zone's
+ * (a superset of what boot freed: past first_deferred_pfn the memmap was
+ * rewritten whole), heads back in the pool's boot state.
+ */
+static void boot_piece_heads_reset(struct world *w, const struct memblock *mb)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	int z;
+
+	for (z = 0; z < pa->nr_zones; z++) {
+		struct zone *zone = zone_by_idx(w, z);
+		unsigned long i = 0, spfn, epfn;
+
+		while (memblock_next_free_range(mb, zone->zone_start_pfn,
+						zone->zone_start_pfn + zone->spanned_pages, &i,
+						&spfn, &epfn)) {
+			while (spfn < epfn) {
+				unsigned int order = spfn ? (unsigned int)__builtin_ctzl(spfn)
+							  : (unsigned int)pa->max_order;
+
+				if (order > (unsigned int)pa->max_order)
+					order = (unsigned int)pa->max_order;
+				while (spfn + (1UL << order) > epfn)
+					order--;
+				memmap_init_boot(w, spfn, 1);
+				spfn += 1UL << order;
+			}
+		}
+	}
+}
+
 static struct world_layer pagealloc_layer;
 
 static int pagealloc_create(struct world *w, const struct mm_config *c)
@@ -706,6 +765,12 @@ static void pagealloc_destroy(struct world *w)
 			for (pfn = 0; pfn < pa->nr_pages; pfn++)
 				if (memblock_pfn_unavailable(&old, pfn))
 					memmap_init_boot(w, pfn, 1);
+			/* and the heads of the boot's pieces between them
+			 * (zone_boot_free_lists), which no run touched: off
+			 * max-order boundaries, they are not the ones
+			 * pool_take rewrites, and a world without the hole
+			 * would find them PageBuddy inside its blocks */
+			boot_piece_heads_reset(w, &old);
 		}
 		pool_give(w);
 		reset = true;

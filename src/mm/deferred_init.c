@@ -487,10 +487,12 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	HOOK(deferred, first_deferred_pfn_set, pgdat, pgdat->first_deferred_pfn, spfn);
 	WRITE_ONCE(pgdat->first_deferred_pfn, spfn);
 	pgdat_resize_unlock(pgdat, flags);
-	if (nr_pages) {
-		dw->stat[pgdat->node_id].pages_grown += nr_pages;
-		dw->stat[pgdat->node_id].nr_grows++;
-		dw->stat[pgdat->node_id].nr_grows_irq += current->irq_ctx;
+	if (nr_pages) {	/* the model's counts, outside the lock: relaxed atomics */
+		struct deferred_node_stat *st = &dw->stat[pgdat->node_id];
+
+		__atomic_add_fetch(&st->pages_grown, nr_pages, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&st->nr_grows, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&st->nr_grows_irq, current->irq_ctx, __ATOMIC_RELAXED);
 	}
 	HOOK(deferred, state_grow, zone, nr_pages ? GROW_GREW : GROW_NOTHING);
 	return nr_pages > 0;

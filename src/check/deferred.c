@@ -6,7 +6,9 @@
  * The catalogue (kernel-mm.md section 2's I-DI rows, and what the model
  * adds):
  *   I-DI-1  first_deferred_pfn changes only under pgdat_resize_lock, only
- *           forward, to a section boundary or ULONG_MAX; once
+ *           forward, to a section boundary, a free range's start past a
+ *           hole or reserved range (where 6.6's deferred_grow_zone stops
+ *           when a range ends) or ULONG_MAX; once
  *           deferred_init_memmap has taken it, it stays ULONG_MAX; at
  *           quiescence it holds what the last change under the lock set.
  *   I-DI-2  every deferred pfn (a free pfn past the node's boot
@@ -211,6 +213,21 @@ static bool resize_lock_held(const pg_data_t *pgdat)
 	       __atomic_load_n(&pgdat->node_size_lock.sl.owner, __ATOMIC_RELAXED) == current_task;
 }
 
+/*
+ * Where deferred_grow_zone may stop: a section boundary, or the start of a
+ * free range past a hole or a reserved range.  6.6's loop stops once
+ * deferred_init_maxorder's spfn left the section it began in, and
+ * deferred_init_maxorder leaves spfn at the next MAX_ORDER boundary inside
+ * a range (a section boundary, when it is in another section) or, when
+ * its range ended first, at the next range's start, wherever that lies.
+ */
+static bool free_range_start(unsigned long pfn)
+{
+	const struct memblock *mb = &pa_world(dc.w)->memblock;
+
+	return pfn && memblock_pfn_free(mb, pfn) && !memblock_pfn_free(mb, pfn - 1);
+}
+
 static void hk_fdp_set(const pg_data_t *pgdat, unsigned long old, unsigned long new)
 {
 	struct deferred_world *dw = dcw();
@@ -224,9 +241,10 @@ static void hk_fdp_set(const pg_data_t *pgdat, unsigned long old, unsigned long 
 	if (dc.taken[nid] && new != ULONG_MAX)
 		dfail("I-DI-1", "node %d's first_deferred_pfn set to %lu after deferred_init_memmap "
 		      "took it", nid, new);
-	if (new != ULONG_MAX && (new <= old || new % dw->pages_per_section))
+	if (new != ULONG_MAX && (new <= old || (new % dw->pages_per_section &&
+						 !free_range_start(new))))
 		dfail("I-DI-1", "node %d's first_deferred_pfn %lu -> %lu: not forward to a section "
-		      "boundary", nid, old, new);
+		      "boundary or a free range's start", nid, old, new);
 	if (old != dc.fdp[nid])
 		dfail("I-DI-1", "node %d's first_deferred_pfn was %lu, the last change under the lock "
 		      "set %lu", nid, old, dc.fdp[nid]);
@@ -372,11 +390,53 @@ static void deferred_quiescent(struct world *w, const char *where, struct cfail 
 	 * zone is checked when its init reports done, and at the end) */
 }
 
+/*
+ * The struct pages of holes and reserved ranges are initialised at boot,
+ * PageReserved with one reference, wherever they lie (6.6
+ * init_unavailable_range, memmap_init_reserved_pages): the buddy merge
+ * reads a free block's buddy, which may be one of them, past
+ * first_deferred_pfn too.  An uninitialised one (the poison pattern, or
+ * ASan's poison: checked first, so ASan builds see this report rather than
+ * their own) is I-DI-3's: a struct page the page allocator may read before
+ * anyone initialised it.
+ */
+static void memblock_pages_valid(struct world *w, struct cfail *f)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long i = 0, spfn, epfn, at = 0, pfn;
+	bool more;
+
+	if (!pa->memblock.memory.cnt)
+		return;
+	do {
+		more = memblock_next_free_range(&pa->memblock, 0, pa->nr_pages, &i, &spfn, &epfn);
+		if (!more)
+			spfn = epfn = pa->nr_pages;
+		for (pfn = at; pfn < spfn && !f->hit; pfn++) {
+			const struct page *page = &pa->memmap[pfn];
+#if MMFUZZ_ASAN
+			if (__asan_region_is_poisoned((void *)page, sizeof(*page))) {
+				cfail_set(f, "I-DI-3", "end", "pfn %lu (a hole or reserved) has an "
+					  "uninitialised struct page (ASan-poisoned)", pfn);
+				break;
+			}
+#endif
+			if (!PageReserved(page) || page_ref_count(page) != 1)
+				cfail_set(f, "I-DI-3", "end", "pfn %lu (a hole or reserved) has a "
+					  "struct page not initialised reserved: flags %#lx, count %d",
+					  pfn, page->flags, page_ref_count(page));
+		}
+		at = epfn;
+	} while (more && !f->hit);
+}
+
 static void deferred_end(struct world *w, struct cfail *f)
 {
 	struct deferred_world *dw = deferred_world(w);
 	int nid;
 
+	if (dw)
+		memblock_pages_valid(w, f);
 	deferred_quiescent(w, "end", f);
 	if (!dc.active || f->hit)
 		return;

@@ -536,35 +536,82 @@ static void vmstat_quiescent(struct world *w, const char *where, struct cfail *f
 	vmstat_exact(w, where, false, f);
 }
 
+/*
+ * What the free lists must hold once everything was given back: each free
+ * memblock range of the zone that the buddy allocator was handed (below the
+ * node's first_deferred_pfn: past it the memmap is still deferred's) cut
+ * into its largest aligned pieces, at most order @limit.  Holes and
+ * reserved ranges are never free (6.6: their struct pages are
+ * PageReserved, init_unavailable_range and memmap_init_reserved_pages),
+ * so page_is_buddy() never lets a block merge across them: a block of
+ * order o merges with its buddy exactly when the two halves of the order
+ * o + 1 block are free memory, and the pieces are unique whatever the
+ * order of the frees.  @want[o] counts the pieces of order o.
+ */
+static void cut_run(unsigned long s, unsigned long e, int limit, unsigned long *want)
+{
+	while (s < e) {
+		int o = s ? __builtin_ctzl(s) : limit;
+
+		if (o > limit)
+			o = limit;
+		while ((1UL << o) > e - s)
+			o--;
+		want[o]++;
+		s += 1UL << o;
+	}
+}
+
+static void zone_merged_pieces(struct world *w, struct zone *zone, int limit,
+			       unsigned long *want)
+{
+	const struct memblock *mb = &pa_world(w)->memblock;
+	unsigned long start = zone->zone_start_pfn, end = start + zone->spanned_pages;
+	unsigned long fdp = READ_ONCE(zone->zone_pgdat->first_deferred_pfn);
+	unsigned long i = 0, spfn, epfn, run_s = 0, run_e = 0;
+
+	if (fdp < end)
+		end = fdp > start ? fdp : start;
+	memset(want, 0, sizeof(*want) * (pa_world(w)->max_order + 1));
+	if (!mb->memory.cnt) {	/* no table: the zone is one free range */
+		cut_run(start, end, limit, want);
+		return;
+	}
+	while (memblock_next_free_range(mb, start, end, &i, &spfn, &epfn)) {
+		if (spfn != run_e) {	/* adjacent ranges are one run */
+			cut_run(run_s, run_e, limit, want);
+			run_s = spfn;
+		}
+		run_e = epfn;
+	}
+	cut_run(run_s, run_e, limit, want);
+}
+
 static void vmstat_end(struct world *w, struct cfail *f)
 {
 	struct zone *zone;
 
 	vmstat_exact(w, "end", true, f);
-	/* everything given back: every zone merged back into max-order blocks,
-	 * or, once a pageblock was highatomic, every pageblock whole */
+	/* everything given back: every zone's free memory merged back into
+	 * its largest pieces (holes and reserved ranges split them), at every
+	 * order, or, once a pageblock was highatomic (pageblocks of different
+	 * types need not merge), at every order below pageblock order */
 	for_each_populated_zone(zone) {
-		/* what boot handed to the buddy allocator (managed_pages) */
-		unsigned long want = zone_managed_pages(zone) >> pa_world(w)->max_order;
-		int o;
+		unsigned long want[NR_PAGE_ORDERS];
+		bool ha;
+		int o, limit;
 
 		if (f->hit || shadow_live_count())
 			break;
-		if (highatomic_reserved_this_run()) {
-			for (o = 0; o < pa_world(w)->pb_order && !f->hit; o++)
-				if (zone->free_area[o].nr_free)
-					fail(f, "I-BUD-3", "end",
-					     "%s has %lu free order-%d blocks after everything was "
-					     "freed, inside pageblocks", zone->name,
-					     zone->free_area[o].nr_free, o);
-		} else if (memblock_free_pages_in(&pa_world(w)->memblock, zone->zone_start_pfn,
-						  zone->zone_start_pfn + zone->spanned_pages) ==
-				   zone->spanned_pages &&	/* holes split blocks */
-			   zone->free_area[pa_world(w)->max_order].nr_free != want) {
-			fail(f, "I-BUD-3", "end",
-			     "%s has %lu free max-order blocks after everything was freed, not %lu",
-			     zone->name, zone->free_area[pa_world(w)->max_order].nr_free, want);
-		}
+		ha = highatomic_reserved_this_run();
+		limit = ha ? pa_world(w)->pb_order : pa_world(w)->max_order;
+		zone_merged_pieces(w, zone, limit, want);
+		for (o = 0; o < (ha ? limit : limit + 1) && !f->hit; o++)
+			if (zone->free_area[o].nr_free != want[o])
+				fail(f, "I-BUD-3", "end",
+				     "%s has %lu free order-%d blocks after everything was "
+				     "freed, not %lu%s", zone->name, zone->free_area[o].nr_free,
+				     o, want[o], ha ? " (inside pageblocks)" : "");
 	}
 }
 

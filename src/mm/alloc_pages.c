@@ -237,7 +237,10 @@ bool zone_watermark_ok_safe(struct zone *z, unsigned int order, unsigned long ma
 	long free_pages = (long)zone_page_state(z, NR_FREE_PAGES);
 	long plain = free_pages;
 
-	if (z->percpu_drift_mark && free_pages < (long)z->percpu_drift_mark)
+	/* a plain read in 6.6; refresh_zone_stat_thresholds (cpu dead) writes
+	 * it with other tasks running: relaxed, no yield point */
+	if (__READ_ONCE(z->percpu_drift_mark) &&
+	    free_pages < (long)__READ_ONCE(z->percpu_drift_mark))
 		free_pages = (long)zone_page_state_snapshot(z, NR_FREE_PAGES);
 	HOOK(pagealloc, read_watermark_safe, z, plain, free_pages);
 	return __zone_watermark_ok(z, order, mark, highest_zoneidx, 0, free_pages);

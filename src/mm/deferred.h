@@ -109,6 +109,7 @@ struct deferred_world {
 	atomic_t pgdat_init_n_undone;
 	struct completion pgdat_init_all_done_comp;
 	bool init_started;		/* page_alloc_init_late's kthreads are out */
+	bool init_done;			/* page_alloc_init_late's wait returned */
 	struct padata_pool padata;	/* padata_free_works */
 
 	struct deferred_node_stat stat[MAX_NUMNODES];
@@ -163,8 +164,9 @@ struct deferred_world *deferred_world(const struct world *w);
 
 /* ---- the API the operations and the stress workload call ---- */
 
-/* The world booted with deferred init pending (the key on, some node
- * with a first_deferred_pfn); false once page_alloc_init_late is done. */
+/* The world booted before page_alloc_init_late (deferred_init on, whether
+ * or not a zone was large enough to defer pages); false once
+ * page_alloc_init_late is done. */
 bool deferred_init_pending(const struct world *w);
 
 /* 6.6 page_alloc.c: static_branch_unlikely(&deferred_pages) */

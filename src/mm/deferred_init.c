@@ -487,14 +487,12 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 	HOOK(deferred, first_deferred_pfn_set, pgdat, pgdat->first_deferred_pfn, spfn);
 	WRITE_ONCE(pgdat->first_deferred_pfn, spfn);
 	pgdat_resize_unlock(pgdat, flags);
-	if (nr_pages) {
-		/* the stats are the harness's, kept outside the resize lock
-		 * by several growers: atomics */
-		__atomic_fetch_add(&dw->stat[pgdat->node_id].pages_grown, nr_pages,
-				   __ATOMIC_RELAXED);
-		__atomic_fetch_add(&dw->stat[pgdat->node_id].nr_grows, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&dw->stat[pgdat->node_id].nr_grows_irq,
-				   current->irq_ctx, __ATOMIC_RELAXED);
+	if (nr_pages) {	/* the model's counts, outside the lock: relaxed atomics */
+		struct deferred_node_stat *st = &dw->stat[pgdat->node_id];
+
+		__atomic_add_fetch(&st->pages_grown, nr_pages, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&st->nr_grows, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&st->nr_grows_irq, current->irq_ctx, __ATOMIC_RELAXED);
 	}
 	HOOK(deferred, state_grow, zone, nr_pages ? GROW_GREW : GROW_NOTHING);
 	return nr_pages > 0;
@@ -522,13 +520,21 @@ static void pgdatinit_kthread(struct task *t, void *arg)
 	deferred_init_memmap(arg);
 }
 
-/* The first online CPU of the node: set_cpus_allowed_ptr(current, cpumask). */
+/*
+ * The first online CPU of the node: set_cpus_allowed_ptr(current, cpumask).
+ * A node without an online CPU (x86's cpumask_of_node holds the online
+ * ones) has an empty mask, and 6.6 then sets no affinity: the kthread runs
+ * where it was made, any online CPU; the first.
+ */
 static int node_first_cpu(struct fsched *fs, int nid)
 {
 	int cpu;
 
 	for (cpu = 0; cpu < fs->ncpus; cpu++)
 		if (cpumask_test_cpu(cpu, cpumask_of_node(nid)) && fsched_cpu_online(fs, cpu))
+			return cpu;
+	for (cpu = 0; cpu < fs->ncpus; cpu++)
+		if (fsched_cpu_online(fs, cpu))
 			return cpu;
 	return 0;
 }
@@ -595,6 +601,7 @@ void deferred_init_wait(void)
 	wait_for_completion(&dw->pgdat_init_all_done_comp);
 	/* the model's: 6.6 has one waiter; a second task asking finds it done */
 	complete(&dw->pgdat_init_all_done_comp);
+	__atomic_store_n(&dw->init_done, true, __ATOMIC_RELEASE);
 	/*
 	 * We initialized the rest of the deferred pages.  Permanently disable
 	 * on-demand struct page initialization.
@@ -616,7 +623,7 @@ bool deferred_init_pending(const struct world *w)
 {
 	const struct deferred_world *dw = deferred_world(w);
 
-	return dw && __atomic_load_n(&dw->deferred_pages, __ATOMIC_RELAXED);
+	return dw && dw->enabled && !__atomic_load_n(&dw->init_done, __ATOMIC_ACQUIRE);
 }
 
 void deferred_node_stat_get(const struct world *w, int nid, struct deferred_node_stat *st)
@@ -737,6 +744,7 @@ static void deferred_boot(struct world *w)
 	}
 	dw->deferred_pages = dw->enabled && any;
 	dw->init_started = false;
+	dw->init_done = false;
 	atomic_set(&dw->pgdat_init_n_undone, 0);
 	init_completion_named(&dw->pgdat_init_all_done_comp, "pgdat_init_all_done_comp");
 	padata_pool_init(&dw->padata, PADATA_MAX_WORKS);

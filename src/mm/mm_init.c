@@ -17,6 +17,7 @@
  * of the memmap.
  */
 #include "internal.h"
+#include "memmap_pool.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -216,6 +217,12 @@ void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr
 	}
 }
 
+/* No hole or reserved page in [from, end) (an empty table has none). */
+static bool memblock_all_free(const struct memblock *mb, unsigned long from, unsigned long end)
+{
+	return !mb->memory.cnt || memblock_free_pages_in(mb, from, end) == end - from;
+}
+
 /* The struct pages of @nid's holes and reserved ranges from @from on, in
  * their boot state (PageReserved) over a poisoned memmap: 6.6 initialises
  * them at boot whether or not they lie past first_deferred_pfn. */
@@ -224,9 +231,10 @@ static void memmap_init_unavailable(struct world *w, unsigned long from, unsigne
 	struct pagealloc_world *pa = pa_world(w);
 	unsigned long i = 0, spfn, epfn, pfn = from;
 
-	if (!pa->memblock.reserved.cnt && pa->memblock.free.cnt == pa->memblock.memory.cnt &&
-	    pa->memblock.memory.cnt == pa->nodes_online)
-		return;		/* no holes, nothing reserved: every pfn free */
+	/* no holes, nothing reserved: every pfn free (a hole at a node's end
+	 * leaves as many ranges as nodes: count the pages, not the ranges) */
+	if (memblock_all_free(&pa->memblock, from, end))
+		return;
 	for (;;) {
 		bool more = memblock_next_free_range(&pa->memblock, from, end, &i, &spfn, &epfn);
 
@@ -402,85 +410,6 @@ static void pagealloc_boot(struct world *w)
 				     "&w->vm_zone_stat[NR_FREE_PAGES]");
 	}
 	page_alloc_boot_state(w);
-}
-
-/*
- * The memmap and the "physical" memory of destroyed worlds, kept for the
- * next world: a fuzzing campaign creates a world whenever an input brings a
- * configuration the world cache does not hold, and faulting in and zeroing a
- * fresh memmap every time cost a tenth of all executions.  A kept memmap is
- * in the boot state (memmap_init_boot) up to boot_pages, zero beyond, but
- * for the heads of the max-order blocks of the world that had it (a reset
- * leaves nothing else), and its memory is all poisoned.
- */
-#define POOL_SLOTS 4
-static struct pool_buf {
-	struct page *memmap;
-	unsigned char *mem;
-	unsigned long cap;		/* pages */
-	unsigned long boot_pages;	/* leading pages in the boot state */
-	unsigned long nr_pages;		/* of the world that had it */
-	int max_order;
-} pool[POOL_SLOTS];
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* A kept buffer of at least @nr pages, its first @nr struct pages in the
- * boot state; false if none. */
-static bool pool_take(struct world *w, unsigned long nr)
-{
-	struct pagealloc_world *pa = pa_world(w);
-	struct pool_buf *best = NULL;
-	unsigned long pfn;
-	int i;
-
-	pthread_mutex_lock(&pool_lock);
-	for (i = 0; i < POOL_SLOTS; i++)
-		if (pool[i].memmap && pool[i].cap >= nr && (!best || pool[i].cap < best->cap))
-			best = &pool[i];
-	if (best) {
-		pa->memmap = best->memmap;
-		pa->mem = best->mem;
-		pa->mem_cap = best->cap;
-		for (pfn = 0; pfn < best->nr_pages; pfn += 1UL << best->max_order)
-			memmap_init_boot(w, pfn, 1);
-		pa->memmap_boot = max(best->boot_pages, nr);
-		if (nr > best->boot_pages)
-			memmap_init_boot(w, best->boot_pages, nr - best->boot_pages);
-		memset(best, 0, sizeof(*best));
-	}
-	pthread_mutex_unlock(&pool_lock);
-	return best != NULL;
-}
-
-/* Keep @w's buffers (reset: nothing but the block heads left) in an empty
- * slot, or in place of a smaller one; else they are freed with @w. */
-static void pool_give(struct world *w)
-{
-	struct pagealloc_world *pa = pa_world(w);
-	struct pool_buf *slot = NULL;
-	int i;
-
-	pthread_mutex_lock(&pool_lock);
-	for (i = 0; i < POOL_SLOTS && (!slot || slot->memmap); i++)
-		if (!slot || !pool[i].memmap || pool[i].cap < slot->cap)
-			slot = &pool[i];
-	if (slot->memmap && slot->cap < pa->mem_cap) {
-		san_unpoison(slot->mem, slot->cap * MODEL_PAGE_SIZE);
-		munmap(slot->mem, slot->cap * MODEL_PAGE_SIZE);
-		world_free(slot->memmap);
-		slot->memmap = NULL;
-	}
-	if (!slot->memmap) {
-		slot->memmap = pa->memmap;
-		slot->mem = pa->mem;
-		slot->cap = pa->mem_cap;
-		slot->boot_pages = pa->memmap_boot;
-		slot->nr_pages = pa->nr_pages;
-		slot->max_order = pa->max_order;
-		pa->memmap = NULL;
-		pa->mem = NULL;
-	}
-	pthread_mutex_unlock(&pool_lock);
 }
 
 /* The tune keys: the pcps take pageset_high/batch at boot, the rest is
@@ -690,7 +619,7 @@ static void pagealloc_destroy(struct world *w)
 			pa->deferred_boot_pfn[z] = ULONG_MAX;
 		nodes_boot_deferred(w);
 		/* holes and reserved pages back to the free boot state */
-		if (pa->memblock.reserved.cnt || pa->memblock.free.cnt != pa->nodes_online) {
+		if (!memblock_all_free(&pa->memblock, 0, pa->nr_pages)) {
 			struct memblock old = pa->memblock;
 
 			unsigned long pfn;
@@ -699,6 +628,12 @@ static void pagealloc_destroy(struct world *w)
 			for (pfn = 0; pfn < pa->nr_pages; pfn++)
 				if (memblock_pfn_unavailable(&old, pfn))
 					memmap_init_boot(w, pfn, 1);
+			/* and the heads of the boot's pieces between them
+			 * (zone_boot_free_lists), which no run touched: off
+			 * max-order boundaries, they are not the ones
+			 * pool_take rewrites, and a world without the hole
+			 * would find them PageBuddy inside its blocks */
+			boot_piece_heads_reset(w, &old);
 		}
 		pool_give(w);
 		reset = true;

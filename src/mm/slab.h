@@ -282,6 +282,9 @@ int kmem_cache_shrink(struct kmem_cache *s);
 void kfree(const void *x);
 /* every CPU's slab and partials back to the node (flush_all) */
 void flush_all(struct kmem_cache *s);
+/* slub.c's, for the flushing in slub_flush.c */
+void deactivate_slab(struct kmem_cache *s, struct slab *slab, void *freelist);
+void __unfreeze_partials(struct kmem_cache *s, struct slab *partial_slab);
 /* slub_cpu_dead: the dead CPU's slabs back to the node */
 int slub_cpu_dead(unsigned int cpu);
 /* slub_partial.c: count_partial, /proc/slabinfo's get_slabinfo */

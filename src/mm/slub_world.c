@@ -49,11 +49,19 @@ static void sw_add(struct slub_world *sw, struct kmem_cache *s)
 		sw->cache[sw->n++] = s;
 }
 
+static void sw_forget(struct slub_world *sw);
+
 int slub_world_boot_caches(struct world *w, const struct slub_cache_spec *spec, int n)
 {
 	struct slub_world *sw = sw_of(w);
 	char name[24];
 	int i, made = 0;
+
+	/* a run begun again on a world no reset came between (a run stopped
+	 * before its drain, the codec's canonical runs): what the last one
+	 * made goes first, or its caches would leak and the list overflow */
+	if (sw->used)
+		sw_forget(sw);
 
 	for (i = 0; i < n && i < SLUB_HDR_CACHES; i++) {
 		struct kmem_cache *s;
@@ -154,8 +162,10 @@ static void slub_drain(struct world *w)
 		struct kmem_cache *s = sw->cache[i];
 
 		if (s) {
-			sw->cache[i] = NULL;
+			/* out of the list only once destroyed: a destroy that
+			 * reports (I-SL-DESTROY) leaves it to the reset to free */
 			kmem_cache_destroy(s);
+			sw->cache[i] = NULL;
 		}
 	}
 	memset(sw, 0, sizeof(*sw));

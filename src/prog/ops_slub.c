@@ -653,8 +653,10 @@ static void do_kmem_cache_destroy(struct op_ctx *c)
 	}
 	cache_put(c, ci);
 	CACHE_ACQUIRE(r, ci);
-	slub_world_cache_gone(c->w, s);
+	/* gone[ci] keeps the other tasks off it meanwhile; the world forgets
+	 * it once destroyed (a destroy that reports leaves it to the reset) */
 	kmem_cache_destroy(s);
+	slub_world_cache_gone(c->w, s);
 }
 
 static struct op_desc op_kmem_cache_destroy = {

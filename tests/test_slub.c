@@ -10,28 +10,10 @@
  * whole.
  */
 #include "mm/slab.h"
-#include "mm_world.h"
+#include "slub_world.h"
 #include "tap.h"
 
 #define NOBJ	40
-
-static void tune(struct mm_config *cfg)
-{
-	config_set(cfg, &ck_zone_pages, 256);
-	config_set(cfg, &ck_pcp_high, 0);
-	config_set(cfg, &ck_pcp_batch, 1);
-}
-
-static void two_cpus(struct mm_config *cfg)
-{
-	tune(cfg);
-	config_set(cfg, &ck_cpus, 2);
-}
-
-static unsigned long zone_free(struct world *w)
-{
-	return (unsigned long)zone_page_state(zone_by_idx(w, 0), NR_FREE_PAGES);
-}
 
 static struct kmem_cache *cache;
 static void *objs[3][NOBJ / 4];
@@ -85,10 +67,10 @@ int main(void)
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
 	}
-	w = mm_test_boot(tune);
+	w = mm_test_boot(slub_tune);
 	mm_drain(w);
 	mm_fold(w);
-	free0 = zone_free(w);
+	free0 = slub_zone_free(w);
 
 	cache = kmem_cache_create("test16", 16, 0, 0, NULL);
 	ok(cache && oo_objects(cache->oo) >= SLUB_MIN_OBJECTS,
@@ -160,12 +142,12 @@ int main(void)
 	kmem_cache_destroy(cache);
 	mm_drain(w);
 	mm_fold(w);
-	ok(zone_free(w) == free0, "every slab page back in the zone (%lu of %lu)", zone_free(w),
+	ok(slub_zone_free(w) == free0, "every slab page back in the zone (%lu of %lu)", slub_zone_free(w),
 	   free0);
 	world_destroy(w);
 
 	/* on fibers: cross-CPU frees under PCT */
-	w = mm_test_boot(two_cpus);
+	w = mm_test_boot(slub_two_cpus);
 	fs = fsched_create(3);
 	for (seed = 1; seed <= 40; seed++) {
 		world_reset(w);
@@ -173,7 +155,7 @@ int main(void)
 		current_task = &mm_test_task;
 		mm_drain(w);
 		mm_fold(w);
-		free0 = zone_free(w);
+		free0 = slub_zone_free(w);
 		cache = kmem_cache_create("fib24", 24, 0, 0, NULL);
 		memset(objs, 0, sizeof(objs));
 		memset(&pol, 0, sizeof(pol));
@@ -202,10 +184,10 @@ int main(void)
 			kmem_cache_destroy(cache);
 			mm_drain(w);
 			mm_fold(w);
-			if (zone_free(w) == free0)
+			if (slub_zone_free(w) == free0)
 				clean++;
 			else
-				diag("seed %d: %lu pages free, %lu before", seed, zone_free(w), free0);
+				diag("seed %d: %lu pages free, %lu before", seed, slub_zone_free(w), free0);
 		} else {
 			diag("seed %d: %ld objects in use after all were freed", seed,
 			     slub_objects_inuse(cache));

@@ -20,40 +20,14 @@
 
 #include "mm/slab.h"
 #include "bugs/bugs.h"
-#include "mm_world.h"
+#include "slub_world.h"
 #include "tap.h"
 
 #define NOBJ	40
 #define SEEDS	40
 
-static void tune(struct mm_config *cfg)
-{
-	config_set(cfg, &ck_zone_pages, 256);
-	config_set(cfg, &ck_pcp_high, 0);
-	config_set(cfg, &ck_pcp_batch, 1);
-}
-
-static void two_cpus(struct mm_config *cfg)
-{
-	tune(cfg);
-	config_set(cfg, &ck_cpus, 2);
-}
-
-static unsigned long zone_free(struct world *w)
-{
-	return (unsigned long)zone_page_state(zone_by_idx(w, 0), NR_FREE_PAGES);
-}
-
 static struct kmem_cache *cache;
 
-/* a cache a violation left in a state destroy would refuse: off
- * slab_caches and freed (its pages go with the world's reset) */
-static void cache_forget(struct kmem_cache *s)
-{
-	list_del(&s->list);
-	free(s->cpu_slab);
-	free(s);
-}
 static void *objs[3][NOBJ / 4];
 static long validated;
 #define RCU_OBJS	96
@@ -166,7 +140,7 @@ static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task
 		current_task = &mm_test_task;
 		mm_drain(w);
 		mm_fold(w);
-		free0 = zone_free(w);
+		free0 = slub_zone_free(w);
 		cache = kmem_cache_create("pct24", 24, 0, flags, NULL);
 		memset(objs, 0, sizeof(objs));
 		rcu_done = 0;
@@ -184,7 +158,7 @@ static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task
 			else
 				diag("seed %d: %s: %s", seed, g_violation.signature, g_violation.msg);
 			violation_reset();
-			cache_forget(cache);
+			slub_cache_forget(cache);
 			continue;
 		}
 		for (i = 0; st && i < NR_SLUB_STAT_ITEMS; i++)
@@ -206,10 +180,10 @@ static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task
 		kmem_cache_destroy(cache);
 		mm_drain(w);
 		mm_fold(w);
-		if (zone_free(w) == free0)
+		if (slub_zone_free(w) == free0)
 			clean++;
 		else
-			diag("seed %d: %lu pages free, %lu before", seed, zone_free(w), free0);
+			diag("seed %d: %lu pages free, %lu before", seed, slub_zone_free(w), free0);
 	}
 	fsched_destroy(fs);
 	return clean;
@@ -229,10 +203,10 @@ int main(void)
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
 	}
-	w = mm_test_boot(tune);
+	w = mm_test_boot(slub_tune);
 	mm_drain(w);
 	mm_fold(w);
-	free0 = zone_free(w);
+	free0 = slub_zone_free(w);
 
 	ok(kmem_cache_create("bad", 16, 0, 0x1, NULL) == NULL,
 	   "kmem_cache_create refuses a flag outside SLAB_FLAGS_PERMITTED");
@@ -304,7 +278,7 @@ int main(void)
 	   "all its objects freed, the slab still counts them at destroy: I-SL-DESTROY (%s)",
 	   g_violation.signature);
 	violation_reset();
-	cache_forget(cache);
+	slub_cache_forget(cache);
 	cache = kmem_cache_create("deact2", 16, 0, 0, NULL);
 	for (i = 0; i < 5; i++)
 		p[i] = kmem_cache_alloc(cache, GFP_KERNEL);
@@ -378,7 +352,7 @@ int main(void)
 	(void)free0;
 	world_destroy(w);
 
-	w = mm_test_boot(two_cpus);
+	w = mm_test_boot(slub_two_cpus);
 	clean = pct_runs(w, SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER, body, 3, NULL, &caught, NULL);
 	ok(clean == SEEDS, "debug cache: %d of %d PCT schedules consistent, zone whole", clean,
 	   SEEDS);

@@ -16,36 +16,15 @@
 #include <stdlib.h>
 
 #include "mm/slab.h"
-#include "mm_world.h"
+#include "slub_world.h"
 #include "tap.h"
 
 #define ROUNDS	12
 #define IRQS	6
 #define SEEDS	40
 
-static void two_cpus(struct mm_config *cfg)
-{
-	config_set(cfg, &ck_zone_pages, 256);
-	config_set(cfg, &ck_pcp_high, 0);
-	config_set(cfg, &ck_pcp_batch, 1);
-	config_set(cfg, &ck_cpus, 2);
-}
-
-static unsigned long zone_free(struct world *w)
-{
-	return (unsigned long)zone_page_state(zone_by_idx(w, 0), NR_FREE_PAGES);
-}
-
 static struct kmem_cache *cache;
 
-/* a cache a violation left in a state destroy would refuse: off
- * slab_caches and freed (its pages go with the world's reset) */
-static void cache_forget(struct kmem_cache *s)
-{
-	list_del(&s->list);
-	free(s->cpu_slab);
-	free(s);
-}
 static void *irq_objs[IRQS];
 
 static void body(struct task *t, void *arg)
@@ -99,7 +78,7 @@ static int runs(struct world *w, unsigned long flags, unsigned long *st)
 		current_task = &mm_test_task;
 		mm_drain(w);
 		mm_fold(w);
-		free0 = zone_free(w);
+		free0 = slub_zone_free(w);
 		cache = kmem_cache_create("irq24", 24, 0, flags, NULL);
 		memset(irq_objs, 0, sizeof(irq_objs));
 		memset(&pol, 0, sizeof(pol));
@@ -113,7 +92,7 @@ static int runs(struct world *w, unsigned long flags, unsigned long *st)
 		if (r) {
 			diag("seed %d: %s: %s", seed, g_violation.signature, g_violation.msg);
 			violation_reset();
-			cache_forget(cache);
+			slub_cache_forget(cache);
 			continue;
 		}
 		for (i = 0; i < NR_SLUB_STAT_ITEMS; i++)
@@ -127,16 +106,16 @@ static int runs(struct world *w, unsigned long flags, unsigned long *st)
 		kmem_cache_shrink(cache);
 		if (slub_objects_inuse(cache) != 0) {
 			diag("seed %d: %ld objects in use", seed, slub_objects_inuse(cache));
-			cache_forget(cache);
+			slub_cache_forget(cache);
 			continue;
 		}
 		kmem_cache_destroy(cache);
 		mm_drain(w);
 		mm_fold(w);
-		if (zone_free(w) == free0)
+		if (slub_zone_free(w) == free0)
 			clean++;
 		else
-			diag("seed %d: %lu pages free, %lu before", seed, zone_free(w), free0);
+			diag("seed %d: %lu pages free, %lu before", seed, slub_zone_free(w), free0);
 	}
 	fsched_destroy(fs);
 	return clean;
@@ -153,7 +132,7 @@ int main(void)
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
 	}
-	w = mm_test_boot(two_cpus);
+	w = mm_test_boot(slub_two_cpus);
 	clean = runs(w, 0, st);
 	ok(clean == SEEDS, "interrupts on cpu0 beside its task's fast paths: %d of %d schedules "
 	   "consistent, zone whole", clean, SEEDS);

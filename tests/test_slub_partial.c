@@ -15,25 +15,12 @@
  * decisions do).
  */
 #include "mm/slab.h"
-#include "mm_world.h"
+#include "slub_world.h"
 #include "tap.h"
 
 #define NOBJ	40
 #define NSEEDS	600
 #define TASKOBJ	48
-
-static void tune(struct mm_config *cfg)
-{
-	config_set(cfg, &ck_zone_pages, 256);
-	config_set(cfg, &ck_pcp_high, 0);
-	config_set(cfg, &ck_pcp_batch, 1);
-}
-
-static void two_cpus(struct mm_config *cfg)
-{
-	tune(cfg);
-	config_set(cfg, &ck_cpus, 2);
-}
 
 static const char *const vname[NR_SLUB_PARTIAL_VARIANTS] = {
 	"count_partial", "partial_counters", "partial_counters_atomic",
@@ -259,12 +246,12 @@ int main(void)
 	   "seed 004's switches keep bits 20..22");
 	slab_partial_attach();
 	slub_hooks.cache_created = cache_created;
-	w = mm_test_boot(tune);
+	w = mm_test_boot(slub_tune);
 	for (v = 0; v < NR_SLUB_PARTIAL_VARIANTS; v++)
 		sequential(v);
 	world_destroy(w);
 
-	w = mm_test_boot(two_cpus);
+	w = mm_test_boot(slub_two_cpus);
 	for (v = 0; v < 2 * NR_SLUB_PARTIAL_VARIANTS; v++) {
 		bool pct = v < NR_SLUB_PARTIAL_VARIANTS;
 

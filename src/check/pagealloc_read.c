@@ -120,15 +120,24 @@ static int pcp_cpu(const struct zone *zone, const struct per_cpu_pages *pcp)
  * decision taken on it); < 0: a read that decides nothing in the model
  * (/proc/vmstat).
  */
+/* The per-CPU differentials of NR_FREE_PAGES outstanding at this step */
+static long free_diffs(const struct zone *zone)
+{
+	long diffs = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
+		diffs += __READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
+	return diffs;
+}
+
 static void free_pages_read(const char *site, const struct zone *zone, long read, long needed)
 {
-	const struct world *w = mm_world;
 	struct cfail f;
 	char decision[160] = "";
-	long exact, counter, diffs = 0, inflight, plain, snap;
+	long exact, counter, diffs, inflight, plain, snap;
 	struct task *holder;
 	bool held;
-	int cpu;
 
 	cfail_init(&f);
 	tsan_ignore_begin();
@@ -137,8 +146,7 @@ static void free_pages_read(const char *site, const struct zone *zone, long read
 	exact = zone->free_pages_exact;
 	counter = __READ_ONCE(zone->vm_stat[NR_FREE_PAGES].counter);
 	inflight = __READ_ONCE(zone->free_fold_inflight);
-	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
-		diffs += __READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
+	diffs = free_diffs(zone);
 	plain = counter < 0 ? 0 : counter;
 	snap = counter + diffs < 0 ? 0 : counter + diffs;
 	/*
@@ -200,16 +208,12 @@ static void vmstat_read(const struct zone *zone, long read)
  */
 static void snapshot_read(const struct zone *zone, long read, const char *site)
 {
-	const struct world *w = mm_world;
 	struct cfail f;
 	long x;
-	int cpu;
 
 	cfail_init(&f);
 	tsan_ignore_begin();
-	x = __READ_ONCE(zone->vm_stat[NR_FREE_PAGES].counter);
-	for (cpu = 0; cpu < w->cfg.ncpus; cpu++)
-		x += __READ_ONCE(zone->per_cpu_zonestats[cpu].vm_stat_diff[NR_FREE_PAGES]);
+	x = __READ_ONCE(zone->vm_stat[NR_FREE_PAGES].counter) + free_diffs(zone);
 	if (x < 0)
 		x = 0;
 	if (read != x)

@@ -197,7 +197,7 @@ $(BUILD)/%.o: %.S $(FLAGS_STAMP) | $(DEPS_STAMP)
 # The interleavings reach the
 # engines through src/sched/ilv.c (the states: ilv_state.c), which writes the engine's map itself (and
 # must not be compiled by afl-clang-fast, whose pass owns __afl_area_ptr).
-NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/deadlock.c src/sched/policy.c src/sched/fiber.c \
+NOINST_SRCS := $(wildcard src/check/*.c) src/sched/sched.c src/sched/run.c src/sched/deadlock.c src/sched/policy.c src/sched/fiber.c \
 	src/world/world.c src/world/config.c src/mm/mm_init.c \
 	src/prog/handle.c \
 	src/sched/ilv.c src/sched/ilv_state.c

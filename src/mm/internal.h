@@ -154,6 +154,18 @@ void page_alloc_boot_state(struct world *w);
 unsigned int gfp_to_alloc_flags(gfp_t gfp_mask, unsigned int order);
 unsigned int __gfp_pfmemalloc_flags(gfp_t gfp_mask);
 unsigned int alloc_flags_nofragment(struct zone *zone, gfp_t gfp_mask);
+/* alloc_pages.c and page_alloc_slowpath.c: static in the kernel's one file */
+struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order, int alloc_flags,
+				    const struct alloc_context *ac);
+struct page *__alloc_pages_slowpath(gfp_t gfp_mask, unsigned int order,
+				    struct alloc_context *ac);
+
+/* No CMA in the model: nothing to add. */
+static inline unsigned int gfp_to_alloc_flags_cma(gfp_t gfp_mask, unsigned int alloc_flags)
+{
+	(void)gfp_mask;
+	return alloc_flags;
+}
 
 /* page_alloc.c: the buddy allocator, called from the pcp code */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The scheduler's policies (policy.c) and deadlock reports (deadlock.c),
- * for sched.c only. */
+ * for sched.c and run.c only; and the task fibers' body, sched.c's, that
+ * run.c's pool creates them with. */
 #ifndef MMFUZZ_SCHED_POLICY_H
 #define MMFUZZ_SCHED_POLICY_H
 
@@ -28,5 +29,8 @@ int stop_idle_kthreads(struct fsched *fs);
 __attribute__((noreturn)) void report_deadlock(struct fsched *fs, struct task *from);
 /* The same from a task that is not an idle kthread, if there is one. */
 __attribute__((noreturn)) void report_deadlock_any(struct fsched *fs);
+
+/* sched.c: a task fiber's body (fiber_create's), parked at P between runs */
+void task_worker(void *arg);
 
 #endif /* MMFUZZ_SCHED_POLICY_H */

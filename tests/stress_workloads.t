@@ -5,7 +5,7 @@
 # callback thread and the loop share the cores); and page_fault1's two
 # processes in the smallest zone their regions fit (--zone-pages 18432),
 # idle and loaded: the page tables munmap frees wait for a grace period,
-# and a fault that finds the zone short must wait for them (alloc_pages.c
+# and a fault that finds the zone short must wait for them (page_alloc_slowpath.c
 # reclaim_throttle), not fail with ENOMEM.  Each run must exit 0 with
 # invariant_violations: 0 and no assertion or sanitizer report.
 . tests/lib/tap.sh

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Direct reclaim and the frees behind a grace period (alloc_pages.c
+ * Direct reclaim and the frees behind a grace period (page_alloc_slowpath.c
  * reclaim_throttle, docs/reclaim.md): a GFP_KERNEL allocation that finds
  * the zone at its min watermark while an RCU callback holds pages waits
  * for the callback, counts it as progress, drains and gets a page; with

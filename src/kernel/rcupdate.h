@@ -93,7 +93,7 @@ void __call_rcu(struct rcu_head *head, rcu_callback_t func, const struct yield_s
 void __rcu_barrier(const struct yield_site *s, const char *fn);
 
 /* Callbacks queued by call_rcu() whose grace period or invocation is
- * still to come (the reclaim path waits for them: alloc_pages.c). */
+ * still to come (the reclaim path waits for them: page_alloc_slowpath.c). */
 unsigned long rcu_cbs_pending(void);
 
 #define synchronize_rcu()	__synchronize_rcu(YIELD_SITE(YP_SYNCHRONIZE_RCU, ""), __func__)

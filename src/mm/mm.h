@@ -62,7 +62,7 @@ int pcp_bulk_variant_lookup(const char *name);
 /*
  * alloc_pages: __alloc_pages() on the one node.  NULL when the fast path,
  * then the slow path as far as the model has it, found nothing (see
- * alloc_pages.c for where the slow path stops).
+ * page_alloc_slowpath.c for where the slow path stops).
  */
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order);
 /* alloc_pages(gfp | __GFP_COMP): a folio */

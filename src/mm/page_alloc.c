@@ -5,8 +5,8 @@
  * the highatomic reserve, and a page's way in and out: prep_new_page
  * (compound pages, __GFP_ZERO) and the free path down from __free_pages
  * (Linux 6.6 mm/page_alloc.c).  The per-CPU page lists are in
- * page_alloc_pcp.c, the allocation entry with the watermarks and the slow
- * path in alloc_pages.c.
+ * page_alloc_pcp.c, the allocation entry with the watermarks in
+ * alloc_pages.c, the slow path in page_alloc_slowpath.c.
  *
  * Lock order: pcp->lock -> zone->lock.  Every function named __xxx below
  * runs with zone->lock held and says so with lockdep_assert_held().

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # make bench-search: the search power of the default campaign, without the
-# seeds written for the bug (issue 19 item 1).  Every seed of corpus/
-# {pagealloc,kernel,tlb} says what it was written for in its aim: header
+# seeds written for the bug (issue 19 item 1).  Every seed of corpus/DIR
+# (regress excepted) says what it was written for in its aim: header
 # (bug switches, catalogue mutants CLASS@FUNCTION#N, windows = yield sites;
 # "none" for a generic seed).  For every bug switch (mmfuzz bugs) and every
 # catalogue mutant that is not a written equivalence (bench/mutants.equiv),
@@ -113,8 +113,11 @@ nb=$(echo $switches $mlist | wc -w)
 [ "$nb" -gt 0 ] || { echo "bench/bench_search.sh: no bug selected" >&2; exit 2; }
 
 # ---- the seeds and their aims ----
+# the seed directories as the Makefile's SEED_DIRS: every corpus/DIR but
+# regress (the replayed findings), each a layer's target
+seed_dirs=$(for d in corpus/*/; do d=${d%/}; [ "$d" = corpus/regress ] || echo "$d"; done)
 # "FILE<TAB>item<TAB>item..." for every seed
-for f in corpus/pagealloc/*.mmf corpus/kernel/*.mmf corpus/tlb/*.mmf; do
+for f in $(for d in $seed_dirs; do ls "$d"/*.mmf; done); do
 	printf '%s\t%s\n' "$f" "$(sed -n 's/^aim:[ \t]*//p' "$f" | head -1 | sed 's/[ \t]*#[^0-9].*//; s/, */\t/g')"
 done > "$work/aims"
 # removed BUG: the seeds aimed at BUG or at a window a seed aimed at BUG names
@@ -143,13 +146,15 @@ removed() {
 seeds() {
 	local d=$1 f t name
 	rm -rf "$d"
-	mkdir -p "$d/mm" "$d/pagealloc" "$d/kernel" "$d/tlb"
+	mkdir -p "$d/mm" "$d/all"
+	for t in $seed_dirs; do mkdir -p "$d/${t#corpus/}"; done
 	[ -n "${2:-}" ] || return 0
-	for f in corpus/pagealloc/*.mmf corpus/kernel/*.mmf corpus/tlb/*.mmf; do
+	for f in $(for t in $seed_dirs; do ls "$t"/*.mmf; done); do
 		grep -qxF "$f" "$2" && continue
 		t=$(basename "$(dirname "$f")")
 		name=$t-$(basename "$f")
 		cp "$f" "$d/mm/$name"
+		cp "$f" "$d/all/$name"
 		cp "$f" "$d/$t/$name"
 	done
 }

@@ -6,7 +6,7 @@
 # run and plain encode still refuse the file (exit 2, FILE:LINE:COL).
 # aim: is validated the same way and never reaches the binary form.
 . tests/lib/tap.sh
-plan 16
+plan 17
 
 # corpus/tlb/zap_deferred_flush.mmf with its decision at T1.2 moved to a
 # yield site the tree does not have
@@ -89,6 +89,15 @@ ok $? "run refuses an aim naming an unknown switch" || diag "exit $rc: $(cat "$T
 "$MMFUZZ" encode --keep-going "$TMP/aim3.mmf" -o "$TMP/aim3.bin" 2> "$TMP/err"; rc=$?
 [ $rc = 0 ] && grep -q "aim3.mmf:2:6: .*: that aim dropped" "$TMP/err"
 ok $? "the seed mode drops it with a word" || diag "exit $rc: $(cat "$TMP/err")"
+
+# every shipped seed says what it is (bench/bench_search.sh reads it; the
+# replayed findings of corpus/regress are no seeds)
+missing=$(for f in corpus/*/*.mmf; do
+	case $f in corpus/regress/*) continue ;; esac
+	grep -q '^aim:' "$f" || echo "$f"
+done)
+[ -z "$missing" ]
+ok $? "every seed of corpus/ has an aim: line" || diag "without one: $missing"
 
 # the campaign: it starts, keeps the seed, says so once on stderr and in its
 # log (the random engine: no instrumented build needed)

@@ -105,9 +105,12 @@ static void dfail(const char *sig, const char *fmt, ...)
 			"%s", msg);
 }
 
-/* ---- the hooks ---- */
+/* ---- the hooks ----
+ * The checker's own bookkeeping is out of TSan's sight (__sched_notsan):
+ * with a bug that lets two helpers meet on a pfn, the report is the
+ * checker's I-DI-2, not a race on dc.inits between two fibers. */
 
-static void hk_init_pages(unsigned long pfn, unsigned long nr)
+static __sched_notsan void hk_init_pages(unsigned long pfn, unsigned long nr)
 {
 	unsigned long end = pfn + nr;
 
@@ -122,7 +125,7 @@ static void hk_init_pages(unsigned long pfn, unsigned long nr)
 	}
 }
 
-static void hk_free_range(unsigned long pfn, unsigned long nr)
+static __sched_notsan void hk_free_range(unsigned long pfn, unsigned long nr)
 {
 	unsigned long p, end = pfn + nr, blk;
 	struct zone *zone;
@@ -148,7 +151,7 @@ static void hk_free_range(unsigned long pfn, unsigned long nr)
 	__atomic_add_fetch(&dc.freed[zone->idx], (long)nr, __ATOMIC_RELAXED);
 }
 
-static void hk_chunk(const struct zone *zone, unsigned long start, unsigned long end)
+static __sched_notsan void hk_chunk(const struct zone *zone, unsigned long start, unsigned long end)
 {
 	int i, nid = zone_to_nid(zone);
 
@@ -163,7 +166,7 @@ static void hk_chunk(const struct zone *zone, unsigned long start, unsigned long
 	}
 }
 
-static void hk_job_begin(const struct zone *zone, unsigned long start, unsigned long size)
+static __sched_notsan void hk_job_begin(const struct zone *zone, unsigned long start, unsigned long size)
 {
 	(void)start;
 	(void)size;
@@ -177,7 +180,7 @@ static int cmp_chunk(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void hk_job_done(const struct zone *zone, unsigned long start, unsigned long size,
+static __sched_notsan void hk_job_done(const struct zone *zone, unsigned long start, unsigned long size,
 			const struct padata_stat *ps)
 {
 	unsigned long at = start, end = start + size;
@@ -228,7 +231,7 @@ static bool free_range_start(unsigned long pfn)
 	return pfn && memblock_pfn_free(mb, pfn) && !memblock_pfn_free(mb, pfn - 1);
 }
 
-static void hk_fdp_set(const pg_data_t *pgdat, unsigned long old, unsigned long new)
+static __sched_notsan void hk_fdp_set(const pg_data_t *pgdat, unsigned long old, unsigned long new)
 {
 	struct deferred_world *dw = dcw();
 	int nid = pgdat->node_id;
@@ -291,7 +294,7 @@ static void node_complete(int nid, const char *where)
 	}
 }
 
-static void hk_node_done(const pg_data_t *pgdat)
+static __sched_notsan void hk_node_done(const pg_data_t *pgdat)
 {
 	if (!dc.active)
 		return;
@@ -301,7 +304,7 @@ static void hk_node_done(const pg_data_t *pgdat)
 
 /* __free_pages_core's pages on the free lists (zone->lock held: a
  * quiescent check never sees a page between the owners) */
-static void hk_core_freed(const struct page *page, unsigned int order)
+static __sched_notsan void hk_core_freed(const struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page), n = 1UL << order;
 

@@ -260,7 +260,7 @@ static unsigned long deferred_init_maxorder(unsigned long *i, struct zone *zone,
 	unsigned long nr_pages = 0, j = *i, t;
 	bool free_first = bug_on(BUG_MAXORDER_FREE_BEFORE_INIT);
 
-	if (free_first)		/* the bug: free, then initialise */
+	if (free_first) {	/* the bug: free, then initialise */
 		for (t = j; t != ULONG_MAX; next_mem_pfn_range_in_zone(&t, zone, &spfn, &epfn)) {
 			if (mo_pfn <= spfn)
 				break;
@@ -268,6 +268,7 @@ static unsigned long deferred_init_maxorder(unsigned long *i, struct zone *zone,
 			if (mo_pfn <= epfn)
 				break;
 		}
+	}
 
 	/* First we loop through and initialize the page values */
 	for (; j != ULONG_MAX; next_mem_pfn_range_in_zone(&j, zone, start_pfn, end_pfn)) {

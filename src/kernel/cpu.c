@@ -169,9 +169,12 @@ static void take_cpu_down(struct task *t, unsigned int cpu)
 		fsched_move_task(fs, t, (int)cpu);
 	}
 	flags = __local_irq_save(t);
+	/* __cpu_disable() first, then the DYING callbacks (6.6 take_cpu_down):
+	 * a sender that starts once the machine is stopped sees the CPU
+	 * offline, so nothing is queued there after smpcfd_dying_cpu's flush */
+	__cpumask_clear_cpu((int)cpu, &__cpu_online_mask);
 	for (st = CPUHP_TEARDOWN_CPU - 1; st > CPUHP_BRINGUP_CPU; st--)
 		invoke(st, cpu, false);
-	__cpumask_clear_cpu((int)cpu, &__cpu_online_mask);
 	if (fs)
 		for (i = 0; i < fs->ntasks; i++) {
 			struct task *u = &fs->task[i];

@@ -97,9 +97,11 @@ void slub_world_cache_gone(struct world *w, struct kmem_cache *s)
 	int i;
 
 	/* kmalloc_caches[] keeps the pointer (kmalloc_slab may read it from
-	 * any task): the run's callers look it up here, NULL from now on */
+	 * any task): the run's callers look it up here, NULL from now on; the
+	 * others' entries are read as they are written, another task may be
+	 * forgetting its cache beside this one */
 	for (i = 0; i < sw->n; i++)
-		if (sw->cache[i] == s)
+		if (slub_world_cache(sw, i) == s)
 			__atomic_store_n(&sw->cache[i], NULL, __ATOMIC_RELAXED);
 	for (i = 0; i < SLUB_HDR_CACHES; i++)
 		if (sw->hdr[i] == s)

@@ -109,7 +109,11 @@ static void obj_record(struct op_ctx *c, int h, void *p, int ci)
 	ST(o->state, (unsigned char)SREC_LIVE);
 	ADD(r->live[ci], 1);
 	handle_set(h, op_handle_name(c), &hk_sobj, p, (unsigned long)ci);
-	WRITE_ONCE(o->pub, p);		/* rcu_assign_pointer: published */
+	/* published: WRITE_ONCE's yield point, rcu_assign_pointer's release
+	 * (what the allocation wrote, the page's last owner's writes
+	 * included, happens before a reader's look at the object) */
+	__racy_point(YP_RACY_WRITE, "o->pub");
+	rcu_assign_pointer(o->pub, p);
 }
 
 /* The live object handle argument @k names, or the first live one after it
@@ -508,7 +512,8 @@ static void do_rcu_lookup(struct op_ctx *c)
 	o = &r->obj[h];
 	ADD(r->lookups, 1);
 	rcu_read_lock();
-	p = READ_ONCE(o->pub);
+	__racy_point(YP_RACY_READ, "o->pub");	/* READ_ONCE's yield point */
+	p = rcu_dereference(o->pub);
 	if (p) {
 		yield_point(YIELD_SITE(YP_POINT, "rcu_lookup"));
 		unsigned char st = LD(o->state);

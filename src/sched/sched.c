@@ -352,12 +352,19 @@ __sched_notsan void sched_migrate(struct task *t, int cpu, const struct yield_si
 	if (t->fs) {
 		t->fs->cpu_ntasks[t->cpu]--;
 		t->fs->cpu_ntasks[cpu]++;
+		if (cpu != t->cpu)
+			cpu_leave(t->fs, t);
 	}
 	t->cpu = cpu;
 	if (!t->fs)
 		return;
 	t->fs->need_resched = true;
 	fsched_yield_out(t, s);
+	/* TSan: a migrated task is switched in on its new CPU, after what ran
+	 * there (cpu_leave's order); the scheduler may have kept it running,
+	 * with no switch_to to say so (flush_all_cpus_locked's move to each
+	 * CPU, standing for the kworker that runs flush_cpu_slab there) */
+	cpu_enter(t->fs, t);
 }
 
 __sched_notsan void fsched_irq_enter(struct task *t, const struct yield_site *s)

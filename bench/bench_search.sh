@@ -113,8 +113,12 @@ nb=$(echo $switches $mlist | wc -w)
 [ "$nb" -gt 0 ] || { echo "bench/bench_search.sh: no bug selected" >&2; exit 2; }
 
 # ---- the seeds and their aims ----
+# the seed directories as make corpus has them (SEED_DIRS: corpus/*/ but
+# corpus/regress), each a layer's target
+seed_dirs=$(for d in corpus/*/; do d=${d%/}; [ "$d" = corpus/regress ] || echo "${d#corpus/}"; done)
+seed_files=$(for d in $seed_dirs; do echo corpus/$d/*.mmf; done)
 # "FILE<TAB>item<TAB>item..." for every seed
-for f in corpus/pagealloc/*.mmf corpus/kernel/*.mmf corpus/tlb/*.mmf; do
+for f in $seed_files; do
 	printf '%s\t%s\n' "$f" "$(sed -n 's/^aim:[ \t]*//p' "$f" | head -1 | sed 's/[ \t]*#[^0-9].*//; s/, */\t/g')"
 done > "$work/aims"
 # removed BUG: the seeds aimed at BUG or at a window a seed aimed at BUG names
@@ -143,13 +147,15 @@ removed() {
 seeds() {
 	local d=$1 f t name
 	rm -rf "$d"
-	mkdir -p "$d/mm" "$d/pagealloc" "$d/kernel" "$d/tlb"
+	mkdir -p "$d/mm" "$d/all"
+	for t in $seed_dirs; do mkdir -p "$d/$t"; done
 	[ -n "${2:-}" ] || return 0
-	for f in corpus/pagealloc/*.mmf corpus/kernel/*.mmf corpus/tlb/*.mmf; do
+	for f in $seed_files; do
 		grep -qxF "$f" "$2" && continue
 		t=$(basename "$(dirname "$f")")
 		name=$t-$(basename "$f")
 		cp "$f" "$d/mm/$name"
+		cp "$f" "$d/all/$name"
 		cp "$f" "$d/$t/$name"
 	done
 }

@@ -211,9 +211,10 @@ int main(void)
 	ok(kmem_cache_create("bad", 16, 0, 0x1, NULL) == NULL,
 	   "kmem_cache_create refuses a flag outside SLAB_FLAGS_PERMITTED");
 	cache = kmem_cache_create("dbg16", 16, 0, SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER, NULL);
-	/* validate_store's own checks below, not the executor's validator at
-	 * each list_lock acquisition (src/check/slab_run.c) */
+	/* validate_store's own checks below, not the executor's validators at
+	 * each list_lock acquisition and release (src/check/slab_run.c) */
 	get_node(cache, 0)->list_lock.validate = NULL;
+	get_node(cache, 0)->list_lock.validate_release = NULL;
 	ok(cache && kmem_cache_debug(cache) && !(cache->flags & __CMPXCHG_DOUBLE),
 	   "a SLAB_CONSISTENCY_CHECKS cache is a debug cache without __CMPXCHG_DOUBLE");
 	for (i = 0; i < NOBJ; i++)

@@ -26,6 +26,13 @@
  *                     window at a quiescence that holds no lock
  *   I-SL-WALK         every slab count_partial reaches is on the list
  *                     when it reaches it (checked at each step)
+ * A debug cache's slab counters (every change of them is under
+ * n->list_lock there: alloc_single_from_new_slab, free_to_partial_list,
+ * kmem_cache_shrink), at every n->list_lock acquisition and release and at
+ * quiescence, with the executor's hooks attached:
+ *   I-SL-NRSLABS      nr_slabs equals the slabs of the cache (the node's
+ *                     lists, and the full slabs no list keeps), and
+ *                     total_objects their objects
  * Held elsewhere: one owner per object at every alloc and free (the
  * cookie's exchange in slub.c).
  *   I-CONS            (the "slab" owner source below) every slab page held
@@ -34,6 +41,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "slab_check.h"
 #include "../mm/slab.h"
 #include "../mm/slub_world.h"
 
@@ -83,6 +91,62 @@ void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n)
 	if (nr != n->nr_partial)
 		sched_violation("I-SL-NRPARTIAL", __func__, "%s: nr_partial %lu, list holds %lu",
 				s->name, n->nr_partial, nr);
+	slab_nr_slabs_check(s, n, __func__);
+}
+
+/*
+ * I-SL-NRSLABS: a debug cache (kmem_cache_debug: no CPU slab, no lockless
+ * free) counts a slab in nr_slabs under n->list_lock when it lists it
+ * (alloc_single_from_new_slab) and uncounts it under the lock when it takes
+ * it off its list to free it (free_to_partial_list, kmem_cache_shrink;
+ * kmem_cache_destroy uncounts after its unlock, with nobody beside it, and
+ * its release is not checked).  So whenever the
+ * lock is free, nr_slabs is the partial list, plus the full list
+ * (SLAB_STORE_USER) or else the full slabs no list keeps: found by a walk
+ * of the PG_slab heads, as I-CONS does, taking the unfrozen ones with every
+ * object in use.  A slab on its way in (allocate_slab's, frozen, then
+ * inuse 1 before the lock) or out (inuse 0 once off its list, waiting for
+ * free_slab or its grace period) is neither counted nor taken.  Without the
+ * executor's hooks (the stress runner's real threads) another thread's
+ * allocate_slab may be half written under the walk: not checked.
+ */
+void slab_nr_slabs_check(struct kmem_cache *s, struct kmem_cache_node *n, const char *where)
+{
+	unsigned long nr = 0, objs = 0, pfn;
+	long nr_slabs, total;
+	struct slab *slab;
+
+	if (!kmem_cache_debug(s) || !slub_partial_hooks.free_pending)
+		return;
+	list_for_each_entry(slab, &n->partial, slab_list) {
+		nr++;
+		objs += slab->objects;
+	}
+	if (s->flags & SLAB_STORE_USER) {
+		list_for_each_entry(slab, &n->full, slab_list) {
+			nr++;
+			objs += slab->objects;
+		}
+	} else {
+		for (pfn = 0; pfn < mm_pa->nr_pages; pfn++) {
+			struct page *page = pfn_to_page(pfn);
+
+			if (!(page->flags & (1UL << PG_slab)))
+				continue;
+			slab = page_slab(page);
+			if (slab->slab_cache != s || slab->frozen || slab->inuse != slab->objects)
+				continue;
+			nr++;
+			objs += slab->objects;
+		}
+	}
+	nr_slabs = __atomic_load_n(&n->nr_slabs.counter, __ATOMIC_RELAXED);
+	total = __atomic_load_n(&n->total_objects.counter, __ATOMIC_RELAXED);
+	if (nr_slabs != (long)nr || total != (long)objs)
+		sched_violation("I-SL-NRSLABS", where,
+				"%s: nr_slabs %ld, total_objects %ld; the node's lists and the "
+				"full slabs hold %lu slabs, %lu objects",
+				s->name, nr_slabs, total, nr, objs);
 }
 
 void validate_slab_cache(struct kmem_cache *s)
@@ -255,6 +319,23 @@ void slab_partial_check(struct kmem_cache *s, bool quiescent, const char *where)
 
 /* n->list_lock's validator (at every acquisition: spinlock.h): the node
  * as the lock protects it, seed 004's counters within their bound */
+/* n->list_lock's release validator (spinlock.h validate_release): the
+ * counters exact whenever the lock is free (I-SL-NRSLABS).  But
+ * kmem_cache_destroy's free_partial: it takes the empty slabs off the list
+ * under the lock and uncounts them after it, in discard_slab (6.6's
+ * __kmem_cache_shutdown; nobody else uses the cache by then, and nobody
+ * takes its lock again) */
+void slab_list_unlock_validate(void *arg, const char *fn)
+{
+	struct kmem_cache *s = arg;
+
+	if (!strcmp(fn, "kmem_cache_destroy"))
+		return;
+	tsan_ignore_begin();
+	slab_nr_slabs_check(s, get_node(s, 0), fn);
+	tsan_ignore_end();
+}
+
 void slab_list_lock_validate(void *arg, const char *fn)
 {
 	struct kmem_cache *s = arg;

@@ -6,6 +6,8 @@
  *       partial list, its slabs' freelists and owners, nr_partial (a slab
  *       frozen on the list inside acquire_slab is never seen: the check
  *       runs when the lock is got, not at every yield point)
+ *   at each n->list_lock release       a debug cache's nr_slabs and
+ *       total_objects (I-SL-NRSLABS): exact whenever the lock is free
  *   at quiescence                      validate_slab_cache of every cache of
  *       the run: the node and each CPU's slab, freelist and partial chain
  * The validator goes on each cache's list_lock as kmem_cache_create makes
@@ -29,11 +31,19 @@ static __sched_notsan void list_lock_validate(void *arg, const char *fn)
 	slab_list_lock_validate(arg, fn);	/* and seed 004's counters (slab.c) */
 }
 
+/* under n->list_lock, right before it is dropped: a debug cache's slab
+ * counters (I-SL-NRSLABS, slab.c) */
+static __sched_notsan void list_lock_release_validate(void *arg, const char *fn)
+{
+	slab_list_unlock_validate(arg, fn);
+}
+
 static void cache_created(struct kmem_cache *s)
 {
 	struct kmem_cache_node *n = get_node(s, 0);
 
 	n->list_lock.validate = list_lock_validate;
+	n->list_lock.validate_release = list_lock_release_validate;
 	n->list_lock.validate_arg = s;
 }
 
@@ -66,7 +76,7 @@ static void slub_quiescent(struct world *w, const char *where, struct cfail *f)
 
 static const struct checker slub_checker = {
 	.name = "I-SL-FROZEN I-SL-INUSE I-SL-OWNER I-SL-NRPARTIAL I-SL-CPUFREELIST "
-		"I-SL-CPUPARTIAL I-SL-PTOTAL I-SL-PFREE I-SL-WALK", .layer = "slub", .prio = 45,
+		"I-SL-CPUPARTIAL I-SL-PTOTAL I-SL-PFREE I-SL-WALK I-SL-NRSLABS", .layer = "slub", .prio = 45,
 	.attach = slub_attach, .run_begin = slub_run_begin, .quiescent = slub_quiescent,
 };
 CHECKER(slub_checker);

@@ -43,6 +43,14 @@ typedef struct spinlock {
 	 */
 	void (*validate)(void *arg, const char *fn);
 	void *validate_arg;
+	/*
+	 * Under-lock checker run at every release, still holding the lock: a
+	 * counter the lock protects that must be exact whenever the lock is
+	 * free, as when the next taker would get it right away (n->list_lock's
+	 * nr_slabs of a debug cache: src/check/slab_run.c).  Shares
+	 * validate_arg.
+	 */
+	void (*validate_release)(void *arg, const char *fn);
 	struct lock_stat st;
 } spinlock_t;
 
@@ -157,6 +165,8 @@ static inline void __spin_release(spinlock_t *l, struct task *t, const char *fn)
 {
 	if (unlikely(__atomic_load_n(&l->sl.owner, __ATOMIC_RELAXED) != t))
 		__lock_misuse(&l->sl, fn, "unlocked by a task that does not hold it");
+	if (l->validate_release && lock_validate_enabled)
+		l->validate_release(l->validate_arg, fn);
 	__lock_held_pop(t, &l->sl, fn);
 	if (lock_stat_enabled) {
 		uint64_t held = __lock_tsc() - l->st.t_acquired;

@@ -289,14 +289,18 @@ void refresh_zone_stat_thresholds(void)
 	for_each_populated_zone(zone) {
 		unsigned long max_drift, tolerate_drift;
 
-		/* at boot, before any task runs */
+		/* at boot, before any task runs; then from vmstat_cpu_dead */
 		for (cpu = 0; cpu < mm_world->cfg.ncpus; cpu++)
 			__WRITE_ONCE(zone->per_cpu_zonestats[cpu].stat_threshold,
 				     (signed char)threshold);
-		tolerate_drift = zone->_watermark[WMARK_LOW] - zone->_watermark[WMARK_MIN];
+		/* 6.6 reads the watermarks plainly, with no lock: vmstat_cpu_dead
+		 * runs this beside __setup_per_zone_wmarks' stores under
+		 * zone->lock (here deferred init's, page_alloc_init_late) */
+		tolerate_drift = __data_race(zone->_watermark[WMARK_LOW]) -
+				 __data_race(zone->_watermark[WMARK_MIN]);
 		max_drift = (unsigned long)(mm_world->cfg.ncpus * threshold);
 		__WRITE_ONCE(zone->percpu_drift_mark, max_drift > tolerate_drift ?
-			     zone->_watermark[WMARK_HIGH] + max_drift : 0);
+			     __data_race(zone->_watermark[WMARK_HIGH]) + max_drift : 0);
 	}
 }
 

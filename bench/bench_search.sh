@@ -181,7 +181,7 @@ for b in $switches; do
 		fi
 		echo "-- $b ($cfg): $(find "$work/seeds/mm" -name '*.mmf' | wc -l) of $all_seeds seeds kept (a layer's target: those of its directory)" >&2
 		MMFUZZ_SEEDS_DIR=$work/seeds MMFUZZ=$mmfuzz bench/bench_bugs.sh -r "$runs" -c "$cap" \
-			-e libfuzzer -b "$b" -o "$work/bugs.csv" > /dev/null || {
+			-e libfuzzer -b "$b" -o "$work/bugs.csv" -m "$work/bugs.md" > /dev/null || {
 			echo "bench/bench_search.sh: bench_bugs.sh failed on $b ($cfg)" >&2; exit 1; }
 		awk -F, -v cfg=$cfg 'NR > 1 { print "switch", $1, cfg, $3, $5, $6 }' "$work/bugs.csv" >> "$results"
 	done

@@ -553,9 +553,12 @@ sub gen_file {
 						next unless $plain =~ /(?<![\w>.])\Q$x\E(?![\w\[])/;
 						$plain =~ s/(?<![\w>.])\Q$x\E(?![\w\[])/racy_snapshot/g;
 						my $ind = indent_of($src->[$l]);
+						# a label before the lock labels a statement, not
+						# a declaration (C17): an empty one first
+						my $lab = $l > 0 && $src->[$l - 1] =~ /^\s*\w+:\s*$/ ? "${ind};\n" : '';
 						add_mutant($f, 'racy-trusted', $k, "$x read with data_race() before " .
 							   trim($src->[$l]) . ', used in ' . trim($src->[$k]),
-							   { $l => "${ind}__typeof__($x) racy_snapshot = data_race($x);\n" .
+							   { $l => "$lab${ind}__typeof__($x) racy_snapshot = data_race($x);\n" .
 								   $src->[$l], $k => $plain });
 						last;
 					}

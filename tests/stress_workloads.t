@@ -41,14 +41,18 @@ runs_wait() {
 	pids=()
 }
 check() {
-	local i o e rc
+	local i o e rc r
 	for ((i = 1; i <= N; i++)); do
 		o="$TMP/$i.out" e="$TMP/$i.err" rc=$(cat "$TMP/$i.rc")
 		[ "$rc" = 0 ] && [ "$(stat "$o" invariant_violations)" = 0 ] &&
 			grep -q '^average:' "$o" &&
 			! grep -q "Assertion\|ThreadSanitizer\|AddressSanitizer\|runtime error" "$e"
-		ok $? "${names[$i]}"
-		[ "$rc" = 0 ] || { diag "exit $rc: $(cat "$TMP/$i.args")"; grep -v '^warning:' "$e" | head -5 | diag "$(cat)"; }
+		r=$?
+		ok $r "${names[$i]}"
+		[ $r = 0 ] && continue
+		diag "exit $rc, invariant_violations: $(stat "$o" invariant_violations): $(cat "$TMP/$i.args")"
+		grep -q '^average:' "$o" || diag "no average: line in its output"
+		grep -v '^warning:' "$e" | grep -m 1 -A 30 "Assertion\|ThreadSanitizer\|AddressSanitizer\|runtime error\|violation\|^I-" | diag "$(cat)"
 	done
 }
 

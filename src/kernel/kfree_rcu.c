@@ -460,7 +460,10 @@ static void kfree_rcu_work(struct kfree_rcu_cpu_work *krwp)
 	unsigned long flags, snap;
 
 	spin_lock_irqsave(&krcp->lock, flags);
-	if (!krwp->ready) {	/* real mode: another task ran it */
+	/* not ready: in real mode another task ran it.  ready is set by
+	 * rcu_work_rcufn outside krcp->lock (6.6's queue_work from the
+	 * callback), so it is read as it is written */
+	if (!__atomic_load_n(&krwp->ready, __ATOMIC_ACQUIRE)) {
 		spin_unlock_irqrestore(&krcp->lock, flags);
 		return;
 	}

@@ -2,7 +2,7 @@
 # The command line: help, bad input (FILE:LINE:COL, exit 2, nothing runs),
 # any bytes as a program, decode/encode, minimize, the reports.
 . tests/lib/tap.sh
-plan 42
+plan 43
 
 for c in run decode encode minimize bugs; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -16,6 +16,11 @@ mk=$(sed -n 's/^FUZZ_TARGETS := //p' Makefile | tr ' ' '\n' | grep . | sort)
 reg=$("$MMFUZZ" targets --programs | sort)
 [ -n "$reg" ] && [ "$mk" = "$reg" ]
 ok $? "the Makefile's FUZZ_TARGETS is mmfuzz targets --programs" || diag "Makefile: $mk; registry: $reg"
+# and docs/fuzzing.md's table of targets has a row for each of them
+doc=$(sed -n 's/^| `\([a-z]*\)` | .*/\1/p' docs/fuzzing.md | sort -u)
+all=$("$MMFUZZ" targets | awk '{ print $1 }' | sort)
+[ -n "$all" ] && [ "$(comm -23 <(echo "$all") <(echo "$doc"))" = "" ]
+ok $? "docs/fuzzing.md's targets table lists every target of mmfuzz targets" || diag "missing: $(comm -23 <(echo "$all") <(echo "$doc") | tr '\n' ' ')"
 "$MMFUZZ" targets > "$TMP/t" && "$MMFUZZ" fuzz --help > "$TMP/h" &&
 	line=$(grep -- '--target T' "$TMP/h") && n=0 &&
 	for t in $(awk '{ print $1 }' "$TMP/t"); do

@@ -98,14 +98,16 @@ void slub_world_cache_gone(struct world *w, struct kmem_cache *s)
 
 	/* kmalloc_caches[] keeps the pointer (kmalloc_slab may read it from
 	 * any task): the run's callers look it up here, NULL from now on; the
-	 * others' entries are read as they are written, another task may be
-	 * forgetting its cache beside this one */
+	 * others' entries (and the header's numbers below) are read as they
+	 * are written, another task may be forgetting its cache beside this
+	 * one: relaxed atomics, as TSan saw two destroys of two caches race
+	 * on hdr[] */
 	for (i = 0; i < sw->n; i++)
 		if (slub_world_cache(sw, i) == s)
 			__atomic_store_n(&sw->cache[i], NULL, __ATOMIC_RELAXED);
 	for (i = 0; i < SLUB_HDR_CACHES; i++)
-		if (sw->hdr[i] == s)
-			sw->hdr[i] = NULL;
+		if (__atomic_load_n(&sw->hdr[i], __ATOMIC_RELAXED) == s)
+			__atomic_store_n(&sw->hdr[i], NULL, __ATOMIC_RELAXED);
 }
 
 /* forget the caches without touching their slabs (their pages are the page

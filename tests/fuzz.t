@@ -9,7 +9,7 @@ if [ "$BUILD" != build ]; then
 	echo "1..0 # SKIP the campaigns build their own targets: run once, in the plain pass"
 	exit 0
 fi
-plan 46
+plan 47
 
 for c in fuzz triage; do
 	"$MMFUZZ" $c --help > "$TMP/h" 2>&1 && grep -q "usage: mmfuzz $c" "$TMP/h"
@@ -293,6 +293,12 @@ mkdir -p "$TMP/t2" && cp "$TMP/t/crash-clean" "$TMP/t2/"
 [ $rc = 3 ] && grep -q "^1 crash file(s), 0 signature(s), 1 did not reproduce alone" "$TMP/out" &&
 	! ls "$TMP/t2"/*.mmf > /dev/null 2>&1
 ok $? "triage of a crash file that runs clean: said, exit 3, nothing written" || diag "exit $rc: $(cat "$TMP/out")"
+# an empty crash file is the unit libFuzzer writes when TSan reports its
+# warnings at exit (after a finding, halt_on_error=0): said, not a failure
+mkdir -p "$TMP/t3" && : > "$TMP/t3/crash-da39a3ee5e6b4b0d3255bfef95601890afd80709"
+"$MMFUZZ" triage "$TMP/t3" > "$TMP/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "^1 crash file(s), 0 signature(s), 1 empty" "$TMP/out"
+ok $? "triage of an empty crash file: said as empty, exit 0" || diag "exit $rc: $(cat "$TMP/out")"
 
 # Killed at any moment, a campaign loses nothing: its crash files stay
 # and triage turns them into the same reproducers afterwards.

@@ -273,6 +273,10 @@ static int campaign_run(struct campaign *c)
 		fprintf(stderr, "mmfuzz fuzz: %d crash file(s) did not reproduce alone, neither in "
 			"the model nor in %s: kept in %s (mmfuzz triage %s runs them again)\n",
 			t->not_reproduced, c->bin[0] ? c->bin : "a sanitizer build", c->crashes, c->out);
+	if (t->empty_units && !c->quiet)
+		fprintf(stderr, "mmfuzz fuzz: %d empty crash file(s) in %s: what libFuzzer writes when "
+			"a sanitizer reports at exit (after a finding above), not inputs\n",
+			t->empty_units, c->crashes);
 	triage_write(t, c->out, false);
 	rc = campaign_signal() ? 128 + campaign_signal() : t->n ? EXIT_FOUND :
 	     t->not_reproduced ? EXIT_UNREPRODUCED : EXIT_CLEAN;

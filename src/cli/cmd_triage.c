@@ -110,6 +110,8 @@ int cmd_triage(int argc, char **argv)
 	printf("%d crash file(s), %d signature(s)", t->files_seen, t->n);
 	if (t->not_reproduced)
 		printf(", %d did not reproduce alone", t->not_reproduced);
+	if (t->empty_units)
+		printf(", %d empty (a sanitizer's report at the engine's exit, not inputs)", t->empty_units);
 	printf("\n");
 	if (t->own_switches)
 		printf("%d crash file(s) no campaign of %s wrote ran with their own bug switches "

@@ -287,7 +287,13 @@ int triage_scan(struct triage *t, const char *dir)
 			t->own_switches++;
 		classify(t, path, inject, bin, target, sig, sizeof(sig), &san_only);
 		if (!sig[0]) {
-			t->not_reproduced++;
+			/* TSan with halt_on_error=0 reports its warning count at
+			 * exit, and libFuzzer's death callback then writes the
+			 * unit it holds, empty: not an input that crashed */
+			if (st.st_size == 0)
+				t->empty_units++;
+			else
+				t->not_reproduced++;
 			continue;
 		}
 		for (i = 0; i < t->n; i++)

@@ -49,6 +49,9 @@ struct triage {
 	int n;
 	int files_seen;
 	int not_reproduced;		/* crash files that ran clean alone */
+	int empty_units;		/* empty ones of those: libFuzzer's unit at a
+					 * sanitizer's exit report (TSan's "reported N
+					 * warnings" after a finding), no program */
 	int own_switches;		/* files no campaign here wrote */
 	char seen_names[4096][64];	/* crash files already classified */
 	int nseen_names;

@@ -115,7 +115,7 @@ static const struct bug_info bug_free_count_before_list = {
 		     "the holder has in hand)",
 	.desc = "free_pcppages_bulk raises NR_FREE_PAGES by the whole batch as it takes "
 		"zone->lock, before freeing its blocks one by one (2.6.35's order, which "
-		"72853e2991a2 \"update free page counters after pages are placed on the "
+		"72853e2 \"update free page counters after pages are placed on the "
 		"free list\" fixed: \"the counters are misleading as the pages do not "
 		"exist yet\"): right at the unlock, but a watermark check on another CPU "
 		"while the drain works reads free pages still on the pcp",

@@ -78,7 +78,7 @@ static void free_pcppages_bulk_single_pass(struct zone *zone, int count,
 	unsigned long flags;
 	struct page *page;
 	/* free_count_before_list: the batch accounted at once, before its
-	 * blocks are listed (2.6.35's order, 72853e2991a2 put it after) */
+	 * blocks are listed (2.6.35's order, 72853e2 put it after) */
 	fpi_t fpi = bug_on(BUG_FREE_COUNT_BEFORE_LIST) ? FPI_BATCH_ACCOUNTED : FPI_NONE;
 
 	/* Ensure requested pindex is drained first. */

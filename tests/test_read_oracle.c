@@ -6,6 +6,9 @@
  * later: every quiescent checker passes.  Only the oracles on the racy
  * reads (mm/oracle.h) see it: a watermark check, or /proc/vmstat, on
  * another CPU in the window reads free pages the lists no longer hold.
+ * And under zone->lock: a drain that accounts its whole batch before
+ * listing it (free_count_before_list) is right at the unlock and never
+ * below the lists, only above them by more than the holder has in hand.
  */
 #include <string.h>
 
@@ -35,6 +38,18 @@ static const char vmstat_text[] =
 	"  read_counters\n"
 	"schedule: fallback=none\n"
 	"  at T0.0 rmqueue_bulk:spin_unlock(zone->lock) #1 -> T1\n";
+
+static const char batch_text[] =
+	"mmfuzz 1\n"
+	"pcp_batch: 16\n"
+	"bugs: free_count_before_list\n"
+	"task T0 cpu=0\n"
+	"  h0 = alloc_pages order=0 mt=movable\n"
+	"  drain_all force=1 zone=all\n"
+	"task T1 cpu=1\n"
+	"  h1 = alloc_pages order=0 mt=movable\n"
+	"schedule: fallback=none\n"
+	"  at T0.1 free_pcppages_bulk_single_pass:point(page) #1 -> T1\n";
 
 /* The tool before the oracles: a test-only checker, attached after the
  * read checker, unhooks the watermark's oracle when told to. */
@@ -78,7 +93,7 @@ int main(void)
 	struct run_result r;
 	int found = 0, seed;
 
-	tap_plan(7);
+	tap_plan(9);
 	r = run(e, watermark_text, 0);
 	ok(!strcmp(sig(&r), "I-READ@__zone_watermark_ok"),
 	   "a watermark check in the window: %s", sig(&r));
@@ -111,6 +126,14 @@ int main(void)
 	ok(found, "the random scheduler meets the window (seed %d of 200)", found);
 	r = run(e, watermark_text, 0);
 	ok(!strcmp(sig(&r), "I-READ@__zone_watermark_ok"), "and the oracle is still there after");
+
+	/* the upper bound while another task holds zone->lock */
+	r = run(e, batch_text, 0);
+	ok(!strcmp(sig(&r), "I-READ@__zone_watermark_ok") && strstr(r.v.msg, "above them by") &&
+	   strstr(r.v.msg, "has 0 in hand"),
+	   "a drain's batch accounted before its blocks are listed: %s", r.v.msg);
+	r = run(e, batch_text, 1ULL << BUG_FREE_COUNT_BEFORE_LIST);
+	ok(r.outcome == RUN_CLEAN, "6.6's order under the same schedule: %s", sig(&r));
 	exec_destroy(e);
 	return tap_done();
 }

@@ -19,8 +19,9 @@ enum {
 	BUG_PCP_FREE_BOOT_PAGESET = 10,        /* a check for an edge of the kernel's ranges removed */
 	BUG_REFILL_COUNTS_BATCH = 11,          /* a count of what was asked, not what was got */
 	BUG_FREE_COUNT_AFTER_UNLOCK = 12,      /* a counter moved out of its lock: transiently wrong */
-	BUG_FREE_COUNT_BEFORE_TAKE = 40,
-	BUG_MANAGED_PAGES_NONATOMIC = 35,      /* deferred init's (deferred_bugs.c): __free_pages_core */       /* a counter updated before its list, under the lock */
+	BUG_FREE_COUNT_BEFORE_TAKE = 40,       /* a counter updated before its list, under the lock */
+	BUG_FREE_COUNT_BEFORE_LIST = 46,       /* a batch accounted before its blocks are listed */
+	BUG_MANAGED_PAGES_NONATOMIC = 35,      /* deferred init's (deferred_bugs.c): __free_pages_core */
 };
 
 /* The page allocator's stat snapshot (page_alloc_stat.c, layer.h). */
@@ -44,6 +45,9 @@ typedef int fpi_t;
 #define FPI_TO_TAIL	(1 << 1)
 /* the model's: __free_pages_core's free (HOOK(pagealloc, core_freed) under zone->lock) */
 #define FPI_MEMINIT	(1 << 7)
+/* the model's: free_count_before_list's free_pcppages_bulk accounted the
+ * block with its batch, __free_one_page does not again */
+#define FPI_BATCH_ACCOUNTED	(1 << 8)
 
 /* The ALLOC_WMARK bits are used as an index to zone->watermark */
 #define ALLOC_WMARK_MIN		WMARK_MIN

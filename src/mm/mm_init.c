@@ -363,6 +363,7 @@ static unsigned long zone_boot_free_lists(struct world *w, struct zone *zone)
 	}
 	zone->free_pages_exact = (long)freed;
 	zone->free_fold_inflight = 0;
+	zone->free_inflight = 0;
 	return freed;
 }
 

@@ -323,6 +323,11 @@ struct zone {
 	/* the model's own (oracle.h): NR_FREE_PAGES a vmstat fold has taken
 	 * from a CPU's differential and not yet added to the counter */
 	long free_fold_inflight;
+	/* the model's own (oracle.h): the pages the zone->lock holder has
+	 * off the free lists while NR_FREE_PAGES still, or already, counts
+	 * them free, as far as 6.6's order lets it (page_alloc.c,
+	 * free_inflight_add) */
+	long free_inflight;
 
 	/* Zone statistics (CACHELINE_PADDING(_pad3_)): changed by atomics
 	 * outside zone->lock, off the lock's and the free lists' lines */

@@ -20,8 +20,12 @@
  *
  * The model keeps the exact values the oracles compare with beside the
  * kernel's fields, marked as the model's own: zone->free_pages_exact (the
- * pages on the free lists, kept by the list helpers) and pcp->refilling (a
- * refill between taking pages from the buddy and counting them).
+ * pages on the free lists, kept by the list helpers), zone->free_inflight
+ * (how far 6.6's order lets NR_FREE_PAGES run ahead of the lists at the
+ * step the zone->lock holder is at, kept beside 6.6's code in
+ * page_alloc.c: free_inflight_add), zone->free_fold_inflight (a vmstat
+ * fold between its xchg and its add) and pcp->refilling (a refill between
+ * taking pages from the buddy and counting them).
  */
 #ifndef MMFUZZ_MM_ORACLE_H
 #define MMFUZZ_MM_ORACLE_H

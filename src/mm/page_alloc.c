@@ -72,6 +72,31 @@ static inline void del_page_from_free_list(struct page *page, struct zone *zone,
 	__WRITE_ONCE(zone->free_pages_exact, zone->free_pages_exact - (1L << order));
 }
 
+/*
+ * The model's own bookkeeping for the racy-read oracles (oracle.h):
+ * zone->free_inflight is how far 6.6's order lets NR_FREE_PAGES run ahead
+ * of the free lists while the holder of zone->lock is at that point of its
+ * update.  A free accounts its block before listing it (__free_one_page:
+ * "__mod_zone_freepage_state(zone, 1 << order, migratetype);" at entry)
+ * and takes each buddy it merges off the lists on the way ("else
+ * del_page_from_free_list(buddy, zone, order);"): the block in hand, of
+ * its merged order, is counted free and on no list until
+ * add_to_free_list at done_merging.  An allocation takes a block off the
+ * lists (__rmqueue_smallest: "del_page_from_free_list(page, zone,
+ * current_order); expand(...)"), expand() lists the halves it splits off
+ * ("add_to_free_list(&page[size], zone, high, migratetype);") and the
+ * caller accounts what is left once it is out of the buddy (rmqueue_buddy:
+ * "__mod_zone_freepage_state(zone, -(1 << order), ..."; rmqueue_bulk after
+ * its loop: "__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));").
+ * Credited before the step that opens the gap, debited after the one that
+ * closes it (the counter's update may yield inside, the list helpers do
+ * not), so a reader at any yield point finds the gap within it.
+ */
+static inline void free_inflight_add(struct zone *zone, long nr_pages)
+{
+	__WRITE_ONCE(zone->free_inflight, zone->free_inflight + nr_pages);
+}
+
 static inline struct page *get_page_from_free_area(struct free_area *area, int migratetype)
 {
 	return list_first_entry_or_null(&area->free_list[migratetype], struct page, buddy_list);
@@ -149,7 +174,11 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 
 	lockdep_assert_held(&zone->lock);
 	VM_BUG_ON(migratetype == -1);
-	if (likely(!is_migrate_isolate(migratetype)))
+	/* the block in hand (the model has no isolated blocks, which 6.6
+	 * never counts free) */
+	free_inflight_add(zone, 1L << order);
+	/* free_count_before_list: free_pcppages_bulk accounted the batch */
+	if (likely(!is_migrate_isolate(migratetype)) && !(fpi_flags & FPI_BATCH_ACCOUNTED))
 		__mod_zone_freepage_state(zone, 1 << order, migratetype);
 	VM_BUG_ON_PAGE(pfn & ((1UL << order) - 1), page);
 	VM_BUG_ON_PAGE(!zone_spans_pfn(zone, pfn), page);
@@ -172,6 +201,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 			     !migratetype_is_mergeable(buddy_mt)))
 				goto done_merging;
 		}
+		free_inflight_add(zone, 1L << order);	/* the buddy joins it */
 		del_page_from_free_list(buddy, zone, order);
 		mm_stat_inc(MM_BUDDY_MERGE);
 		combined_pfn = buddy_pfn & pfn;
@@ -190,6 +220,7 @@ done_merging:
 		add_to_free_list_tail(page, zone, order, migratetype);
 	else
 		add_to_free_list(page, zone, order, migratetype);
+	free_inflight_add(zone, -(1L << order));
 }
 
 /*
@@ -207,6 +238,7 @@ static inline void expand(struct zone *zone, struct page *page, int low, int hig
 		size >>= 1;
 		VM_BUG_ON_PAGE(!zone_spans_pfn(zone, page_to_pfn(&page[size])), &page[size]);
 		add_to_free_list(&page[size], zone, (unsigned int)high, migratetype);
+		free_inflight_add(zone, -(long)size);
 		set_buddy_order(&page[size], (unsigned int)high);
 		mm_stat_inc(MM_BUDDY_SPLIT);
 	}
@@ -228,6 +260,7 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order, in
 		page = get_page_from_free_area(area, migratetype);
 		if (!page)
 			continue;
+		free_inflight_add(zone, 1L << current_order);
 		del_page_from_free_list(page, zone, current_order);
 		expand(zone, page, (int)order, (int)current_order, migratetype);
 		set_pcppage_migratetype(page, migratetype);
@@ -438,6 +471,8 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 		sched_point("rmqueue_bulk");
 	}
 	if (bug_on(BUG_FREE_COUNT_AFTER_UNLOCK)) {
+		/* where 6.6 accounts: the bookkeeping stays the holder's */
+		free_inflight_add(zone, -(long)(i << order));
 		spin_unlock_irqrestore(&zone->lock, flags);
 		mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
 		return i;
@@ -446,6 +481,7 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 		__mod_zone_page_state(zone, NR_FREE_PAGES, (long)((count - (unsigned long)i) << order));
 	else
 		__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
+	free_inflight_add(zone, -(long)(i << order));
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return i;
 }
@@ -475,6 +511,7 @@ struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone, unsig
 		}
 	}
 	__mod_zone_freepage_state(zone, -(1 << order), get_pcppage_migratetype(page));
+	free_inflight_add(zone, -(1L << order));
 	spin_unlock_irqrestore(&zone->lock, flags);
 	__count_zid_vm_events(PGALLOC, page_zonenum(page), 1 << order);
 	return page;

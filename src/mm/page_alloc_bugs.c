@@ -107,3 +107,17 @@ static const struct bug_info bug_free_count_before_take = {
 		"than the lists hold and fails on pages that are there",
 };
 BUG_SWITCH(bug_free_count_before_take);
+
+static const struct bug_info bug_free_count_before_list = {
+	.bit = BUG_FREE_COUNT_BEFORE_LIST,
+	.name = "free_count_before_list", .layer = "vmstat", .where = "free_pcppages_bulk",
+	.caught_by = "I-READ@__zone_watermark_ok (the accounting above the lists by more than "
+		     "the holder has in hand)",
+	.desc = "free_pcppages_bulk raises NR_FREE_PAGES by the whole batch as it takes "
+		"zone->lock, before freeing its blocks one by one (2.6.35's order, which "
+		"72853e2 \"update free page counters after pages are placed on the "
+		"free list\" fixed: \"the counters are misleading as the pages do not "
+		"exist yet\"): right at the unlock, but a watermark check on another CPU "
+		"while the drain works reads free pages still on the pcp",
+};
+BUG_SWITCH(bug_free_count_before_list);

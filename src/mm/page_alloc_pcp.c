@@ -77,10 +77,15 @@ static void free_pcppages_bulk_single_pass(struct zone *zone, int count,
 {
 	unsigned long flags;
 	struct page *page;
+	/* free_count_before_list: the batch accounted at once, before its
+	 * blocks are listed (2.6.35's order, 72853e2 put it after) */
+	fpi_t fpi = bug_on(BUG_FREE_COUNT_BEFORE_LIST) ? FPI_BATCH_ACCOUNTED : FPI_NONE;
 
 	/* Ensure requested pindex is drained first. */
 	pindex = pindex - 1;
 	spin_lock_irqsave(&zone->lock, flags);
+	if (fpi & FPI_BATCH_ACCOUNTED)
+		__mod_zone_page_state(zone, NR_FREE_PAGES, count);
 	while (count > 0) {
 		struct list_head *list;
 		int nr_pages, order;
@@ -102,11 +107,14 @@ static void free_pcppages_bulk_single_pass(struct zone *zone, int count,
 			mt = get_pcppage_migratetype(page);
 			/* must delete to avoid corrupting pcp list */
 			list_del(&page->pcp_list);
+			/* ... and a last block larger than what is left of it
+			 * (the high-order pcp lists) topped up before it goes */
+			if ((fpi & FPI_BATCH_ACCOUNTED) && nr_pages > count)
+				__mod_zone_page_state(zone, NR_FREE_PAGES, nr_pages - count);
 			count -= nr_pages;
 			pcp_count_add(pcp, -nr_pages);
 			VM_BUG_ON_PAGE(is_migrate_isolate(mt), page);
-			__free_one_page(page, page_to_pfn(page), zone, (unsigned int)order, mt,
-					FPI_NONE);
+			__free_one_page(page, page_to_pfn(page), zone, (unsigned int)order, mt, fpi);
 			sched_point("page");
 		} while (count > 0 && !list_empty(list));
 	}

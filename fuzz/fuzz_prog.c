@@ -193,6 +193,8 @@ static bool no_edge_mutator;
 /* MMFUZZ_GEN_MUTATOR=1: the generator's mutations on (off by default:
  * measured from no seeds they found no more, docs/fuzzing.md) */
 static bool no_gen_mutator = true;
+/* MMFUZZ_PREEMPT_MUTATOR=0: no bounded-preemption schedules (a control) */
+static bool no_preempt_mutator;
 #endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -236,6 +238,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 #if MMFUZZ_ILV_SINK == 1
 	no_edge_mutator = getenv("MMFUZZ_EDGE_MUTATOR") && !strcmp(getenv("MMFUZZ_EDGE_MUTATOR"), "0");
 	no_gen_mutator = !(getenv("MMFUZZ_GEN_MUTATOR") && !strcmp(getenv("MMFUZZ_GEN_MUTATOR"), "1"));
+	no_preempt_mutator = getenv("MMFUZZ_PREEMPT_MUTATOR") &&
+			     !strcmp(getenv("MMFUZZ_PREEMPT_MUTATOR"), "0");
 #endif
 	/* known races of the pinned kernel (6.6's drain) as findings */
 	check_report_known = getenv("MMFUZZ_REPORT_KNOWN") && strcmp(getenv("MMFUZZ_REPORT_KNOWN"), "0");
@@ -354,6 +358,153 @@ static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t
 	return size - len[k] + newlen;
 }
 
+/*
+ * What the last execution of each program ran: a direct-mapped cache from
+ * a hash of the input's bytes before its schedule (header and program) to
+ * the steps that run took and the tasks it had (the program's and the
+ * kernel threads it started), filled by LLVMFuzzerTestOneInput.  libFuzzer
+ * mutates an input it has just run (the corpus entry, or the mutation
+ * before this one), so the preemption mutation below mostly finds its
+ * program here and draws its switch points where that program runs; the
+ * schedule changes the count little, and a stale entry only skews a draw.
+ */
+#define RAN_SLOTS 4096
+static struct {
+	uint64_t key;		/* the hash, 0: empty */
+	uint32_t steps;
+	uint8_t ntasks;
+} ran[RAN_SLOTS];
+
+static uint64_t prog_key(const uint8_t *data, size_t pend)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < pend; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	return h | 1;
+}
+
+/* res->steps counts the end's drain too, run on the same scheduler after
+ * the program (exec.c's finish_on_scheduler), whose own count the
+ * scheduler then holds: the program's steps are the difference (all of
+ * them when a violation stopped the program before the drain). */
+static void ran_note(const uint8_t *data, size_t size, const struct run_result *res)
+{
+	size_t pend = size >= BIN3_PREAMBLE ? sched_start(data) : size;
+	uint64_t key = prog_key(data, pend < size ? pend : size), drain = exec_sched(e)->step;
+	uint64_t steps = res->steps > drain ? res->steps - drain : res->steps;
+
+	ran[key % RAN_SLOTS].key = key;
+	ran[key % RAN_SLOTS].steps = steps > UINT32_MAX ? UINT32_MAX : (uint32_t)steps;
+	ran[key % RAN_SLOTS].ntasks = (uint8_t)res->ntasks;
+}
+
+/*
+ * One mutation in eight replaces the schedule by a bounded-preemption one
+ * (CHESS's preemption bounding, Musuvathi and Qadeer, PLDI 2007): one or
+ * two preemptions "after s steps switch to T", half the time after a
+ * first pick of another task than T0 to start, the fallback none three
+ * times in four (else PCT of depth 1 or 2, a fresh seed).  With the fallback
+ * none a preempted task stays parked until the others block or end
+ * (default_pick), so one decision parks one task at one yield point while
+ * the others, or a kernel thread such as rcu_gp, do all their work: the
+ * shape the freelist ABA, the typesafe free and rcu_gp_early need, which
+ * PCT reaches in a few seeds of hundreds.
+ *
+ * The first decision preempts a task drawn uniformly, at a step drawn
+ * uniformly over its stretch of the run: without decisions the tasks run
+ * one after another in id order from the first (default_pick), so task i's stretch is taken as its share
+ * of the run's steps (the last run's, from the cache above; else 16 a
+ * operation) in proportion to its operations, the exit counted as one.
+ * Uniform over the whole run would spend most draws in the longest task
+ * (a 31-step reader beside a 560-step freer: 1 in 600 lands on the
+ * reader's one window, against 1 in 60 here).  Its target is another task
+ * or a kernel thread the program starts (ids after the tasks', below
+ * MAX_TASKS; the cache knows how many the last run had).  The second
+ * decision, counted from the first, is log-uniform over the steps left
+ * (the target runs a few steps or many before it is preempted in turn),
+ * its target any task.  The header and program bytes stay as they were.
+ */
+static uint64_t log_uniform(uint64_t left, uint64_t *r)
+{
+	int bits = 0, k;
+	uint64_t lo, hi;
+
+	while (bits < 40 && (2ull << bits) <= left + 1)
+		bits++;
+	k = (int)(rng_next(r) % (uint64_t)(bits + 1));
+	lo = (1ull << k) - 1;
+	hi = (2ull << k) - 1;
+	if (hi > left)
+		hi = left;
+	return hi > lo ? lo + rng_next(r) % (hi - lo) : lo;
+}
+
+static size_t put_decision(uint8_t *data, size_t n, uint64_t s, int to)
+{
+	do {			/* LEB128: at most 5 bytes below 2^32 */
+		data[n++] = (uint8_t)((s & 0x7f) | (s > 0x7f ? 0x80 : 0));
+		s >>= 7;
+	} while (s);
+	data[n++] = (uint8_t)to;
+	return n;
+}
+
+static size_t preempt_schedule(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
+{
+	static struct prog pp;
+	size_t pend = sched_start(data), n;
+	uint64_t key, steps, lo, hi, s;
+	uint32_t seed = (uint32_t)rng_next(r);
+	int ntasks, start, t, i, k, first, before = 0, all = 0, mine = 1;
+	bool known;
+
+	if (pend > size || pend + BIN_SCHED_HEAD + 3 * 6 > max_size)
+		return LLVMFuzzerMutate(data, size, max_size);
+	prog_decode_binary_target(data, size, &pp, target);
+	key = prog_key(data, pend);
+	known = ran[key % RAN_SLOTS].key == key;
+	for (i = 0; i < pp.ntasks; i++)
+		all += prog_task_ops(&pp, i, &first) + 1;
+	steps = known ? ran[key % RAN_SLOTS].steps : 16 * (uint64_t)all;
+	ntasks = known && ran[key % RAN_SLOTS].ntasks > pp.ntasks ? ran[key % RAN_SLOTS].ntasks
+								   : pp.ntasks;
+	if (ntasks > MAX_TASKS)
+		ntasks = MAX_TASKS;
+	/* the first task (half the time T0, as without a decision), then the
+	 * others in id order from it, wrapping, as default_pick takes them */
+	start = rng_next(r) & 1 ? 0 : (int)(rng_next(r) % (uint64_t)pp.ntasks);
+	t = (int)(rng_next(r) % (uint64_t)pp.ntasks);
+	for (k = 0; k < pp.ntasks; k++) {
+		int id = (start + k) % pp.ntasks, ops = prog_task_ops(&pp, id, &first) + 1;
+
+		if (id == t) {
+			mine = ops;
+			break;
+		}
+		before += ops;
+	}
+	lo = steps * (uint64_t)before / (uint64_t)all;
+	hi = steps * (uint64_t)(before + mine) / (uint64_t)all;
+	s = hi > lo ? lo + rng_next(r) % (hi - lo) : lo;
+
+	n = pend;
+	data[n++] = rng_next(r) % 4 ? 0 : (uint8_t)(1 + rng_next(r) % 2);
+	for (i = 0; i < 4; i++)
+		data[n++] = data[pend] ? (uint8_t)(seed >> (8 * i)) : 0;
+	if (start) {
+		n = put_decision(data, n, 0, start);	/* at step 0: the first pick */
+		s = s ? s - 1 : 0;			/* counted from step 1 */
+	}
+	i = ntasks > 1 ? (int)(rng_next(r) % (uint64_t)(ntasks - 1)) : 0;
+	n = put_decision(data, n, s, ntasks > 1 && i >= t ? i + 1 : i);
+	if (rng_next(r) & 1)
+		n = put_decision(data, n, log_uniform(steps > s + 1 ? steps - s - 1 : 0, r),
+				 (int)(rng_next(r) % (uint64_t)ntasks));
+	return n;
+}
+
 /* @p as the mutated input, or libFuzzer's own mutation of the input when
  * its binary form does not fit max_size */
 static size_t mutated(const struct prog *p, uint8_t *data, size_t size, size_t max_size)
@@ -413,7 +564,11 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 			return nudge_switch(data, size, max_size, &r);
 		return LLVMFuzzerMutate(data, size, max_size);
 	case 3:
+		if (size >= BIN3_PREAMBLE && !no_preempt_mutator)
+			return preempt_schedule(data, size, max_size, &r);
+		return LLVMFuzzerMutate(data, size, max_size);
 	case 4:
+	case 5:
 		if (!no_gen_mutator)
 			return gen_mutation(data, size, max_size, &r);
 		/* fall through */
@@ -493,6 +648,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (exec_run(e, &p, &opts, &r))
 		abort();
 	execs++;
+#if MMFUZZ_ILV_SINK == 1
+	ran_note(data, size, &r);
+#endif
 	if (abort_at && execs == abort_at)
 		abort();	/* a crash that depends on the executions before it */
 	if (stats_path && (execs & 255) == 0 && time(NULL) != stats_time) {

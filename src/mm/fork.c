@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../kernel/cpu.h"
+#include "mman.h"
 
 /* ---- config keys (binary places 16..24; fixed forever) ---- */
 
@@ -109,6 +110,8 @@ static void tlb_tune(struct world *w, const struct mm_config *c)
 	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
 	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
 	tw->table_free_rcu = config_get(c, &ck_tlb_table_free) == 1;
+	tw->overcommit_memory = (int)config_get(c, &ck_overcommit_memory);
+	tw->overcommit_ratio = (int)config_get(c, &ck_overcommit_ratio);
 }
 
 static __layer_nocov int tlb_create(struct world *w, const struct mm_config *c)
@@ -192,6 +195,9 @@ static __layer_nocov void tlb_reset(struct world *w)
 			percpu_counter_destroy(&mm->rss_stat[k]);
 		mm->live = false;
 	}
+	if (tw->committed_live)
+		vm_committed_destroy(tw);
+	tw->committed_live = false;
 }
 
 /* After create and every reset, when the last run touched the layer: the
@@ -346,7 +352,7 @@ struct mm_struct *mm_alloc(void)
 {
 	struct tlb_world *tw = tlb_world();
 	struct mm_struct *mm;
-	int slot = -1;
+	int i, slot = -1;
 
 	if (!__READ_ONCE(tw->used))		/* the model's bookkeeping */
 		__WRITE_ONCE(tw->used, true);
@@ -366,6 +372,30 @@ struct mm_struct *mm_alloc(void)
 		tw->mm_free |= 1UL << slot;
 		spin_unlock(&tw->mm_lock);
 		return NULL;
+	}
+	/* the kernel's boot made vm_committed_as before any mm: here the
+	 * run's first mm_alloc, before it returns an mm to map in (a reset
+	 * destroys it, so the dead callback folds only this world's) */
+	if (!__atomic_load_n(&tw->committed_live, __ATOMIC_ACQUIRE)) {
+		int err = 0;
+
+		spin_lock(&tw->mm_lock);
+		if (!tw->committed_live) {
+			err = vm_committed_init(tw);
+			if (!err)
+				__atomic_store_n(&tw->committed_live, true, __ATOMIC_RELEASE);
+		}
+		spin_unlock(&tw->mm_lock);
+		if (err) {
+			for (i = 0; i < NR_MM_COUNTERS; i++)
+				percpu_counter_destroy(&mm->rss_stat[i]);
+			mm->live = false;
+			mm_slot_poison(mm);
+			spin_lock(&tw->mm_lock);
+			tw->mm_free |= 1UL << slot;
+			spin_unlock(&tw->mm_lock);
+			return NULL;
+		}
 	}
 	return mm;
 }

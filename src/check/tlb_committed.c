@@ -3,19 +3,30 @@
  * The overcommit accounting's checkers (src/mm/util.c, mman.h):
  *
  *   I-READ@__vm_enough_memory  under OVERCOMMIT_NEVER the decision on
- *            percpu_counter_read_positive(&vm_committed_as) < allowed is
- *            the one the exact count would give, but for the slack 6.6
- *            accepts: each CPU's s32 holds less than the batch (it folds
- *            when it reaches it: lib/percpu_counter.c
- *            percpu_counter_add_batch), so the read is within (batch - 1)
- *            pages a CPU of the sum, and mm_compute_batch (mm/mm_init.c)
- *            sizes the batch for never to 0.4% of the memory a CPU for
- *            that slack to stay small.  The exact count is the shared
- *            count and every CPU's s32 at the read (no yield point
- *            between the read and the hook: an add on another CPU has
- *            landed or not, whole).  The batch is 6.6's formula for never
- *            on the managed pages now (at least those at boot, when the
- *            model computed its own), not the model's variable.
+ *            percpu_counter_read_positive(&vm_committed_as) < allowed:
+ *            the value read is max(fbc->count, 0) at that step, and where
+ *            the decision goes the other way from the exact count's
+ *            (exact < allowed: the shared count and every CPU's s32 at the
+ *            read), the drift that turned it is what 6.6 accepts: every
+ *            CPU's s32 below the batch in force.  Each CPU folds its s32
+ *            when it reaches the batch (lib/percpu_counter.c
+ *            percpu_counter_add_batch); mm_compute_batch (mm/mm_init.c)
+ *            makes the batch for never 0.4% of the memory a CPU, and
+ *            overcommit_policy_handler (mm/util.c) changes the batch, then
+ *            folds every CPU (sync_overcommit_as), then the policy, so
+ *            that no CPU holds more than never's batch once never decides
+ *            (56f3547bfa4d).  The batch in force is 6.6's formula for
+ *            never on the managed pages now (at least those the model's
+ *            own was computed on), not the model's variable; for a
+ *            decision that read the policy before a write that has since
+ *            made it guess or always (sysctl_overcommit_memory is read
+ *            plainly, once, and nothing orders the handler against it),
+ *            the formula for those: CPUs add under that batch meanwhile.  No yield
+ *            point lies between the read and the hook: an add on another
+ *            CPU has landed or not, whole; the kernel's one window, a task
+ *            preempted between reading vm_committed_as_batch and its add's
+ *            local_irq_save (an old batch used after the sync), has no
+ *            yield point in the model either.
  *   I-COMMITTED  vm_committed_as's exact count is never below the pages
  *            of the accountable VMAs (VM_ACCOUNT, not yet freed) of the
  *            live mms, and equals them at quiescence and is zero at the
@@ -67,8 +78,9 @@ static long long committed_vmas(struct tlb_world *tw)
 	return pages;
 }
 
-/* 6.6 mm_compute_batch for OVERCOMMIT_NEVER on @tw's memory now. */
-static long long never_batch(struct tlb_world *tw)
+/* 6.6 mm_compute_batch on @tw's memory now: for never (@div 256) or the
+ * others (@div 4). */
+static long long policy_batch(struct tlb_world *tw, unsigned long div)
 {
 	unsigned long ram = 0;
 	long long nr = tw->ncpus, batch = nr * 2 > 32 ? nr * 2 : 32, mem;
@@ -76,7 +88,7 @@ static long long never_batch(struct tlb_world *tw)
 
 	for_each_populated_zone(zone)
 		ram += zone_managed_pages(zone);
-	mem = (long long)(ram / (unsigned long)nr / 256);
+	mem = (long long)(ram / (unsigned long)nr / div);
 	if (mem > INT_MAX)
 		mem = INT_MAX;
 	return mem > batch ? mem : batch;
@@ -85,32 +97,45 @@ static long long never_batch(struct tlb_world *tw)
 void tlb_committed_read(struct mm_struct *mm, long pages, long read, long allowed)
 {
 	struct tlb_world *tw = mm->tw;
+	struct percpu_counter *fbc = &tw->vm_committed_as;
+	long long count, exact, vmas, batch, over = 0;
+	bool admit = read < allowed, stale;
 	struct cfail f = { 0 };
-	long long exact, vmas, slack;
-	bool admit = read < allowed;
+	int cpu, worst = 0;
 
 	tsan_ignore_begin();
+	count = (long long)__READ_ONCE(fbc->count);
 	exact = committed_exact(tw);
 	vmas = committed_vmas(tw);
-	slack = (never_batch(tw) - 1) * tw->ncpus;
-	if (exact < vmas)
+	/* a decision that read the policy before a write away from never
+	 * decides on CPUs that may add under the new policy's batch */
+	stale = __READ_ONCE(tw->overcommit_memory) != OVERCOMMIT_NEVER;
+	batch = policy_batch(tw, stale ? 4 : 256);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		long long c = __READ_ONCE(fbc->counters[cpu].count);
+
+		if ((c < 0 ? -c : c) > over) {
+			over = c < 0 ? -c : c;
+			worst = cpu;
+		}
+	}
+	if (read != (count > 0 ? count : 0))
+		fail(&f, "I-READ", "__vm_enough_memory",
+		     "percpu_counter_read_positive(&vm_committed_as) returned %ld with fbc->count "
+		     "%lld", read, count);
+	else if (exact < vmas)
 		fail(&f, "I-COMMITTED", "__vm_enough_memory",
 		     "vm_committed_as is %lld pages, below the %lld of the accountable VMAs "
 		     "(an unaccount too many)", exact, vmas);
-	else if (admit && exact >= (long long)allowed + slack)
+	else if (admit != (exact < (long long)allowed) && over >= batch)
 		fail(&f, "I-READ", "__vm_enough_memory",
-		     "overcommit never: mm %d's %ld pages admitted on percpu_counter_read_positive "
-		     "%ld < allowed %ld, though the exact vm_committed_as is %lld: past the limit "
-		     "by more than 6.6's slack of %lld pages ((batch %lld - 1) x %d CPUs; the "
-		     "counter's batch is %d)", mm->slot, pages, read, allowed, exact, slack,
-		     never_batch(tw), tw->ncpus, tw->vm_committed_as_batch);
-	else if (!admit && allowed > 0 && exact + slack < (long long)allowed)
-		fail(&f, "I-READ", "__vm_enough_memory",
-		     "overcommit never: mm %d's %ld pages refused on percpu_counter_read_positive "
-		     "%ld >= allowed %ld, though the exact vm_committed_as is %lld: under the limit "
-		     "by more than 6.6's slack of %lld pages ((batch %lld - 1) x %d CPUs; the "
-		     "counter's batch is %d)", mm->slot, pages, read, allowed, exact, slack,
-		     never_batch(tw), tw->ncpus, tw->vm_committed_as_batch);
+		     "overcommit never: mm %d's %ld pages %s on percpu_counter_read_positive %ld "
+		     "%s allowed %ld, though the exact vm_committed_as is %lld: cpu%d holds %lld "
+		     "pages the read does not see, and 6.6 lets a CPU hold less than %s "
+		     "batch of %lld (the counter's batch is %d)", mm->slot, pages,
+		     admit ? "admitted" : "refused", read, admit ? "<" : ">=", allowed, exact,
+		     worst, over, stale ? "the new policy's" : "never's", batch,
+		     tw->vm_committed_as_batch);
 	tsan_ignore_end();
 	cfail_report(&f);
 }

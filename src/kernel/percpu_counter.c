@@ -122,6 +122,26 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 	local_irq_restore(flags);
 }
 
+/*
+ * percpu_counter_sync - synchronize percpu_counter
+ * @fbc: counter to sync
+ *
+ * Apply the counter on this_cpu.
+ */
+void percpu_counter_sync(struct percpu_counter *fbc)
+{
+	struct percpu_counter_cpu *pc;
+	unsigned long flags;
+	s64 count;
+
+	spin_lock_irqsave(&fbc->lock, flags);
+	pc = this_cpu_ptr(fbc->counters);
+	count = READ_ONCE(pc->count);	/* __this_cpu_read */
+	fbc->count += count;
+	WRITE_ONCE(pc->count, (s32)(READ_ONCE(pc->count) - count));	/* __this_cpu_sub */
+	spin_unlock_irqrestore(&fbc->lock, flags);
+}
+
 /* Add up all the per-cpu counts: online and dying CPUs (a dying CPU's
  * count is folded only by the dead callback, later). */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)

@@ -110,7 +110,8 @@ static void tlb_tune(struct world *w, const struct mm_config *c)
 	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
 	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
 	tw->table_free_rcu = config_get(c, &ck_tlb_table_free) == 1;
-	tw->overcommit_memory = (int)config_get(c, &ck_overcommit_memory);
+	tw->overcommit_boot = (int)config_get(c, &ck_overcommit_memory);
+	tw->overcommit_memory = tw->overcommit_boot;
 	tw->overcommit_ratio = (int)config_get(c, &ck_overcommit_ratio);
 }
 
@@ -198,6 +199,7 @@ static __layer_nocov void tlb_reset(struct world *w)
 	if (tw->committed_live)
 		vm_committed_destroy(tw);
 	tw->committed_live = false;
+	tw->overcommit_memory = tw->overcommit_boot;	/* an overcommit write's */
 }
 
 /* After create and every reset, when the last run touched the layer: the
@@ -348,6 +350,30 @@ static int mm_init(struct tlb_world *tw, struct mm_struct *mm)
 	return 0;
 }
 
+/*
+ * The kernel's boot made vm_committed_as before any mm: here the run's
+ * first mm_alloc (before it returns an mm to map in) or overcommit write,
+ * under mm_lock so that a second task finds it made (a reset destroys it,
+ * so the dead callback folds only this world's).  0 or -ENOMEM.
+ */
+int vm_committed_get(struct tlb_world *tw)
+{
+	int err = 0;
+
+	if (__atomic_load_n(&tw->committed_live, __ATOMIC_ACQUIRE))
+		return 0;
+	if (!__READ_ONCE(tw->used))		/* the model's bookkeeping */
+		__WRITE_ONCE(tw->used, true);
+	spin_lock(&tw->mm_lock);
+	if (!tw->committed_live) {
+		err = vm_committed_init(tw);
+		if (!err)
+			__atomic_store_n(&tw->committed_live, true, __ATOMIC_RELEASE);
+	}
+	spin_unlock(&tw->mm_lock);
+	return err;
+}
+
 struct mm_struct *mm_alloc(void)
 {
 	struct tlb_world *tw = tlb_world();
@@ -373,29 +399,15 @@ struct mm_struct *mm_alloc(void)
 		spin_unlock(&tw->mm_lock);
 		return NULL;
 	}
-	/* the kernel's boot made vm_committed_as before any mm: here the
-	 * run's first mm_alloc, before it returns an mm to map in (a reset
-	 * destroys it, so the dead callback folds only this world's) */
-	if (!__atomic_load_n(&tw->committed_live, __ATOMIC_ACQUIRE)) {
-		int err = 0;
-
+	if (vm_committed_get(tw)) {
+		for (i = 0; i < NR_MM_COUNTERS; i++)
+			percpu_counter_destroy(&mm->rss_stat[i]);
+		mm->live = false;
+		mm_slot_poison(mm);
 		spin_lock(&tw->mm_lock);
-		if (!tw->committed_live) {
-			err = vm_committed_init(tw);
-			if (!err)
-				__atomic_store_n(&tw->committed_live, true, __ATOMIC_RELEASE);
-		}
+		tw->mm_free |= 1UL << slot;
 		spin_unlock(&tw->mm_lock);
-		if (err) {
-			for (i = 0; i < NR_MM_COUNTERS; i++)
-				percpu_counter_destroy(&mm->rss_stat[i]);
-			mm->live = false;
-			mm_slot_poison(mm);
-			spin_lock(&tw->mm_lock);
-			tw->mm_free |= 1UL << slot;
-			spin_unlock(&tw->mm_lock);
-			return NULL;
-		}
+		return NULL;
 	}
 	return mm;
 }

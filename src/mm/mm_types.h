@@ -450,10 +450,13 @@ struct tlb_world {
 
 	/* mm/util.c's overcommit accounting (src/mm/util.c, mman.h): the
 	 * sysctls (tune keys), and vm_committed_as with its batch, made by
-	 * the run's first mm_alloc (the kernel's boot: mmap_init,
+	 * the run's first mm_alloc or overcommit write (the kernel's boot: mmap_init,
 	 * mm_compute_batch_init, init_admin_reserve, init_user_reserve) and
 	 * destroyed at reset, as the mms' rss counters are */
-	int overcommit_memory;		/* sysctl_overcommit_memory: OVERCOMMIT_* */
+	int overcommit_boot;		/* the overcommit_memory key */
+	int overcommit_memory;		/* sysctl_overcommit_memory: OVERCOMMIT_*
+					 * (written by overcommit_policy_handler,
+					 * read plainly) */
 	int overcommit_ratio;		/* sysctl_overcommit_ratio */
 	bool committed_live;		/* vm_committed_as initialised (mm_lock) */
 	s32 vm_committed_as_batch;

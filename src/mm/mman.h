@@ -50,10 +50,13 @@ static inline int accountable_mapping(unsigned long vm_flags)
 	return (vm_flags & (VM_SHARED | VM_WRITE)) == VM_WRITE;
 }
 
-/* The run's first mm_alloc makes vm_committed_as (the kernel's boot), a
- * reset destroys it (fork.c). */
+/* The run's first mm_alloc or overcommit write makes vm_committed_as (the
+ * kernel's boot: vm_committed_get, fork.c), a reset destroys it. */
 int vm_committed_init(struct tlb_world *tw);
 void vm_committed_destroy(struct tlb_world *tw);
+int vm_committed_get(struct tlb_world *tw);
+/* a write of vm.overcommit_memory */
+void overcommit_policy_handler(int new_policy);
 
 /* the layer's overcommit keys (util.c) */
 extern struct config_key ck_overcommit_memory, ck_overcommit_ratio;

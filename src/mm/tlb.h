@@ -21,7 +21,7 @@ enum {
 	BUG_TLB_FREE_BEFORE_FLUSH = 15,        /* gathered pages freed before the TLB flush */
 	BUG_TLB_TABLE_FREE_NO_GP = 16,         /* page tables freed without the grace period */
 	BUG_FAULT_PTE_NOLOCK = 17,             /* a PTE changed without its ptlock */
-	BUG_COMMITTED_BATCH_GUESS = 18,        /* util.c: never's batch sized as guess's */
+	BUG_OVERCOMMIT_NO_SYNC = 18,           /* util.c: the switch to never folds no CPU */
 	BUG_COMMITTED_UNACCT_LOST = 19,        /* mmap.c: MAP_FIXED's munmap keeps the charge */
 };
 

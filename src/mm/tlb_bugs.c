@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The TLB gather layer's bug switches (mmu_gather.c, memory.c, mmap.c),
- * their bits in tlb.h; committed_batch_guess is util.c's.
+ * their bits in tlb.h; overcommit_no_sync is util.c's.
  */
 #include "tlb.h"
 

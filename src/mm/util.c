@@ -3,9 +3,10 @@
  * Overcommit accounting (Linux 6.6 mm/util.c: vm_committed_as,
  * vm_commit_limit, vm_memory_committed, __vm_enough_memory; mm/mm_init.c:
  * mm_compute_batch; mm/mmap.c: init_admin_reserve, init_user_reserve),
- * per world: the sysctls are the layer's tune keys, read at boot (the
- * model has no sysctl write, so overcommit_policy_handler's recompute and
- * its percpu_counter_sync of every CPU never run).
+ * per world: the sysctls are the layer's tune keys, read at boot, and the
+ * overcommit operation writes vm.overcommit_memory in a run
+ * (overcommit_policy_handler: the new batch, every CPU's count folded for
+ * never, then the policy).
  *
  * What the model leaves out: swap (total_swap_pages 0), hugetlb pages,
  * sysctl_overcommit_kbytes, memory hotplug's batch and reserve notifiers,
@@ -27,6 +28,8 @@
 #include <limits.h>
 
 #include "tlb.h"
+#include "../kernel/cpu.h"
+#include "../kernel/smp.h"
 
 /* ---- the sysctls (config keys of the TLB layer, binary places 44, 45) ---- */
 
@@ -50,18 +53,17 @@ CONFIG_KEY(ck_overcommit_ratio);
 
 /* ---- the bug switch ---- */
 
-static const struct bug_info bug_committed_batch_guess = {
-	.bit = BUG_COMMITTED_BATCH_GUESS,
-	.name = "committed_batch_guess", .layer = "tlb", .where = "mm_compute_batch",
-	.caught_by = "I-READ@__vm_enough_memory (a never decision wrong on the exact "
-		     "vm_committed_as beyond (batch - 1) pages a CPU)",
-	.desc = "mm_compute_batch sizes vm_committed_as_batch for overcommit guess (25% of "
-		"the memory a CPU) whatever the policy, as a kernel that sets "
-		"vm.overcommit_memory=2 without overcommit_policy_handler's recompute: each "
-		"CPU hides up to a quarter of its memory from percpu_counter_read, and never "
-		"admits mappings past the commit limit",
+static const struct bug_info bug_overcommit_no_sync = {
+	.bit = BUG_OVERCOMMIT_NO_SYNC,
+	.name = "overcommit_no_sync", .layer = "tlb", .where = "overcommit_policy_handler",
+	.caught_by = "I-READ@__vm_enough_memory (a never decision the wrong way on the exact "
+		     "vm_committed_as, a CPU holding more than the batch in force)",
+	.desc = "writing vm.overcommit_memory=2 shrinks the batch but skips "
+		"schedule_on_each_cpu(sync_overcommit_as): each CPU keeps what it had under "
+		"guess's batch (a quarter of its memory), hidden from percpu_counter_read, and "
+		"never admits mappings past the commit limit (what 56f3547bfa4d's sync prevents)",
 };
-BUG_SWITCH(bug_committed_batch_guess);
+BUG_SWITCH(bug_overcommit_no_sync);
 
 /* ---- mm/util.c ---- */
 
@@ -96,8 +98,6 @@ void mm_compute_batch(struct tlb_world *tw, int overcommit_policy)
 	s32 batch = max_t(s32, nr * 2, 32);
 	unsigned long ram_pages = totalram_pages();
 
-	if (bug_on(BUG_COMMITTED_BATCH_GUESS))
-		overcommit_policy = OVERCOMMIT_GUESS;
 	/*
 	 * For policy OVERCOMMIT_NEVER, set batch size to 0.4% of
 	 * (total memory/#cpus), and lift it to 25% for other policies
@@ -147,6 +147,46 @@ unsigned long vm_commit_limit(void)
 	return totalram_pages() * (unsigned long)tw->overcommit_ratio / 100;
 }
 
+static void sync_overcommit_as(void *dummy)
+{
+	(void)dummy;
+	percpu_counter_sync(vm_committed_as_of());
+}
+
+/*
+ * A write of vm.overcommit_memory (6.6's overcommit_policy_handler,
+ * proc_dointvec_minmax's parse done).  schedule_on_each_cpu() is an IPI
+ * to every online CPU here, waited for, under cpus_read_lock as
+ * schedule_on_each_cpu holds it: the sync runs on each CPU with IRQs off
+ * instead of in a kworker, which excludes that CPU's
+ * percpu_counter_add_batch (IRQs off) all the same.
+ */
+void overcommit_policy_handler(int new_policy)
+{
+	struct tlb_world *tw = tlb_world();
+
+	if (vm_committed_get(tw))
+		return;
+	/*
+	 * The deviation of sync_overcommit_as could be big with loose policy
+	 * like OVERCOMMIT_ALWAYS/GUESS. When changing policy to the strict
+	 * OVERCOMMIT_NEVER, we need to reduce the deviation to comply with
+	 * the strict "NEVER", and to avoid possible race condition (even
+	 * though user usually won't too frequently do the switching to policy
+	 * OVERCOMMIT_NEVER), the switch is done in the following order:
+	 *	1. changing the batch
+	 *	2. sync percpu count on each CPU
+	 *	3. switch the policy
+	 */
+	mm_compute_batch(tw, new_policy);
+	if (new_policy == OVERCOMMIT_NEVER && !bug_on(BUG_OVERCOMMIT_NO_SYNC)) {
+		cpus_read_lock();
+		on_each_cpu_mask(cpu_online_mask, sync_overcommit_as, NULL, true);
+		cpus_read_unlock();
+	}
+	__WRITE_ONCE(tw->overcommit_memory, new_policy);
+}
+
 /* 6.6: the exact sum (Feng Tang's "mm/util.c: make vm_memory_committed()
  * more accurate"), for /proc/meminfo's Committed_AS */
 unsigned long vm_memory_committed(void)
@@ -176,16 +216,18 @@ int __vm_enough_memory(struct mm_struct *mm, long pages, int cap_sys_admin)
 {
 	struct tlb_world *tw = tlb_world();
 	long allowed, read;
+	int policy;
 
 	vm_acct_memory(pages);
 
 	/*
 	 * Sometimes we want to use more memory than we have
 	 */
-	if (tw->overcommit_memory == OVERCOMMIT_ALWAYS)
+	policy = __READ_ONCE(tw->overcommit_memory);	/* plain, as the sysctl */
+	if (policy == OVERCOMMIT_ALWAYS)
 		return 0;
 
-	if (tw->overcommit_memory == OVERCOMMIT_GUESS) {
+	if (policy == OVERCOMMIT_GUESS) {
 		if ((unsigned long)pages > totalram_pages())	/* + total_swap_pages */
 			goto error;
 		return 0;

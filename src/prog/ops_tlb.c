@@ -21,6 +21,7 @@
 
 #include "../check/check.h"
 #include "../mm/tlb.h"
+#include "../mm/mman.h"
 
 struct tlb_run {
 	struct mm_struct *mm[PROG_MAX_TASKS];	/* the task's (a user reference) */
@@ -432,6 +433,24 @@ static struct op_desc op_madvise_free = {
 	.exec = do_madvise_free,
 };
 OP_DESC(op_madvise_free);
+
+static const char *const overcommit_names[] = { "guess", "always", "never" };
+
+static void do_overcommit(struct op_ctx *c)
+{
+	overcommit_policy_handler(c->op->arg[0]);
+}
+
+static struct op_desc op_overcommit = {
+	OP_NAME("overcommit"), .code = 0x4c, .layer = "tlb",
+	.desc = "write vm.overcommit_memory (overcommit_policy_handler: the batch for the new "
+		"policy, for never every online CPU's vm_committed_as folded by an IPI, then the "
+		"policy)",
+	.nargs = 1,
+	.args = { { .name = "policy", .kind = ARG_ENUM, .names = overcommit_names, .nnames = 3 } },
+	.exec = do_overcommit,
+};
+OP_DESC(op_overcommit);
 
 /* ---- the fuzz target ---- */
 

@@ -136,8 +136,7 @@ void tlb_committed_read(struct mm_struct *mm, long pages, long read, long allowe
 		     admit ? "admitted" : "refused", read, admit ? "<" : ">=", allowed, exact,
 		     worst, over, stale ? "the new policy's" : "never's", batch,
 		     tw->vm_committed_as_batch);
-	tsan_ignore_end();
-	cfail_report(&f);
+	cfail_report(&f);	/* ends the ignored section */
 }
 
 /* No task in a system call: the count is the accountable VMAs' pages. */

@@ -196,8 +196,8 @@ static __layer_nocov void tlb_reset(struct world *w)
 			percpu_counter_destroy(&mm->rss_stat[k]);
 		mm->live = false;
 	}
-	if (tw->committed_live)
-		vm_committed_destroy(tw);
+	/* made, or half made by a run stopped inside its init */
+	vm_committed_destroy(tw);
 	tw->committed_live = false;
 	tw->overcommit_memory = tw->overcommit_boot;	/* an overcommit write's */
 }

@@ -33,7 +33,6 @@ static inline void vm_unacct_memory(long pages)
 
 void mm_compute_batch(struct tlb_world *tw, int overcommit_policy);
 unsigned long vm_commit_limit(void);
-unsigned long vm_memory_committed(void);
 int __vm_enough_memory(struct mm_struct *mm, long pages, int cap_sys_admin);
 
 /* security/commoncap.c's cap_vm_enough_memory: the model's tasks are not

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Overcommit accounting (Linux 6.6 mm/util.c: vm_committed_as,
- * vm_commit_limit, vm_memory_committed, __vm_enough_memory; mm/mm_init.c:
+ * vm_commit_limit, __vm_enough_memory, overcommit_policy_handler; mm/mm_init.c:
  * mm_compute_batch; mm/mmap.c: init_admin_reserve, init_user_reserve),
  * per world: the sysctls are the layer's tune keys, read at boot, and the
  * overcommit operation writes vm.overcommit_memory in a run
@@ -9,6 +9,7 @@
  * never, then the policy).
  *
  * What the model leaves out: swap (total_swap_pages 0), hugetlb pages,
+ * vm_memory_committed (meminfo's Committed_AS: no reader in the model),
  * sysctl_overcommit_kbytes, memory hotplug's batch and reserve notifiers,
  * may_expand_vm's rlimits.  Every task is unprivileged (cap_sys_admin 0:
  * the admin reserve is always taken off).
@@ -185,15 +186,6 @@ void overcommit_policy_handler(int new_policy)
 		cpus_read_unlock();
 	}
 	__WRITE_ONCE(tw->overcommit_memory, new_policy);
-}
-
-/* 6.6: the exact sum (Feng Tang's "mm/util.c: make vm_memory_committed()
- * more accurate"), for /proc/meminfo's Committed_AS */
-unsigned long vm_memory_committed(void)
-{
-	s64 ret = percpu_counter_sum(vm_committed_as_of());
-
-	return ret > 0 ? (unsigned long)ret : 0;
 }
 
 /*

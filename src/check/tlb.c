@@ -44,6 +44,8 @@
  *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
  *            mm and the address, mapped once, in a VMA (quiescence)
  *   end      every mm freed, every page table freed, no CPU with an mm
+ *   I-READ@__vm_enough_memory, I-COMMITTED  the overcommit accounting
+ *            (tlb_committed.c)
  *
  * A usable TLB entry is one an access would use without flushing first:
  * in the ASID a CPU has loaded, is not lazy in and is in the mm_cpumask
@@ -560,6 +562,7 @@ static const struct tlb_hooks tlb_check_hooks = {
 	.ubc_deferred = ubc_deferred,
 	.access = check_access,
 	.read_rss_sum = rss_sum_read,
+	.committed_read = tlb_committed_read,
 	.check_mm = check_mm,
 	.gup_page = gup_page,
 	.pte_faulted = pte_faulted,
@@ -688,6 +691,8 @@ static void tlb_quiescent(struct world *w, const char *where, struct cfail *f)
 			fail(f, "I-TLB-5", where, "cpu%d has mm %d loaded but is not in its mm_cpumask",
 			     cpu, mm->slot);
 	}
+	if (!f->hit)
+		tlb_committed_quiescent(tw, where, f);
 }
 
 static void tlb_end(struct world *w, struct cfail *f)
@@ -706,6 +711,8 @@ static void tlb_end(struct world *w, struct cfail *f)
 	for (cpu = 0; cpu < tw->ncpus && !f->hit; cpu++)
 		if (tw->cpu[cpu].loaded_mm || tw->cpu[cpu].active_mm)
 			fail(f, "mm-leak", "end", "cpu%d still has an mm at the end", cpu);
+	if (!f->hit)
+		tlb_committed_quiescent(tw, "end", f);
 	/* none counted: none to find (the tests' full mode looks) */
 	if (!__atomic_load_n(&s->nr_tables, __ATOMIC_RELAXED) && !check_cons_full)
 		return;
@@ -716,7 +723,8 @@ static void tlb_end(struct world *w, struct cfail *f)
 }
 
 static const struct checker tlb_checker = {
-	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP mm-uaf", .layer = "tlb", .prio = 40,
+	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP mm-uaf "
+		"I-COMMITTED", .layer = "tlb", .prio = 40,
 	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };

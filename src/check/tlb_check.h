@@ -94,4 +94,8 @@ static inline bool tlb_mm_is_live(struct tlb_world *tw, int i)
 	return !(tw->mm_free & (1UL << i)) && tw->mms[i].live;
 }
 
+/* tlb_committed.c: the overcommit accounting's checks */
+void tlb_committed_read(struct mm_struct *mm, long pages, long read, long allowed);
+void tlb_committed_quiescent(struct tlb_world *tw, const char *where, struct cfail *f);
+
 #endif

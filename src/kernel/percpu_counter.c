@@ -91,7 +91,7 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 	spin_lock_irqsave(&fbc->lock, flags);
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		WRITE_ONCE(fbc->counters[cpu].count, 0);
-	fbc->count = amount;
+	__WRITE_ONCE(fbc->count, amount);
 	spin_unlock_irqrestore(&fbc->lock, flags);
 }
 
@@ -112,7 +112,10 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 	HOOK(kernel, state_pcpu, fbc, count, batch);
 	if (count >= batch || count <= -batch) {
 		spin_lock(&fbc->lock);
-		fbc->count += count;
+		/* plain in the kernel, whose percpu_counter_read() reads it
+		 * racily (READ_ONCE in _read_positive): a relaxed store here, for
+		 * TSan, with no yield point */
+		__WRITE_ONCE(fbc->count, fbc->count + count);
 		WRITE_ONCE(pc->count, (s32)(READ_ONCE(pc->count) - (count - amount)));
 		spin_unlock(&fbc->lock);
 	} else {
@@ -120,6 +123,26 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 		WRITE_ONCE(pc->count, (s32)(READ_ONCE(pc->count) + amount));
 	}
 	local_irq_restore(flags);
+}
+
+/*
+ * percpu_counter_sync - synchronize percpu_counter
+ * @fbc: counter to sync
+ *
+ * Apply the counter on this_cpu.
+ */
+void percpu_counter_sync(struct percpu_counter *fbc)
+{
+	struct percpu_counter_cpu *pc;
+	unsigned long flags;
+	s64 count;
+
+	spin_lock_irqsave(&fbc->lock, flags);
+	pc = this_cpu_ptr(fbc->counters);
+	count = READ_ONCE(pc->count);	/* __this_cpu_read */
+	__WRITE_ONCE(fbc->count, fbc->count + count);	/* as the add's fold */
+	WRITE_ONCE(pc->count, (s32)(READ_ONCE(pc->count) - count));	/* __this_cpu_sub */
+	spin_unlock_irqrestore(&fbc->lock, flags);
 }
 
 /* Add up all the per-cpu counts: online and dying CPUs (a dying CPU's
@@ -185,7 +208,7 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 		spin_lock_irqsave(&fbc->lock, flags);
 		pcount = &fbc->counters[cpu].count;
-		fbc->count += READ_ONCE(*pcount);
+		__WRITE_ONCE(fbc->count, fbc->count + READ_ONCE(*pcount));
 		WRITE_ONCE(*pcount, 0);
 		spin_unlock_irqrestore(&fbc->lock, flags);
 	}

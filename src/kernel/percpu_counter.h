@@ -64,6 +64,8 @@ void percpu_counter_destroy(struct percpu_counter *fbc);
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount);
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch);
 s64 __percpu_counter_sum(struct percpu_counter *fbc);
+/* fold this CPU's s32 into fbc->count (IRQs off or on) */
+void percpu_counter_sync(struct percpu_counter *fbc);
 int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch);
 
 static inline void percpu_counter_add(struct percpu_counter *fbc, s64 amount)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../kernel/cpu.h"
+#include "mman.h"
 
 /* ---- config keys (binary places 16..24; fixed forever) ---- */
 
@@ -109,6 +110,9 @@ static void tlb_tune(struct world *w, const struct mm_config *c)
 	tw->ceiling = (unsigned long)config_get(c, &ck_tlb_ceiling);
 	tw->batch_count_max = (unsigned int)config_get(c, &ck_gather_batch_count);
 	tw->table_free_rcu = config_get(c, &ck_tlb_table_free) == 1;
+	tw->overcommit_boot = (int)config_get(c, &ck_overcommit_memory);
+	tw->overcommit_memory = tw->overcommit_boot;
+	tw->overcommit_ratio = (int)config_get(c, &ck_overcommit_ratio);
 }
 
 static __layer_nocov int tlb_create(struct world *w, const struct mm_config *c)
@@ -192,6 +196,10 @@ static __layer_nocov void tlb_reset(struct world *w)
 			percpu_counter_destroy(&mm->rss_stat[k]);
 		mm->live = false;
 	}
+	/* made, or half made by a run stopped inside its init */
+	vm_committed_destroy(tw);
+	tw->committed_live = false;
+	tw->overcommit_memory = tw->overcommit_boot;	/* an overcommit write's */
 }
 
 /* After create and every reset, when the last run touched the layer: the
@@ -342,11 +350,35 @@ static int mm_init(struct tlb_world *tw, struct mm_struct *mm)
 	return 0;
 }
 
+/*
+ * The kernel's boot made vm_committed_as before any mm: here the run's
+ * first mm_alloc (before it returns an mm to map in) or overcommit write,
+ * under mm_lock so that a second task finds it made (a reset destroys it,
+ * so the dead callback folds only this world's).  0 or -ENOMEM.
+ */
+int vm_committed_get(struct tlb_world *tw)
+{
+	int err = 0;
+
+	if (__atomic_load_n(&tw->committed_live, __ATOMIC_ACQUIRE))
+		return 0;
+	if (!__READ_ONCE(tw->used))		/* the model's bookkeeping */
+		__WRITE_ONCE(tw->used, true);
+	spin_lock(&tw->mm_lock);
+	if (!tw->committed_live) {
+		err = vm_committed_init(tw);
+		if (!err)
+			__atomic_store_n(&tw->committed_live, true, __ATOMIC_RELEASE);
+	}
+	spin_unlock(&tw->mm_lock);
+	return err;
+}
+
 struct mm_struct *mm_alloc(void)
 {
 	struct tlb_world *tw = tlb_world();
 	struct mm_struct *mm;
-	int slot = -1;
+	int i, slot = -1;
 
 	if (!__READ_ONCE(tw->used))		/* the model's bookkeeping */
 		__WRITE_ONCE(tw->used, true);
@@ -361,6 +393,16 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	mm = &tw->mms[slot];
 	if (mm_init(tw, mm)) {
+		mm_slot_poison(mm);
+		spin_lock(&tw->mm_lock);
+		tw->mm_free |= 1UL << slot;
+		spin_unlock(&tw->mm_lock);
+		return NULL;
+	}
+	if (vm_committed_get(tw)) {
+		for (i = 0; i < NR_MM_COUNTERS; i++)
+			percpu_counter_destroy(&mm->rss_stat[i]);
+		mm->live = false;
 		mm_slot_poison(mm);
 		spin_lock(&tw->mm_lock);
 		tw->mm_free |= 1UL << slot;

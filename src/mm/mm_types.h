@@ -171,6 +171,7 @@ static inline pmd_t __pmdp_get_lockless(pmd_t *pmdp)
 #define VM_WRITE	0x00000002UL
 #define VM_EXEC		0x00000004UL
 #define VM_SHARED	0x00000008UL
+#define VM_ACCOUNT	0x00100000UL	/* is a VM accounted object: vm_committed_as */
 #define VM_ACCESS_FLAGS	(VM_READ | VM_WRITE | VM_EXEC)
 
 /* uapi values */
@@ -252,6 +253,7 @@ struct mm_struct {
 	unsigned long task_size;	/* TASK_SIZE: mm_pages << PAGE_SHIFT */
 	unsigned long mmap_base;	/* top of the top-down mmap area */
 	unsigned long start_brk, brk;	/* mmap_lock */
+	unsigned long total_vm;		/* pages mapped (mmap_lock for writing) */
 	int map_count;			/* VMAs in mm_mt[] (mmap_lock) */
 	struct vm_area_struct *mm_mt[MM_MAX_VMAS];	/* by vm_start: the maple tree */
 	struct vm_area_struct vma_slots[MM_VMA_SLOTS];
@@ -379,6 +381,11 @@ struct tlb_hooks {
 	 * for @member; a read it decides "Bad rss-counter state" on) */
 	void (*read_rss_sum)(struct mm_struct *mm, int member, long long sum);
 	void (*check_mm)(struct mm_struct *mm);
+	/* __vm_enough_memory under OVERCOMMIT_NEVER has just read
+	 * percpu_counter_read_positive(&vm_committed_as) (@read, nothing
+	 * between) and decides on read < @allowed, for @pages it has already
+	 * added; the exact value and the batch are the checker's to read */
+	void (*committed_read)(struct mm_struct *mm, long pages, long read, long allowed);
 	/* gup_fast took @page, found at @ptep for @addr: no yield point since
 	 * its last read of the PTE */
 	void (*gup_page)(struct page *page, pte_t *ptep, unsigned long addr);
@@ -440,6 +447,22 @@ struct tlb_world {
 	unsigned long table_syncs;	/* atomic: completed tlb_remove_table_sync_one */
 	u64 clock;			/* atomic: fills, flushes, gathers; ticks only
 					 * for the checkers (tlb_clock_tick) */
+
+	/* mm/util.c's overcommit accounting (src/mm/util.c, mman.h): the
+	 * sysctls (tune keys), and vm_committed_as with its batch, made by
+	 * the run's first mm_alloc or overcommit write (the kernel's boot: mmap_init,
+	 * mm_compute_batch_init, init_admin_reserve, init_user_reserve) and
+	 * destroyed at reset, as the mms' rss counters are */
+	int overcommit_boot;		/* the overcommit_memory key */
+	int overcommit_memory;		/* sysctl_overcommit_memory: OVERCOMMIT_*
+					 * (written by overcommit_policy_handler,
+					 * read plainly) */
+	int overcommit_ratio;		/* sysctl_overcommit_ratio */
+	bool committed_live;		/* vm_committed_as initialised (mm_lock) */
+	s32 vm_committed_as_batch;
+	long admin_reserve_pages;	/* sysctl_admin_reserve_kbytes in pages */
+	long user_reserve_pages;	/* sysctl_user_reserve_kbytes in pages */
+	struct percpu_counter vm_committed_as ____cacheline_aligned;
 };
 
 /* The running world's (mm_world's), and any world's. */

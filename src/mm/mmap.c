@@ -19,6 +19,8 @@
 
 #include <errno.h>
 
+#include "mman.h"
+
 /* ---- the VMA tree ---- */
 
 unsigned long vm_page_prot_of(unsigned long vm_flags)
@@ -198,7 +200,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		      unsigned long prot, unsigned long flags)
 {
 	struct vm_area_struct *vma;
-	unsigned long vm_flags = 0;
+	unsigned long vm_flags = 0, charged = 0;
 
 	if (!(flags & MAP_ANONYMOUS) || !(flags & MAP_PRIVATE))
 		return (unsigned long)-EINVAL;	/* the model maps nothing else */
@@ -222,15 +224,31 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		addr = (unsigned long)-ENOMEM;
 		goto out;
 	}
+	/*
+	 * Private writable mapping: check memory availability
+	 */
+	if (accountable_mapping(vm_flags)) {
+		charged = len >> PAGE_SHIFT;
+		if (security_vm_enough_memory_mm(mm, (long)charged)) {
+			addr = (unsigned long)-ENOMEM;
+			goto out;
+		}
+		vm_flags |= VM_ACCOUNT;
+	}
 	if (mm->map_count >= MM_MAX_VMAS || !(vma = vm_area_alloc(mm))) {
 		addr = (unsigned long)-ENOMEM;
-		goto out;
+		goto unacct_error;
 	}
 	vma->vm_start = addr;
 	vma->vm_end = addr + len;
 	vma->vm_flags = vm_flags;
 	vma->vm_page_prot = vm_page_prot_of(vm_flags);
 	vma_tree_insert(mm, vma);
+	vm_stat_account(mm, vm_flags, (long)(len >> PAGE_SHIFT));
+	goto out;
+unacct_error:
+	if (charged)
+		vm_unacct_memory((long)charged);
 out:
 	HOOK(tlb, user_range, mm, 0, 0, TLB_RANGE_NONE);
 	up_write(&mm->mmap_lock);
@@ -253,6 +271,39 @@ static void unmap_region(struct mm_struct *mm, struct vm_area_struct **vmas, int
 	tlb_finish_mmu(&tlb);
 }
 
+/* mm/mmap.c: the mm's mapped pages (total_vm; the model keeps no
+ * exec_vm, stack_vm or data_vm) */
+void vm_stat_account(struct mm_struct *mm, unsigned long flags, long npages)
+{
+	(void)flags;
+	mm->total_vm += (unsigned long)npages;	/* plain, as 6.6: mmap_lock */
+}
+
+/*
+ * 6.6's remove_mt: the detached VMAs' statistics, their freeing, and one
+ * vm_unacct_memory of the accountable pages among them, with mmap_lock
+ * held (for reading once a munmap downgraded it).  @split: the VMAs
+ * __split_vma made for this munmap (committed_unacct_lost forgets them).
+ */
+static void remove_mt(struct mm_struct *mm, struct vm_area_struct **vmas, int n,
+		      struct vm_area_struct *const split[2])
+{
+	unsigned long nr_accounted = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct vm_area_struct *vma = vmas[i];
+		long nrpages = (long)((vma->vm_end - vma->vm_start) >> PAGE_SHIFT);
+
+		if ((vma->vm_flags & VM_ACCOUNT) &&
+		    !(bug_on(BUG_COMMITTED_UNACCT_LOST) && (vma == split[0] || vma == split[1])))
+			nr_accounted += (unsigned long)nrpages;
+		vm_stat_account(mm, vma->vm_flags, -nrpages);
+		vm_area_free(vma);	/* remove_vma() */
+	}
+	vm_unacct_memory((long)nr_accounted);
+}
+
 /*
  * Called with mmap_lock held for writing.  With @unlock, it is downgraded
  * for the zap and released at the end (the VMAs were isolated before we
@@ -262,7 +313,7 @@ static void unmap_region(struct mm_struct *mm, struct vm_area_struct **vmas, int
 static int do_vmi_align_munmap(struct mm_struct *mm, unsigned long start, unsigned long end,
 			       bool unlock)
 {
-	struct vm_area_struct *vma, *prev, *next, *detached[MM_MAX_VMAS];
+	struct vm_area_struct *vma, *prev, *next, *detached[MM_MAX_VMAS], *split[2] = { 0 };
 	int i, n = 0;
 
 	vma = find_vma(mm, start);
@@ -272,12 +323,14 @@ static int do_vmi_align_munmap(struct mm_struct *mm, unsigned long start, unsign
 		if (__split_vma(mm, vma, start, false))
 			goto nomem;
 		vma = find_vma(mm, start);
+		split[0] = vma;		/* the new VMA above start */
 	}
 	next = find_vma(mm, end - 1);
 	if (next && next->vm_start < end && end < next->vm_end) {
 		if (__split_vma(mm, next, end, true))
 			goto nomem;
 		vma = find_vma(mm, start);
+		split[1] = find_vma(mm, end - 1);	/* the new VMA below end */
 	}
 	/* detach [start, end): out of the tree, still on the anon_vma */
 	for (i = vma_index(mm, vma); i < mm->map_count && mm->mm_mt[i]->vm_start < end; i++)
@@ -292,8 +345,7 @@ static int do_vmi_align_munmap(struct mm_struct *mm, unsigned long start, unsign
 	if (unlock)
 		downgrade_write(&mm->mmap_lock);
 	unmap_region(mm, detached, n, prev, next, start, end);
-	for (i = 0; i < n; i++)
-		vm_area_free(detached[i]);	/* remove_mt() */
+	remove_mt(mm, detached, n, split);
 	if (unlock)
 		up_read(&mm->mmap_lock);
 	return 0;
@@ -330,8 +382,11 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, size_t len)
 
 static int do_brk_flags(struct mm_struct *mm, unsigned long addr, unsigned long len)
 {
-	unsigned long flags = VM_READ | VM_WRITE;
+	unsigned long flags = VM_READ | VM_WRITE | VM_ACCOUNT;
 	struct vm_area_struct *vma = find_vma(mm, addr - 1);
+
+	if (security_vm_enough_memory_mm(mm, (long)(len >> PAGE_SHIFT)))
+		return -ENOMEM;
 
 	/* Expand the existing vma if possible */
 	if (vma && vma->vm_end == addr && vma->vm_start >= mm->start_brk &&
@@ -343,16 +398,22 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr, unsigned long 
 		vma->vm_end = addr + len;
 		if (av)
 			up_write(&av->rwsem);
-		return 0;
+		goto out;
 	}
 	if (mm->map_count >= MM_MAX_VMAS || !(vma = vm_area_alloc(mm)))
-		return -ENOMEM;
+		goto unacct_fail;
 	vma->vm_start = addr;
 	vma->vm_end = addr + len;
 	vma->vm_flags = flags;
 	vma->vm_page_prot = vm_page_prot_of(flags);
 	vma_tree_insert(mm, vma);
+out:
+	mm->total_vm += len >> PAGE_SHIFT;
 	return 0;
+
+unacct_fail:
+	vm_unacct_memory((long)(len >> PAGE_SHIFT));
+	return -ENOMEM;
 }
 
 unsigned long sys_brk(struct mm_struct *mm, unsigned long brk)
@@ -405,6 +466,7 @@ out:
 void exit_mmap(struct mm_struct *mm)
 {
 	struct vm_area_struct *vmas[MM_MAX_VMAS];
+	unsigned long nr_accounted = 0;
 	struct mmu_gather tlb;
 	int i, n;
 
@@ -422,8 +484,11 @@ void exit_mmap(struct mm_struct *mm)
 	tlb_finish_mmu(&tlb);
 	/* Walk the list again, actually closing and freeing it. */
 	for (i = 0; i < n; i++) {
+		if (vmas[i]->vm_flags & VM_ACCOUNT)
+			nr_accounted += (vmas[i]->vm_end - vmas[i]->vm_start) >> PAGE_SHIFT;
 		vma_tree_remove(mm, vmas[i]);
-		vm_area_free(vmas[i]);
+		vm_area_free(vmas[i]);	/* remove_vma() */
 	}
 	up_write(&mm->mmap_lock);
+	vm_unacct_memory((long)nr_accounted);
 }

@@ -13,6 +13,8 @@
 
 #include <errno.h>
 
+#include "mman.h"
+
 #define MM_CP_TRY_CHANGE_WRITABLE	0x01
 
 /* x86's pte_needs_flush(): did the change take away something a TLB
@@ -100,17 +102,37 @@ static int mprotect_fixup(struct mmu_gather *tlb, struct mm_struct *mm,
 			  struct vm_area_struct *vma, unsigned long start, unsigned long end,
 			  unsigned long newflags)
 {
-	if (newflags == vma->vm_flags)
+	unsigned long oldflags = vma->vm_flags;
+	long nrpages = (long)((end - start) >> PAGE_SHIFT);
+	long charged = 0;
+
+	if (newflags == oldflags)
 		return 0;
+	/*
+	 * If we make a private mapping writable we increase our commit;
+	 * but (without finer accounting) cannot reduce our commit if we
+	 * make it unwritable again except in the anonymous case where no
+	 * anon_vma has yet to be assigned.
+	 */
+	if (newflags & VM_WRITE) {
+		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_SHARED))) {
+			charged = nrpages;
+			if (security_vm_enough_memory_mm(mm, charged))
+				return -ENOMEM;
+			newflags |= VM_ACCOUNT;
+		}
+	} else if ((oldflags & VM_ACCOUNT) && !__READ_ONCE(vma->anon_vma)) {
+		newflags &= ~VM_ACCOUNT;	/* mmap_lock for writing: anon_vma holds */
+	}
 	/* vma_modify_flags(): split it to the range (no merging here) */
 	if (start != vma->vm_start) {
 		if (__split_vma(mm, vma, start, false))
-			return -ENOMEM;
+			goto fail;
 		vma = find_vma(mm, start);
 	}
 	if (end != vma->vm_end) {
 		if (__split_vma(mm, vma, end, true))
-			return -ENOMEM;
+			goto fail;
 		vma = find_vma(mm, start);
 	}
 	/* vm_flags and vm_page_prot are changed under the mmap_lock */
@@ -119,7 +141,14 @@ static int mprotect_fixup(struct mmu_gather *tlb, struct mm_struct *mm,
 	__WRITE_ONCE(vma->vm_page_prot, vm_page_prot_of(newflags));
 	change_protection(tlb, vma, start, end,
 			  (newflags & VM_WRITE) ? MM_CP_TRY_CHANGE_WRITABLE : 0);
+	if ((oldflags & VM_ACCOUNT) && !(newflags & VM_ACCOUNT))
+		vm_unacct_memory(nrpages);
 	return 0;
+
+fail:
+	if (charged)
+		vm_unacct_memory(charged);
+	return -ENOMEM;
 }
 
 int do_mprotect_pkey(struct mm_struct *mm, unsigned long start, size_t len, unsigned long prot,

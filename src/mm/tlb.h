@@ -21,6 +21,8 @@ enum {
 	BUG_TLB_FREE_BEFORE_FLUSH = 15,        /* gathered pages freed before the TLB flush */
 	BUG_TLB_TABLE_FREE_NO_GP = 16,         /* page tables freed without the grace period */
 	BUG_FAULT_PTE_NOLOCK = 17,             /* a PTE changed without its ptlock */
+	BUG_OVERCOMMIT_NO_SYNC = 18,           /* util.c: the switch to never folds no CPU */
+	BUG_COMMITTED_UNACCT_LOST = 19,        /* mmap.c: MAP_FIXED's munmap keeps the charge */
 };
 
 /* The TLB gather layer's stat snapshot (tlb_stat.c, layer.h). */
@@ -310,6 +312,8 @@ static inline unsigned long anon_page_tag(const struct mm_struct *mm, unsigned l
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 struct vm_area_struct *__find_vma(struct mm_struct *mm, unsigned long addr);
+/* mm->total_vm += @npages (mmap_lock held) */
+void vm_stat_account(struct mm_struct *mm, unsigned long flags, long npages);
 /* mmap_lock held for writing: @vma split at @addr, the new VMA below it
  * (@new_below) or above; 0 or -ENOMEM */
 int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The TLB gather layer's bug switches (mmu_gather.c, memory.c), their bits
- * in tlb.h.
+ * The TLB gather layer's bug switches (mmu_gather.c, memory.c, mmap.c),
+ * their bits in tlb.h; overcommit_no_sync is util.c's.
  */
 #include "tlb.h"
 
@@ -57,3 +57,13 @@ static const struct bug_info bug_fault_pte_nolock = {
 		"first is lost, still counted in rss",
 };
 BUG_SWITCH(bug_fault_pte_nolock);
+
+static const struct bug_info bug_committed_unacct_lost = {
+	.bit = BUG_COMMITTED_UNACCT_LOST,
+	.name = "committed_unacct_lost", .layer = "tlb", .where = "remove_mt",
+	.caught_by = "I-COMMITTED (vm_committed_as above the accountable VMAs at quiescence)",
+	.desc = "a munmap that splits a VMA leaves the piece __split_vma made for it out of "
+		"remove_mt's nr_accounted: the pages it unmaps stay charged to vm_committed_as "
+		"for ever, and overcommit never refuses mappings it has room for",
+};
+BUG_SWITCH(bug_committed_unacct_lost);

@@ -21,6 +21,7 @@
 
 #include "../check/check.h"
 #include "../mm/tlb.h"
+#include "../mm/mman.h"
 
 struct tlb_run {
 	struct mm_struct *mm[PROG_MAX_TASKS];	/* the task's (a user reference) */
@@ -432,6 +433,29 @@ static struct op_desc op_madvise_free = {
 	.exec = do_madvise_free,
 };
 OP_DESC(op_madvise_free);
+
+static const char *const overcommit_names[] = { "guess", "always", "never" };
+
+/* A sysctl write takes cpu_hotplug_lock (schedule_on_each_cpu's
+ * cpus_read_lock): nothing while the task holds a lock across operations
+ * (zone_pcp_disable's pcp_batch_high_lock would order it before the
+ * hotplug lock, as no kernel path does). */
+static void do_overcommit(struct op_ctx *c)
+{
+	if (c->t->nheld == 0)
+		overcommit_policy_handler(c->op->arg[0]);
+}
+
+static struct op_desc op_overcommit = {
+	OP_NAME("overcommit"), .code = 0x4c, .layer = "tlb",
+	.desc = "write vm.overcommit_memory (overcommit_policy_handler: the batch for the new "
+		"policy, for never every online CPU's vm_committed_as folded by an IPI, then the "
+		"policy); nothing while the task holds a lock",
+	.nargs = 1,
+	.args = { { .name = "policy", .kind = ARG_ENUM, .names = overcommit_names, .nnames = 3 } },
+	.exec = do_overcommit,
+};
+OP_DESC(op_overcommit);
 
 /* ---- the fuzz target ---- */
 

@@ -5,7 +5,9 @@
  * gather layer of the world: its config keys, the mm_struct slots and
  * per-CPU TLBs each world holds, their boot state, reset and drain.
  *
- * Lock order: tlb_world->mm_lock is taken alone (with IRQs on or off); it
+ * Lock order: tlb_world->mm_lock -> percpu_counters_lock (vm_committed_get:
+ * the run's first mm_alloc makes vm_committed_as under it, where the kernel
+ * made it at boot); else mm_lock is taken alone (with IRQs on or off); it
  * protects the free-slot bitmap.  An mm is freed only when its last
  * mm_count goes (tasks' users hold one for all of them; each CPU that
  * has it as active_mm holds one).

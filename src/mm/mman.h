@@ -7,6 +7,8 @@
  *
  * Lock order: mmap_lock -> vm_committed_as.lock (the add's fold; the
  * unaccount after exit_mmap's mmap_write_unlock takes it alone).
+ * Lock order: cpu_hotplug_lock -> vm_committed_as.lock (the overcommit
+ * handler's percpu_counter_sync on every online CPU under cpus_read_lock).
  */
 #ifndef MMFUZZ_MM_MMAN_H
 #define MMFUZZ_MM_MMAN_H

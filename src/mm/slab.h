@@ -458,8 +458,8 @@ void __free_slab(struct kmem_cache *s, struct slab *slab);
 /* slub_debug.c: the (freelist, counters) update, with slab_lock for caches
  * without __CMPXCHG_DOUBLE; __slab_update_freelist wants IRQs off */
 extern bool system_has_freelist_aba;	/* false: no cache gets __CMPXCHG_DOUBLE */
-/* the config key freelist_aba (no: every cache on slab_lock) */
-extern struct config_key ck_freelist_aba;
+/* the config key freelist_update (slab_lock: every cache on slab_lock) */
+extern struct config_key ck_freelist_update;
 /* 6.6's system_has_freelist_aba(): the world's key and the test's switch */
 bool slub_system_has_freelist_aba(void);
 bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,

@@ -57,7 +57,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	}
 	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	/* kmem_cache_open: system_has_freelist_aba() (config key freelist_aba;
+	/* kmem_cache_open: system_has_freelist_aba() (config key freelist_update;
 	 * a test may turn it off) */
 	s->flags = flags;
 	if (slub_system_has_freelist_aba() && !(flags & SLAB_NO_CMPXCHG))

@@ -138,6 +138,19 @@ static inline bool slab_test_frozen_raw(const struct slab *slab)
 	return slab->frozen;
 }
 
+/* slab->objects where a lockless __slab_free may be rewriting the word it
+ * shares with inuse and frozen (the list_lock paths of seed 004's series):
+ * objects never changes while the slab lives, and 6.6 reads the bitfield
+ * plainly; the model reads the whole word, no yield point (under TSan the
+ * slab_lock machine's plain stores of counters race with a plain read) */
+static inline unsigned int slab_objects_racy(const struct slab *slab)
+{
+	struct slab c;
+
+	c.counters = __READ_ONCE(slab->counters);
+	return c.objects;
+}
+
 struct kmem_cache_cpu {
 	union {
 		struct {

@@ -189,7 +189,7 @@ void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
 	__add_partial(n, slab, tail);
-	__update_partial_total(n, slab->objects);	/* seed 004 */
+	__update_partial_total(n, slab_objects_racy(slab));	/* seed 004 */
 }
 
 void remove_partial(struct kmem_cache_node *n, struct slab *slab)
@@ -197,7 +197,7 @@ void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
 	__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
-	__update_partial_total(n, -(long)slab->objects);	/* seed 004 */
+	__update_partial_total(n, -(long)slab_objects_racy(slab));	/* seed 004 */
 }
 
 /* acquire_slab: freeze a slab of the node's list; @mode: take its

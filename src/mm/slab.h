@@ -141,8 +141,8 @@ static inline bool slab_test_frozen_raw(const struct slab *slab)
 /* slab->objects where a lockless __slab_free may be rewriting the word it
  * shares with inuse and frozen (the list_lock paths of seed 004's series):
  * objects never changes while the slab lives, and 6.6 reads the bitfield
- * plainly; the model reads the whole word, no yield point (under TSan the
- * slab_lock machine's plain stores of counters race with a plain read) */
+ * plainly; the model reads the whole word, no yield point (TSan: a plain
+ * read of the bitfield races with __update_freelist_slow's store) */
 static inline unsigned int slab_objects_racy(const struct slab *slab)
 {
 	struct slab c;
@@ -331,6 +331,9 @@ void __update_partial_total(struct kmem_cache_node *n, long delta);
 void __update_partial_free(struct kmem_cache_node *n, long delta);
 /* __slab_free: @cnt objects freed to a slab on the node's list */
 void partial_free_freed(struct kmem_cache_node *n, long cnt);
+/* before __slab_free's update of such a slab, and after one that failed */
+void partial_free_begin(struct kmem_cache_node *n, long cnt);
+void partial_free_cancel(struct kmem_cache_node *n, long cnt);
 /* a slab unfrozen onto the node's list with counters @counters (new.*) */
 void partial_free_unfrozen(struct kmem_cache_node *n, struct slab *slab, unsigned long counters);
 /* BUG_PARTIAL_TOTAL_UNLOCKED: the total's update after the unlock */
@@ -343,9 +346,10 @@ long partial_free_sum(const struct kmem_cache_node *n);
 
 /* what the checkers see of the counters (DEFINE_HOOKS in slub_partial.c) */
 struct slub_partial_hooks {
-	/* __slab_free's cmpxchg freed @cnt objects to a slab on @n's list;
+	/* __slab_free is about to free @cnt objects to a slab on @n's list
+	 * (before its update: free_counted takes them back when it fails);
 	 * free_counted once they are in the free counter (no yield between
-	 * the cmpxchg or the add and its hook) */
+	 * the add and its hook) */
 	void (*free_pending)(const struct kmem_cache_node *n, long cnt);
 	void (*free_counted)(const struct kmem_cache_node *n, long cnt);
 	/* count_partial is about to read the slab at @pos of @n's list (or

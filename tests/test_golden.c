@@ -237,6 +237,12 @@ static void write_v3(void)
 		 "task T0 cpu=0\n  r0 = mmap pages=2\n  access r0 page=0 write=1\n"
 		 "task T1 cpu=1\n  r1 = brk pages=1\n"
 		 "task T2 cpu=1\n  access r0 page=0\n");
+	/* the SLUB section (id 4): its two keys and the caches line */
+	put_text("v3_slub",
+		 "mmfuzz 1\nslub_partial: partial_counters\nfreelist_update: slab_lock\n"
+		 "caches: 24 debug, 40 order=5 typesafe_by_rcu\n"
+		 "task T0 cpu=0\n  s0 = kmem_cache_alloc cache=1\n  kmem_cache_free s0\n"
+		 "task T1 cpu=1\n  s1 = kmalloc size=100\n  kfree s1\n");
 	/* decisions to kernel threads (ids after the tasks): v2 had no form */
 	put_steps("v3_kthread",
 		  "mmfuzz 1\ntask T0 cpu=0\n  rcu_read n=2\n  rcu_update sync=1\n"

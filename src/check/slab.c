@@ -19,7 +19,7 @@
  *   I-SL-PFREE        the free counter S (the CPUs' partial_free_objs
  *                     summed, or the atomic) and what count_partial counts
  *                     F: 0 <= F - S <= P, P the objects of the __slab_free
- *                     calls between their cmpxchg and their counter update
+ *                     calls from before their cmpxchg to their counter update
  *                     (the hooks free_pending / free_counted); without
  *                     the hooks (the stress runner) F - S >= 0 only: a
  *                     kernel thread's free may sit in its lockless

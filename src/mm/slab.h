@@ -138,6 +138,19 @@ static inline bool slab_test_frozen_raw(const struct slab *slab)
 	return slab->frozen;
 }
 
+/* slab->objects where a lockless __slab_free may be rewriting the word it
+ * shares with inuse and frozen (the list_lock paths of seed 004's series):
+ * objects never changes while the slab lives, and 6.6 reads the bitfield
+ * plainly; the model reads the whole word, no yield point (TSan: a plain
+ * read of the bitfield races with __update_freelist_slow's store) */
+static inline unsigned int slab_objects_racy(const struct slab *slab)
+{
+	struct slab c;
+
+	c.counters = __READ_ONCE(slab->counters);
+	return c.objects;
+}
+
 struct kmem_cache_cpu {
 	union {
 		struct {
@@ -318,6 +331,9 @@ void __update_partial_total(struct kmem_cache_node *n, long delta);
 void __update_partial_free(struct kmem_cache_node *n, long delta);
 /* __slab_free: @cnt objects freed to a slab on the node's list */
 void partial_free_freed(struct kmem_cache_node *n, long cnt);
+/* before __slab_free's update of such a slab, and after one that failed */
+void partial_free_begin(struct kmem_cache_node *n, long cnt);
+void partial_free_cancel(struct kmem_cache_node *n, long cnt);
 /* a slab unfrozen onto the node's list with counters @counters (new.*) */
 void partial_free_unfrozen(struct kmem_cache_node *n, struct slab *slab, unsigned long counters);
 /* BUG_PARTIAL_TOTAL_UNLOCKED: the total's update after the unlock */
@@ -330,9 +346,10 @@ long partial_free_sum(const struct kmem_cache_node *n);
 
 /* what the checkers see of the counters (DEFINE_HOOKS in slub_partial.c) */
 struct slub_partial_hooks {
-	/* __slab_free's cmpxchg freed @cnt objects to a slab on @n's list;
+	/* __slab_free is about to free @cnt objects to a slab on @n's list
+	 * (before its update: free_counted takes them back when it fails);
 	 * free_counted once they are in the free counter (no yield between
-	 * the cmpxchg or the add and its hook) */
+	 * the add and its hook) */
 	void (*free_pending)(const struct kmem_cache_node *n, long cnt);
 	void (*free_counted)(const struct kmem_cache_node *n, long cnt);
 	/* count_partial is about to read the slab at @pos of @n's list (or
@@ -458,6 +475,10 @@ void __free_slab(struct kmem_cache *s, struct slab *slab);
 /* slub_debug.c: the (freelist, counters) update, with slab_lock for caches
  * without __CMPXCHG_DOUBLE; __slab_update_freelist wants IRQs off */
 extern bool system_has_freelist_aba;	/* false: no cache gets __CMPXCHG_DOUBLE */
+/* the config key freelist_update (slab_lock: every cache on slab_lock) */
+extern struct config_key ck_freelist_update;
+/* 6.6's system_has_freelist_aba(): the world's key and the test's switch */
+bool slub_system_has_freelist_aba(void);
 bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
 			    unsigned long counters_old, void *freelist_new,
 			    unsigned long counters_new, const char *n);

@@ -57,9 +57,10 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	}
 	memset(s->cpu_slab, 0, MAX_CPUS * sizeof(struct kmem_cache_cpu));
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	/* kmem_cache_open: system_has_freelist_aba() (a test may turn it off) */
+	/* kmem_cache_open: system_has_freelist_aba() (config key freelist_update;
+	 * a test may turn it off) */
 	s->flags = flags;
-	if (system_has_freelist_aba && !(flags & SLAB_NO_CMPXCHG))
+	if (slub_system_has_freelist_aba() && !(flags & SLAB_NO_CMPXCHG))
 		s->flags |= __CMPXCHG_DOUBLE;
 	s->object_size = (size + sizeof(void *) - 1) & ~(unsigned int)(sizeof(void *) - 1);
 	s->offset = (s->object_size / 2) & ~(unsigned int)(sizeof(void *) - 1);

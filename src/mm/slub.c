@@ -189,7 +189,7 @@ void add_partial(struct kmem_cache_node *n, struct slab *slab, int tail)
 {
 	lockdep_assert_held(&n->list_lock);
 	__add_partial(n, slab, tail);
-	__update_partial_total(n, slab->objects);	/* seed 004 */
+	__update_partial_total(n, slab_objects_racy(slab));	/* seed 004 */
 }
 
 void remove_partial(struct kmem_cache_node *n, struct slab *slab)
@@ -197,7 +197,7 @@ void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
 	__WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
-	__update_partial_total(n, -(long)slab->objects);	/* seed 004 */
+	__update_partial_total(n, -(long)slab_objects_racy(slab));	/* seed 004 */
 }
 
 /* acquire_slab: freeze a slab of the node's list; @mode: take its
@@ -586,12 +586,17 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, voi
 	unsigned long counters;
 	struct kmem_cache_node *n = NULL;
 	unsigned long flags = 0;
+	bool pending = false;	/* seed 004's checkers: a free to a listed slab */
 
 	if (kmem_cache_debug(s)) {
 		free_to_partial_list(s, slab, head, tail, cnt);
 		return;
 	}
 	do {
+		if (unlikely(pending)) {
+			partial_free_cancel(get_node(s, 0), cnt);
+			pending = false;
+		}
 		if (unlikely(n)) {
 			spin_unlock_irqrestore(&n->list_lock, flags);
 			n = NULL;
@@ -612,10 +617,15 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *head, voi
 				spin_lock_irqsave(&n->list_lock, flags);
 			}
 		}
+		/* seed 004: a slab on the node's list, n held or not; in flight
+		 * from before the update (the slab_lock path yields after it) */
+		if (!was_frozen && prior) {
+			partial_free_begin(get_node(s, 0), cnt);
+			pending = true;
+		}
 	} while (!slab_update_freelist(s, slab, prior, counters, head, new.counters,
 				       "__slab_free"));
-	/* seed 004: a slab on the node's list, n held or not */
-	if (!was_frozen && prior)
+	if (pending)
 		partial_free_freed(get_node(s, 0), cnt);
 
 	if (likely(!n)) {

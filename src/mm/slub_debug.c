@@ -38,10 +38,38 @@
 #include "../kernel/bug.h"
 #include "../kernel/compiler.h"
 #include "../sched/san.h"
+#include "../world/config.h"
 #include "internal.h"
 #include "slab.h"
 
+/* ---- system_has_freelist_aba (kmem_cache_open's test) ---- */
+
 bool system_has_freelist_aba = true;
+
+static const char *const freelist_update_names[] = { "cmpxchg_double", "slab_lock" };
+
+/* x86-64 has it with CX16 (system_has_cmpxchg128), arm64 with LSE or
+ * LL/SC pairs; without it (an early x86-64, a 32-bit arch without the
+ * 64-bit cmpxchg) every cache runs on slab_lock */
+struct config_key ck_freelist_update = {
+	.name = "freelist_update", .layer = "slub",
+	.desc = "system_has_freelist_aba() (6.6 kmem_cache_open): cmpxchg_double, a cache "
+		"without SLAB_NO_CMPXCHG updates (freelist, counters) with one double-word "
+		"cmpxchg; slab_lock, a machine without it: every cache updates them under "
+		"slab_lock (__update_freelist_slow)",
+	.lo = 0, .hi = 1, .def = 0, .names = freelist_update_names,
+	.bin_off = 57, .bin_len = 1, .tune = true,
+};
+CONFIG_KEY(ck_freelist_update);
+
+/* the running world's key (a tune key: read when a cache is created), and
+ * a unit test's switch beside it */
+bool slub_system_has_freelist_aba(void)
+{
+	if (!system_has_freelist_aba)
+		return false;
+	return !mm_world || config_get(&mm_world->config, &ck_freelist_update) == 0;
+}
 
 /* ---- slab_lock and the (freelist, counters) update ---- */
 

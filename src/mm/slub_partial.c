@@ -133,11 +133,29 @@ void __update_partial_free(struct kmem_cache_node *n, long delta)
 	}
 }
 
-void partial_free_freed(struct kmem_cache_node *n, long cnt)
+/* __slab_free's frees in flight, for the checkers' bound (no kernel code):
+ * from before the (freelist, counters) update, since __update_freelist_slow
+ * yields between its writes and its return (slab_unlock, the IRQ restore),
+ * to the counter's add; an update that failed is taken back before the
+ * retry */
+void partial_free_begin(struct kmem_cache_node *n, long cnt)
 {
 	if (n->partial_variant == PARTIAL_COUNT_WALK)
 		return;
 	HOOK(slub_partial, free_pending, n, cnt);
+}
+
+void partial_free_cancel(struct kmem_cache_node *n, long cnt)
+{
+	if (n->partial_variant == PARTIAL_COUNT_WALK)
+		return;
+	HOOK(slub_partial, free_counted, n, cnt);
+}
+
+void partial_free_freed(struct kmem_cache_node *n, long cnt)
+{
+	if (n->partial_variant == PARTIAL_COUNT_WALK)
+		return;
 	__update_partial_free(n, cnt);
 	HOOK(slub_partial, free_counted, n, cnt);
 	HOOK(slub_partial, state_partial, n, PARTIAL_SITE_FREED);

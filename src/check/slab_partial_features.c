@@ -4,8 +4,9 @@
  *   key 11  a free-counter update of the partial_counters* variants: its
  *           site (__slab_free's lockless or locked add, the unfreeze of a
  *           slab onto the node's list), whether another task holds
- *           n->list_lock meanwhile, and the objects of other frees between
- *           their cmpxchg and their add (none, one, more): the windows the
+ *           n->list_lock meanwhile, and the objects of other frees in
+ *           flight, from just before their update (partial_free_begin) to
+ *           their add (none, one, more): the windows the
  *           counters' switches live in (a lockless free beside an unfreeze
  *           under the lock; an update beside another's)
  */

@@ -14,7 +14,8 @@
  *   n->list_lock            the node's partial list, nr_partial
  *     s->cpu_slab[cpu].lock local_lock: this CPU's slab and partial list
  *       slab_lock           PG_locked of the slab's page: only for caches
- *                           without the double-word cmpxchg (debug caches)
+ *                           without the double-word cmpxchg (debug caches,
+ *                           every cache under freelist_update: slab_lock)
  * Lock order: cpu_hotplug_lock -> slab_mutex -> s->cpu_slab->lock (slub_cpu_dead)
  * Lock order: slab_mutex -> n->list_lock (slub_cpu_dead's deactivations)
  * Lock order: cpu_hotplug_lock -> s->cpu_slab->lock (flush_all under cpus_read_lock)
@@ -23,6 +24,8 @@
  *   put_cpu_partial under list_lock, as 6.6's)
  * Lock order: pcp_batch_high_lock -> n->list_lock (an allocation under
  *   zone_pcp_disable, as offline_pages' migration allocates)
+ * Lock order: s->cpu_slab->lock -> slab_lock (___slab_alloc's get_freelist
+ *   under the local lock, on a cache without __CMPXCHG_DOUBLE)
  * What each protects:
  *   cpu lock    c->slab, c->partial (and the slow path's c->freelist and
  *               tid changes); the fast path changes c->{freelist,tid} with

@@ -130,9 +130,13 @@ static void exec_op(struct exec *e, struct task *t, const struct op *op, int idx
 
 /*
  * No operation in flight: no other program task inside one (or inside what
- * it gives back when it ends), and no kernel thread inside a work item it
- * runs in atomic context (an RCU callback freeing what waited for the
- * grace period, an IPI handler): those move pages as operations do.
+ * it gives back when it ends), and no kernel thread inside a work item: an
+ * RCU callback freeing what waited for the grace period, an IPI handler,
+ * and a work item in process context (kfree_rcu_work freeing a batch: its
+ * __slab_free may be preempted inside discard_slab's __free_pages, the
+ * slab page off every list and not yet in the buddy) move pages as
+ * operations do.  A kernel thread waits for its next item on an idle
+ * condition (sched_wait.idle), the only state in which it holds none.
  */
 static __sched_notsan bool quiescent(const struct exec *e, int self)
 {
@@ -145,8 +149,10 @@ static __sched_notsan bool quiescent(const struct exec *e, int self)
 	for (i = e->p->ntasks; current_task && current_task->fs && i < fs->ntasks; i++) {
 		const struct task *k = &fs->task[i];
 
-		if (k != current_task && k->state != TASK_DONE &&
-		    (k->preempt_count || k->irq_depth || k->irq_active))
+		if (k == current_task || k->state == TASK_DONE)
+			continue;
+		if (k->preempt_count || k->irq_depth || k->irq_active ||
+		    !(k->state == TASK_BLOCKED && k->wcond && k->wcond->idle))
 			return false;
 	}
 	return true;

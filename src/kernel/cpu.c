@@ -166,6 +166,7 @@ static void take_cpu_down(struct task *t, unsigned int cpu)
 		while (!cpu_free_cond(&cw))
 			fsched_wait(t, &w, s);
 		fs->stop_waiters--;
+		fsched_stop_machine_sync(fs, true);
 		fsched_move_task(fs, t, (int)cpu);
 	}
 	flags = __local_irq_save(t);
@@ -187,6 +188,7 @@ static void take_cpu_down(struct task *t, unsigned int cpu)
 	if (fs) {
 		fsched_move_task(fs, t, home == (int)cpu ? dest : home);
 		fsched_cpu_set_online(fs, (int)cpu, false);
+		fsched_stop_machine_sync(fs, false);
 	}
 	yield_point(YIELD_SITE(YP_CPUHP, "cpuhp_report_idle_dead"));
 }

@@ -529,6 +529,32 @@ __sched_notsan void fsched_move_task(struct fsched *fs, struct task *u, int cpu)
 	fs->need_resched = true;
 }
 
+/*
+ * TSan: stop_machine() orders every CPU's past before the stopper's work
+ * (@enter: each CPU's last context switch, acquired) and that work before
+ * whatever runs on any CPU after it (released): the kernel's
+ * multi_cpu_stop() state machine, which every online CPU steps through
+ * with full barriers.  Without it, what a task did on a CPU taken down
+ * races the dead callbacks that another CPU runs on its data (SLUB's
+ * slub_cpu_dead flushing the CPU slab the task freed into).
+ */
+__sched_notsan void fsched_stop_machine_sync(struct fsched *fs, bool enter)
+{
+#if MMFUZZ_TSAN
+	int cpu;
+
+	for (cpu = 0; cpu < fs->ncpus; cpu++) {
+		if (enter)
+			__tsan_acquire(&fs->cpu[cpu].ctx_sync);
+		else
+			__tsan_release(&fs->cpu[cpu].ctx_sync);
+	}
+#else
+	(void)fs;
+	(void)enter;
+#endif
+}
+
 __sched_notsan void fsched_qs_begin(struct fsched *fs)
 {
 	unsigned int need = 0;

@@ -480,6 +480,9 @@ static inline bool fsched_cpu_online(const struct fsched *fs, int cpu)
 }
 /* Mark @cpu online or offline (it must have no task then). */
 void fsched_cpu_set_online(struct fsched *fs, int cpu, bool online);
+/* TSan: stop_machine()'s order of every CPU's past before its work
+ * (@enter) and of its work before what runs after (!@enter) */
+void fsched_stop_machine_sync(struct fsched *fs, bool enter);
 /* Move task @u (not running, preemptible or done) to @cpu. */
 void fsched_move_task(struct fsched *fs, struct task *u, int cpu);
 /* Whether some task has preemption or IRQs off on @cpu. */

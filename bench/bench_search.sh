@@ -309,6 +309,10 @@ cpu=$(sed -n 's/^model name[ \t]*: //p' /proc/cpuinfo | head -1)
 	echo "- date: $when, ${secs} s of campaigns"
 	echo "- machine: $(uname -srm), $(nproc) CPU(s)${cpu:+, $cpu}"
 	echo "- load average (1, 5, 15 min): $load0 before, $load1 after"
+	# the campaigns inherit MMFUZZ_* (MMFUZZ_PREEMPT_MUTATOR=0, MMFUZZ_STATE=0:
+	# a control run): the page says which were set
+	envs=$(env | grep '^MMFUZZ_' | grep -v '^MMFUZZ_SEEDS_DIR=' | sort | tr '\n' ' ')
+	echo "- environment: ${envs:-no MMFUZZ_* variable set}"
 	echo "- parameters: $runs run(s) per bug and configuration (libFuzzer seeds 1..$runs), cap ${cap} s (a run that finds nothing counts as the cap), configurations:$configs; $nsw switch(es), $nmut mutant(s)"
 	echo "- campaigns: the default one (libFuzzer, ASan+UBSan, one job; a switch on its layer's target as bench/bench_bugs.sh picks it, a mutant on its catalogue's target as bench/mutants.sh does)"
 	echo "- aimed removed: every seed whose \`aim:\` names the bug, or names a window (yield site) that a seed aimed at the bug names, is left out; the column says how many of the $all_seeds seeds"

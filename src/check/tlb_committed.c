@@ -21,7 +21,10 @@
  *            decision that read the policy before a write that has since
  *            made it guess or always (sysctl_overcommit_memory is read
  *            plainly, once, and nothing orders the handler against it),
- *            the formula for those: CPUs add under that batch meanwhile.  No yield
+ *            the formula for those: CPUs add under that batch meanwhile;
+ *            and where two writers of the policy interleaved (the handler
+ *            takes no lock), the batch the counter has in force if it is
+ *            larger (a never policy with a guess writer's batch).  No yield
  *            point lies between the read and the hook: an add on another
  *            CPU has landed or not, whole; the kernel's one window, a task
  *            preempted between reading vm_committed_as_batch and its add's
@@ -111,6 +114,15 @@ void tlb_committed_read(struct mm_struct *mm, long pages, long read, long allowe
 	 * decides on CPUs that may add under the new policy's batch */
 	stale = __READ_ONCE(tw->overcommit_memory) != OVERCOMMIT_NEVER;
 	batch = policy_batch(tw, stale ? 4 : 256);
+	/* two writers of the policy interleave: 6.6's overcommit_policy_handler
+	 * takes no lock ("to avoid possible race condition (even though user
+	 * usually won't too frequently do the switching to policy
+	 * OVERCOMMIT_NEVER), the switch is done in the following order"), so
+	 * a guess writer's mm_compute_batch between a never writer's and its
+	 * policy store leaves never with the guess batch in force, and CPUs
+	 * add under it: the drift is held to the batch in force */
+	if (__READ_ONCE(tw->vm_committed_as_batch) > batch)
+		batch = __READ_ONCE(tw->vm_committed_as_batch);
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		long long c = __READ_ONCE(fbc->counters[cpu].count);
 
@@ -132,9 +144,10 @@ void tlb_committed_read(struct mm_struct *mm, long pages, long read, long allowe
 		     "overcommit never: mm %d's %ld pages %s on percpu_counter_read_positive %ld "
 		     "%s allowed %ld, though the exact vm_committed_as is %lld: cpu%d holds %lld "
 		     "pages the read does not see, and 6.6 lets a CPU hold less than %s "
-		     "batch of %lld (the counter's batch is %d)", mm->slot, pages,
+		     "of %lld (the counter's batch is %d)", mm->slot, pages,
 		     admit ? "admitted" : "refused", read, admit ? "<" : ">=", allowed, exact,
-		     worst, over, stale ? "the new policy's" : "never's", batch,
+		     worst, over,
+		     stale ? "the new policy's batch" : "the batch in force (never's at least)", batch,
 		     tw->vm_committed_as_batch);
 	cfail_report(&f);	/* ends the ignored section */
 }

@@ -210,8 +210,15 @@ static void down_common(struct rw_semaphore *sem, bool write, const struct yield
 	if (t->fs) {
 		yield_point(s);
 		lockdep_acquire(t, &sem->sl, fn);
-		tsan_pre_lock(sem, !write);
 		fiber_down(sem, t, write, s);
+		/* TSan ignores a thread's accesses and synchronisation between
+		 * pre_lock and post_lock: a fiber that blocked in between would
+		 * switch out and in with its CPU's context-switch order lost
+		 * (what it did before the wait not released, what ran on the
+		 * CPU meanwhile not acquired: a campaign's false data races
+		 * between a task woken from cpus_read_lock and a kthread that
+		 * ran on its CPU).  The lock is taken here, once. */
+		tsan_pre_lock(sem, !write);
 	} else {
 		lockdep_acquire(t, &sem->sl, fn);
 		tsan_pre_lock(sem, !write);

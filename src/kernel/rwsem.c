@@ -257,11 +257,12 @@ static int trylock_common(struct rw_semaphore *sem, bool write, const struct yie
 	struct task *t = __cur_task(fn);
 	bool ok;
 
+	if (t->fs)
+		yield_point(s);	/* outside TSan's pre/post bracket, as down's wait */
 #if MMFUZZ_TSAN
 	__tsan_mutex_pre_lock(sem, __tsan_mutex_try_lock | (write ? 0 : __tsan_mutex_read_lock));
 #endif
 	if (t->fs) {
-		yield_point(s);
 		ok = fiber_try(sem, t, write, false);
 	} else {
 		ok = write ? real_try_write(sem) : real_try_read(sem);

@@ -376,11 +376,26 @@ int vm_committed_get(struct tlb_world *tw)
 	return err;
 }
 
+/* A made mm's slot back to the free bitmap, its rss counters gone (its
+ * last mmdrop, or an mm_alloc that fails past mm_init). */
+static void mm_slot_release(struct tlb_world *tw, struct mm_struct *mm)
+{
+	int i, slot = mm->slot;
+
+	for (i = 0; i < NR_MM_COUNTERS; i++)
+		percpu_counter_destroy(&mm->rss_stat[i]);
+	mm->live = false;
+	mm_slot_poison(mm);
+	spin_lock(&tw->mm_lock);
+	tw->mm_free |= 1UL << slot;
+	spin_unlock(&tw->mm_lock);
+}
+
 struct mm_struct *mm_alloc(void)
 {
 	struct tlb_world *tw = tlb_world();
 	struct mm_struct *mm;
-	int i, slot = -1;
+	int slot = -1;
 
 	if (!__READ_ONCE(tw->used))		/* the model's bookkeeping */
 		__WRITE_ONCE(tw->used, true);
@@ -402,13 +417,7 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	}
 	if (vm_committed_get(tw)) {
-		for (i = 0; i < NR_MM_COUNTERS; i++)
-			percpu_counter_destroy(&mm->rss_stat[i]);
-		mm->live = false;
-		mm_slot_poison(mm);
-		spin_lock(&tw->mm_lock);
-		tw->mm_free |= 1UL << slot;
-		spin_unlock(&tw->mm_lock);
+		mm_slot_release(tw, mm);
 		return NULL;
 	}
 	return mm;
@@ -458,17 +467,8 @@ static void check_mm(struct mm_struct *mm)
 
 static void __mmdrop(struct mm_struct *mm)
 {
-	struct tlb_world *tw = mm->tw;
-	int i, slot = mm->slot;
-
 	check_mm(mm);
-	for (i = 0; i < NR_MM_COUNTERS; i++)
-		percpu_counter_destroy(&mm->rss_stat[i]);
-	mm->live = false;
-	mm_slot_poison(mm);
-	spin_lock(&tw->mm_lock);
-	tw->mm_free |= 1UL << slot;
-	spin_unlock(&tw->mm_lock);
+	mm_slot_release(mm->tw, mm);
 }
 
 void mmdrop(struct mm_struct *mm)

@@ -376,19 +376,17 @@ int vm_committed_get(struct tlb_world *tw)
 	return err;
 }
 
-/* A made mm's slot back to the free bitmap, its rss counters gone (its
- * last mmdrop, or an mm_alloc that fails past mm_init). */
-static void mm_slot_release(struct tlb_world *tw, struct mm_struct *mm)
+/* A made mm torn down, its rss counters gone (its last mmdrop, or an
+ * mm_alloc that fails past mm_init); the caller gives its slot back under
+ * mm_lock (its own yield sites: a schedule names them by function). */
+static void mm_teardown(struct mm_struct *mm)
 {
-	int i, slot = mm->slot;
+	int i;
 
 	for (i = 0; i < NR_MM_COUNTERS; i++)
 		percpu_counter_destroy(&mm->rss_stat[i]);
 	mm->live = false;
 	mm_slot_poison(mm);
-	spin_lock(&tw->mm_lock);
-	tw->mm_free |= 1UL << slot;
-	spin_unlock(&tw->mm_lock);
 }
 
 struct mm_struct *mm_alloc(void)
@@ -417,7 +415,10 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	}
 	if (vm_committed_get(tw)) {
-		mm_slot_release(tw, mm);
+		mm_teardown(mm);
+		spin_lock(&tw->mm_lock);
+		tw->mm_free |= 1UL << slot;
+		spin_unlock(&tw->mm_lock);
 		return NULL;
 	}
 	return mm;
@@ -467,8 +468,14 @@ static void check_mm(struct mm_struct *mm)
 
 static void __mmdrop(struct mm_struct *mm)
 {
+	struct tlb_world *tw = mm->tw;
+	int slot = mm->slot;
+
 	check_mm(mm);
-	mm_slot_release(mm->tw, mm);
+	mm_teardown(mm);
+	spin_lock(&tw->mm_lock);
+	tw->mm_free |= 1UL << slot;
+	spin_unlock(&tw->mm_lock);
 }
 
 void mmdrop(struct mm_struct *mm)

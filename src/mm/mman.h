@@ -59,7 +59,9 @@ int vm_committed_get(struct tlb_world *tw);
 /* a write of vm.overcommit_memory */
 void overcommit_policy_handler(int new_policy);
 
-/* the layer's overcommit keys (util.c) */
+/* the layer's overcommit keys (util.c), and the policies' names by
+ * OVERCOMMIT_* (the key's values, the overcommit op's argument) */
 extern struct config_key ck_overcommit_memory, ck_overcommit_ratio;
+extern const char *const overcommit_policy_names[3];
 
 #endif /* MMFUZZ_MM_MMAN_H */

@@ -22,7 +22,7 @@ enum {
 	BUG_TLB_TABLE_FREE_NO_GP = 16,         /* page tables freed without the grace period */
 	BUG_FAULT_PTE_NOLOCK = 17,             /* a PTE changed without its ptlock */
 	BUG_OVERCOMMIT_NO_SYNC = 18,           /* util.c: the switch to never folds no CPU */
-	BUG_COMMITTED_UNACCT_LOST = 19,        /* mmap.c: MAP_FIXED's munmap keeps the charge */
+	BUG_COMMITTED_UNACCT_LOST = 19,        /* mmap.c: a splitting munmap keeps a piece's charge */
 };
 
 /* The TLB gather layer's stat snapshot (tlb_stat.c, layer.h). */

@@ -35,13 +35,14 @@
 /* ---- the sysctls (config keys of the TLB layer, binary places 44, 45) ---- */
 
 /* Places past v2's 44 config bytes: a v2 file reads the defaults. */
-static const char *const overcommit_names[] = { "guess", "always", "never" };
+/* vm.overcommit_memory's values by OVERCOMMIT_*: the key's and the overcommit op's */
+const char *const overcommit_policy_names[3] = { "guess", "always", "never" };
 struct config_key ck_overcommit_memory = {
 	.name = "overcommit_memory", .layer = "tlb",
 	.desc = "vm.overcommit_memory: guess (6.6's default: refuse only a mapping larger than "
 		"RAM), always, never (the commit limit, on percpu_counter_read_positive of "
 		"vm_committed_as)",
-	.lo = 0, .hi = 2, .def = OVERCOMMIT_GUESS, .names = overcommit_names, .bin_off = 44,
+	.lo = 0, .hi = 2, .def = OVERCOMMIT_GUESS, .names = overcommit_policy_names, .bin_off = 44,
 	.bin_len = 1, .tune = true,
 };
 struct config_key ck_overcommit_ratio = {

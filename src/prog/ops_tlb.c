@@ -434,8 +434,6 @@ static struct op_desc op_madvise_free = {
 };
 OP_DESC(op_madvise_free);
 
-static const char *const overcommit_names[] = { "guess", "always", "never" };
-
 /* A sysctl write takes cpu_hotplug_lock (schedule_on_each_cpu's
  * cpus_read_lock): nothing while the task holds a lock across operations
  * (zone_pcp_disable's pcp_batch_high_lock would order it before the
@@ -452,7 +450,8 @@ static struct op_desc op_overcommit = {
 		"policy, for never every online CPU's vm_committed_as folded by an IPI, then the "
 		"policy); nothing while the task holds a lock",
 	.nargs = 1,
-	.args = { { .name = "policy", .kind = ARG_ENUM, .names = overcommit_names, .nnames = 3 } },
+	.args = { { .name = "policy", .kind = ARG_ENUM, .names = overcommit_policy_names,
+		    .nnames = 3 } },
 	.exec = do_overcommit,
 };
 OP_DESC(op_overcommit);

@@ -110,6 +110,17 @@ static bool floor_only;		/* MMFUZZ_FLOOR=1 */
 static time_t stats_time;
 static const char *crash_dir, *crash_prefix = "";
 
+/* FNV-1a over @n bytes: a crash file's name, the preemption cache's key */
+static uint64_t bytes_hash(const uint8_t *data, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	return h;
+}
+
 #define SAVED_SIGS 64
 #define SAVED_PER_SIG 4
 static struct {
@@ -126,9 +137,8 @@ static void save_crash(const uint8_t *data, size_t size, const struct prog *p,
 {
 	static uint8_t enc[1 << 16];
 	char tmp[4096], path[4096];
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h;
 	long n;
-	size_t i;
 	int k, fd;
 
 	for (k = 0; k < nsaved && strcmp(saved[k].signature, signature); k++)
@@ -140,8 +150,7 @@ static void save_crash(const uint8_t *data, size_t size, const struct prog *p,
 	}
 	if (saved[k].n++ >= SAVED_PER_SIG)
 		return;
-	for (i = 0; i < size; i++)
-		h = (h ^ data[i]) * 0x100000001b3ull;
+	h = bytes_hash(data, size);
 	n = prog_encode_binary(p, enc, sizeof(enc));
 	if (n > 0) {
 		data = enc;
@@ -317,6 +326,19 @@ static size_t reroll_schedule(uint8_t *data, size_t size, size_t max_size, uint6
  * by 2^k or break the decisions after them.  Without explicit decisions,
  * a re-roll of the fallback's PCT seed instead.
  */
+/* A decision's step count as binary.c writes it (LEB128, at least one
+ * byte, at most 10); the bytes written */
+static size_t put_leb128(uint8_t *out, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		out[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
 static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t *r)
 {
 	size_t pend = sched_start(data);
@@ -349,8 +371,7 @@ static size_t nudge_switch(uint8_t *data, size_t size, size_t max_size, uint64_t
 		skip--;
 	else
 		skip++;
-	for (newlen = 0; newlen == 0 || skip; skip >>= 7)
-		enc[newlen++] = (uint8_t)((skip & 0x7f) | (skip > 0x7f ? 0x80 : 0));
+	newlen = put_leb128(enc, skip);
 	if (size - len[k] + newlen > max_size)
 		return LLVMFuzzerMutate(data, size, max_size);
 	memmove(data + at[k] + newlen, data + at[k] + len[k], size - at[k] - len[k]);
@@ -377,12 +398,7 @@ static struct {
 
 static uint64_t prog_key(const uint8_t *data, size_t pend)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < pend; i++)
-		h = (h ^ data[i]) * 0x100000001b3ull;
-	return h | 1;
+	return bytes_hash(data, pend) | 1;
 }
 
 /* res->steps counts the end's drain too, run on the same scheduler after
@@ -443,10 +459,7 @@ static uint64_t log_uniform(uint64_t left, uint64_t *r)
 
 static size_t put_decision(uint8_t *data, size_t n, uint64_t s, int to)
 {
-	do {			/* LEB128: at most 5 bytes below 2^32 */
-		data[n++] = (uint8_t)((s & 0x7f) | (s > 0x7f ? 0x80 : 0));
-		s >>= 7;
-	} while (s);
+	n += put_leb128(data + n, s);	/* at most 5 bytes below 2^32 */
 	data[n++] = (uint8_t)to;
 	return n;
 }

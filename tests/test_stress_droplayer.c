@@ -16,18 +16,24 @@
  * Seams used: CONFIG_KEY (drop_high, drop_batch at binary bytes 41, 42),
  * WORLD_LAYER (create/boot/reset/drain/destroy, max_op_steps, stat_*),
  * OP_DESC x2, a handle kind, OP_LAYER, FUZZ_TARGET, CHECKER (quiescent,
- * after_op, end), OWNER_SOURCE, DECLARE_HOOKS/DEFINE_HOOKS/HOOK with the
- * checker attaching, BUG_SWITCH (bit 63: a test's switch takes no bit a
- * layer will), STRESS_WORKLOAD, run through stress_run() for the counters.
- * The handles' pages live in the executor's handle table (prog/handle.h),
- * where the owner source reads them; HEADER_SECTION holds its keys in the
- * binary form (v3).  Not used: OWNER_SPACE (its objects are pages).
+ * after_op, end), OWNER_SOURCE, OWNER_SPACE, DECLARE_HOOKS/DEFINE_HOOKS/HOOK
+ * with the checker attaching, STATE_FEATURE, BUG_SWITCH (bit 63: a test's
+ * switch takes no bit a layer will), STRESS_WORKLOAD, run through
+ * stress_run() for the counters.  The handles' pages live in the executor's
+ * handle table (prog/handle.h), where the owner source reads them;
+ * HEADER_SECTION holds its keys in the binary form (v3).
+ *
+ * The object space: every drop_get operation's handle holds one of
+ * DROP_TOKENS tokens (its handle's aux word), taken from and given back to
+ * the token pool under drop->lock; a token is owned by the pool or by one
+ * handle, which I-CONS checks in the "drop token" space as it checks pages.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/bugs/bugs.h"
 #include "../src/check/check.h"
+#include "../src/check/state.h"
 #include "../src/kernel/hooks.h"
 #include "../src/kernel/percpu.h"
 #include "../src/world/layer.h"
@@ -41,6 +47,8 @@
 
 #define DROP_MAX_HIGH	16
 #define BUG_DROP_COUNT	63
+#define DROP_TOKENS	32
+#define DROP_TOKENS_ALL	((1UL << DROP_TOKENS) - 1)
 
 enum { DROP_GET, DROP_PUT, DROP_REFILL, DROP_FLUSH, DROP_SLOW, NR_DROP_STAT };
 static const char *const drop_stat_names[NR_DROP_STAT] = {
@@ -54,9 +62,10 @@ struct drop_cpu {
 };
 
 struct drop_world {
-	spinlock_t lock;		/* protects depot, nr_depot */
+	spinlock_t lock;		/* protects depot, nr_depot, token_free */
 	struct list_head depot;
 	long nr_depot;
+	unsigned long token_free;	/* the pool: bit N, token N is free */
 	int high, batch;
 	struct drop_cpu cpu[MAX_CPUS];
 };
@@ -65,6 +74,8 @@ struct droplayer_hooks {
 	/* drop_flush moved @moved pages of @cpu's cache to the depot, under
 	 * drop->lock; the cache holds @left */
 	void (*flushed)(const struct drop_world *d, int cpu, int moved, int left);
+	/* state as coverage: drop_put left @count pages on a cache of @high */
+	void (*state_cache)(int count, int high);
 };
 DECLARE_HOOKS(droplayer);
 
@@ -165,6 +176,7 @@ static void drop_put(struct drop_world *d, struct page *page)
 	pc = &d->cpu[cpu];
 	pc->pages[pc->count++] = page;
 	pc->stat[DROP_PUT]++;
+	HOOK(droplayer, state_cache, pc->count, d->high);
 	if (pc->count > d->high)
 		drop_flush(d, pc, cpu);
 	local_irq_restore(flags);
@@ -186,6 +198,28 @@ static void drop_boot(struct world *w)
 	spin_lock_init_named(&d->lock, "drop->lock", 0);
 	INIT_LIST_HEAD(&d->depot);
 	d->nr_depot = 0;
+	d->token_free = DROP_TOKENS_ALL;
+}
+
+/* a token from the pool, or -1 when every one is out */
+static int drop_token_get(struct drop_world *d)
+{
+	int id = -1;
+
+	spin_lock(&d->lock);
+	if (d->token_free) {
+		id = __builtin_ctzl(d->token_free);
+		d->token_free &= ~(1UL << id);
+	}
+	spin_unlock(&d->lock);
+	return id;
+}
+
+static void drop_token_put(struct drop_world *d, int id)
+{
+	spin_lock(&d->lock);
+	d->token_free |= 1UL << id;
+	spin_unlock(&d->lock);
 }
 
 /* what the run touched: the caches and the table (the pages are the page
@@ -300,11 +334,13 @@ static const struct handle_kind hk_dropobj;
 
 static void dropobj_release(struct op_ctx *c, int h)
 {
-	struct page *page = handle_get(h, &hk_dropobj, NULL);
+	unsigned long token;
+	struct page *page = handle_get(h, &hk_dropobj, &token);
 
 	if (!page)
 		return;
 	handle_drop(h);
+	drop_token_put(drop_of(c->w), (int)token);
 	drop_put(drop_of(c->w), page);
 }
 
@@ -319,12 +355,19 @@ static void do_drop_get(struct op_ctx *c)
 	struct drop_world *d = drop_of(c->w);
 	struct drop_run *r = op_layer_state(c, &drop_ops);
 	struct page *page;
+	int token;
 
 	r->gets++;
 	run_gets = r->gets;
 	page = drop_get(d);
-	if (page)
-		handle_set(op_handle_self(c), op_handle_name(c), &hk_dropobj, page, 0);
+	if (!page)
+		return;
+	token = drop_token_get(d);
+	if (token < 0) {		/* every token out: the page goes back */
+		drop_put(d, page);
+		return;
+	}
+	handle_set(op_handle_self(c), op_handle_name(c), &hk_dropobj, page, (unsigned long)token);
 }
 
 static void do_drop_put(struct op_ctx *c)
@@ -376,6 +419,22 @@ static void drop_attach(struct world *w)
 	(void)w;
 	droplayer_hooks.flushed = drop_flushed;
 }
+
+/* state as coverage: how full a cache is against drop_high, in buckets */
+static struct state_feature sf_drop_cache;
+
+static __sched_notsan void drop_state_cache(int count, int high)
+{
+	state_feature(&sf_drop_cache, count < high ? 0 : count == high ? 1 : 2);
+}
+static void drop_state_attach(void) { droplayer_hooks.state_cache = drop_state_cache; }
+static void drop_state_detach(void) { droplayer_hooks.state_cache = NULL; }
+/* a key no real layer will take */
+static struct state_feature sf_drop_cache = {
+	.name = "drop cache fill", .key = 200,
+	.attach = drop_state_attach, .detach = drop_state_detach,
+};
+STATE_FEATURE(sf_drop_cache);
 
 static void drop_run_begin(struct world *w)
 {
@@ -429,8 +488,23 @@ static const struct checker drop_checker = {
 };
 CHECKER(drop_checker);
 
-/* who: a CPU's cache (0..MAX_CPUS-1), the depot (MAX_CPUS), handle dN (above) */
-static bool owner_forgets_depot;	/* the test's control: I-CONS must notice */
+/* who: a CPU's cache (0..MAX_CPUS-1), the depot (MAX_CPUS), handle dN (above),
+ * the token pool (DROP_WHO_POOL) */
+#define DROP_WHO_POOL	(MAX_CPUS + 1 + 256)
+static bool owner_forgets_depot;	/* the test's controls: I-CONS must notice */
+static bool owner_forgets_pool;		/* a free token owned by nobody */
+static bool owner_pool_keeps_0;		/* token 0 owned by the pool, handed out or not */
+
+static unsigned long drop_tokens_nr(struct world *w)
+{
+	(void)w;
+	return DROP_TOKENS;
+}
+
+static const struct owner_space drop_tokens = {
+	.name = "drop token", .nr = drop_tokens_nr,
+};
+OWNER_SPACE(drop_tokens);
 
 static void drop_collect(struct world *w, struct owner_sink *s)
 {
@@ -447,10 +521,18 @@ static void drop_collect(struct world *w, struct owner_sink *s)
 	for (i = 0; i < handle_live_count(); i++) {
 		int h = handle_live_at(i);
 
-		page = handle_get(h, &hk_dropobj, NULL);
-		if (page)
+		unsigned long token;
+
+		page = handle_get(h, &hk_dropobj, &token);
+		if (page) {
 			owner_add(s, page_to_pfn(page), 1, MAX_CPUS + 1 + (unsigned)handle_name(h));
+			owner_add_obj(s, &drop_tokens, token, MAX_CPUS + 1 + (unsigned)handle_name(h));
+		}
 	}
+	for (i = 0; i < DROP_TOKENS; i++)
+		if (((d->token_free >> i) & 1 && !owner_forgets_pool) ||
+		    (i == 0 && owner_pool_keeps_0))
+			owner_add_obj(s, &drop_tokens, (unsigned long)i, DROP_WHO_POOL);
 }
 
 static void drop_describe(unsigned who, char *buf, size_t n)
@@ -459,6 +541,8 @@ static void drop_describe(unsigned who, char *buf, size_t n)
 		snprintf(buf, n, "cpu%u's drop cache", who);
 	else if (who == MAX_CPUS)
 		snprintf(buf, n, "the drop depot");
+	else if (who == DROP_WHO_POOL)
+		snprintf(buf, n, "the drop token pool");
 	else
 		snprintf(buf, n, "handle d%u", who - MAX_CPUS - 1);
 }
@@ -561,7 +645,7 @@ int main(void)
 	FILE *f;
 	int bit;
 
-	tap_plan(17);
+	tap_plan(20);
 
 	/* the registries list it where they list every layer's */
 	ok(k && !strcmp(k->layer, "droplayer") && k->bin_off == 41 &&
@@ -632,6 +716,42 @@ int main(void)
 	   "its owner source counts: without the depot, I-CONS reports %s",
 	   r.outcome == RUN_VIOLATION ? r.v.signature : "clean");
 	diag("%s", r.v.msg);
+
+	/* its object space: every token owned by the pool or by one handle */
+	owner_forgets_pool = true;
+	run(e, prog_text, 0, &r);
+	owner_forgets_pool = false;
+	ok(r.outcome == RUN_VIOLATION && !strcmp(r.v.checker, "I-CONS") &&
+	   strstr(r.v.msg, "drop token"),
+	   "its object space counts: a free token owned by nobody, I-CONS reports %s",
+	   r.outcome == RUN_VIOLATION ? r.v.signature : "clean");
+	diag("%s", r.v.msg);
+	owner_pool_keeps_0 = true;
+	run(e, prog_text, 0, &r);
+	owner_pool_keeps_0 = false;
+	ok(r.outcome == RUN_VIOLATION && !strcmp(r.v.checker, "I-CONS") &&
+	   strstr(r.v.msg, "drop token"),
+	   "... and a token owned by the pool and a handle at once: %s",
+	   r.outcome == RUN_VIOLATION ? r.v.signature : "clean");
+	diag("%s", r.v.msg);
+
+	/* its state feature: registered, fed while attached, the run unchanged */
+	{
+		const struct state_feature *sf = check_state_lookup("drop cache fill");
+		unsigned long hits0 = sf ? sf->hits : 0;
+		uint64_t steps = 0, hash = 0;
+
+		run(e, prog_text, 0, &r);
+		steps = r.steps;
+		hash = r.trace_hash;
+		check_state_attach();
+		run(e, prog_text, 0, &r);
+		check_state_detach();
+		ok(sf == &sf_drop_cache && sf->hits > hits0 && r.outcome == RUN_CLEAN &&
+		   r.steps == steps && r.trace_hash == hash,
+		   "state feature \"drop cache fill\" (key %u) fed %lu times, the run's steps and "
+		   "trace unchanged", sf ? sf->key : 0, sf ? sf->hits - hits0 : 0);
+	}
 	exec_destroy(e);
 
 	/* the stress runner runs its workload with its keys and prints its counters */

@@ -6,7 +6,7 @@
 # run and plain encode still refuse the file (exit 2, FILE:LINE:COL).
 # aim: is validated the same way and never reaches the binary form.
 . tests/lib/tap.sh
-plan 17
+plan 18
 
 # corpus/tlb/zap_deferred_flush.mmf with its decision at T1.2 moved to a
 # yield site the tree does not have
@@ -34,6 +34,16 @@ ok $? "encode --keep-going keeps it and says so once, FILE:LINE:COL in the note"
 	-o "$TMP/y.bin" 2> "$TMP/err"; rc=$?
 [ $rc = 0 ] && [ ! -e "$TMP/note" ] && [ ! -s "$TMP/err" ]
 ok $? "a seed that lost nothing: no word, and the old note is removed"
+# a note path that is not a regular file is left alone when nothing was
+# dropped (--dropped /dev/null once unlinked the device)
+mkfifo "$TMP/fifo" && ln -s "$TMP/target" "$TMP/link" && : > "$TMP/target"
+"$MMFUZZ" encode --keep-going --dropped "$TMP/fifo" corpus/tlb/zap_deferred_flush.mmf \
+	-o "$TMP/y.bin" 2> "$TMP/err"; rc=$?
+"$MMFUZZ" encode --keep-going --dropped "$TMP/link" corpus/tlb/zap_deferred_flush.mmf \
+	-o "$TMP/y.bin" 2>> "$TMP/err"; rc2=$?
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ -p "$TMP/fifo" ] && [ -L "$TMP/link" ] && [ -e "$TMP/target" ]
+ok $? "nothing dropped: a FIFO or a link given as the note stays as it was" ||
+	diag "exit $rc $rc2: $(cat "$TMP/err"; ls -l "$TMP")"
 "$MMFUZZ" decode --keep-going "$seed" > /dev/null 2>&1; rc=$?
 [ $rc = 2 ]; ok $? "decode has no seed mode (exit $rc)"
 "$MMFUZZ" encode --dropped "$TMP/note" "$seed" -o "$TMP/z.bin" > /dev/null 2> "$TMP/err"; rc=$?

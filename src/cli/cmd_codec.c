@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../prog/codec.h"
@@ -47,6 +48,21 @@ static const char encode_usage[] =
 
 static bool keep_going;
 static const char *dropped_note;
+
+/* Nothing was dropped: an old note goes, if it is a regular file (the only
+ * kind encode writes in its place); a device, a FIFO or a link is left as
+ * it is (--dropped /dev/null must not unlink the device).  0, or -1 with
+ * errno. */
+static int note_remove(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	return unlink(path) && errno != ENOENT ? -1 : 0;
+}
 
 /* decode and encode: [--text|--binary] FILE [-o OUT]; -1 after an error,
  * 1 after --help */
@@ -278,7 +294,7 @@ int cmd_encode(int argc, char **argv)
 			len = snprintf(line, sizeof(line), "%s; the seed kept (%d dropped in "
 				       "all)\n", mode.note, mode.dropped);
 		if (mode.dropped ? write_output(dropped_note, line, (size_t)len)
-				 : unlink(dropped_note) && errno != ENOENT) {
+				 : note_remove(dropped_note)) {
 			if (!mode.dropped)
 				fprintf(stderr, "mmfuzz encode: %s: %s\n", dropped_note, strerror(errno));
 			input_free(&in);

@@ -98,15 +98,29 @@ bool memblock_pfn_free(const struct memblock *mb, unsigned long pfn)
 	return in_type(&mb->free, pfn);
 }
 
-/* Memory minus reserved, pfn by pfn over each memory region's span (the
- * model's regions are a few hundred pages), merged into runs. */
+/* Append [base, base + size) of node @nid to the free ranges, merged with
+ * the last one when they touch on the same node (a full table drops it). */
+static void free_append(struct memblock_type *f, unsigned long base, unsigned long size, int nid)
+{
+	struct memblock_region *last = f->cnt ? &f->regions[f->cnt - 1] : NULL;
+
+	if (last && last->base + last->size == base && last->nid == nid)
+		last->size += size;
+	else if (f->cnt < INIT_MEMBLOCK_REGIONS)
+		f->regions[f->cnt++] = (struct memblock_region){ .base = base, .size = size, .nid = nid };
+}
+
+/* Memory minus reserved, region by region: each memory region's span with
+ * the reserved ranges (sorted) cut out, merged into runs. */
 void memblock_build_free(struct memblock *mb)
 {
+	struct memblock_region res[INIT_MEMBLOCK_REGIONS];
 	struct memblock_type *f = &mb->free;
-	int i, j;
+	int i, j, nres = mb->reserved.cnt;
 
 	f->cnt = 0;
-	/* the memory regions in pfn order (insertion sort: a few) */
+	/* the memory regions and the reserved ones in pfn order (insertion
+	 * sort: a few) */
 	for (i = 1; i < mb->memory.cnt; i++)
 		for (j = i; j > 0 && mb->memory.regions[j - 1].base > mb->memory.regions[j].base; j--) {
 			struct memblock_region r = mb->memory.regions[j];
@@ -114,28 +128,31 @@ void memblock_build_free(struct memblock *mb)
 			mb->memory.regions[j] = mb->memory.regions[j - 1];
 			mb->memory.regions[j - 1] = r;
 		}
+	memcpy(res, mb->reserved.regions, sizeof(res[0]) * (size_t)nres);
+	for (i = 1; i < nres; i++)
+		for (j = i; j > 0 && res[j - 1].base > res[j].base; j--) {
+			struct memblock_region r = res[j];
+
+			res[j] = res[j - 1];
+			res[j - 1] = r;
+		}
 	for (i = 0; i < mb->memory.cnt; i++) {
 		const struct memblock_region *r = &mb->memory.regions[i];
-		unsigned long pfn, run = 0;
+		unsigned long pfn = r->base, end = r->base + r->size;
 
-		for (pfn = r->base; pfn <= r->base + r->size; pfn++) {
-			bool free = pfn < r->base + r->size && !in_type(&mb->reserved, pfn);
+		for (j = 0; j < nres && pfn < end; j++) {
+			unsigned long rs = res[j].base, re = res[j].base + res[j].size;
 
-			if (free) {
-				run++;
+			if (!res[j].size || re <= pfn)
 				continue;
-			}
-			if (run) {
-				struct memblock_region *last = f->cnt ? &f->regions[f->cnt - 1] : NULL;
-
-				if (last && last->base + last->size == pfn - run && last->nid == r->nid)
-					last->size += run;
-				else if (f->cnt < INIT_MEMBLOCK_REGIONS)
-					f->regions[f->cnt++] = (struct memblock_region){
-						.base = pfn - run, .size = run, .nid = r->nid };
-			}
-			run = 0;
+			if (rs >= end)
+				break;
+			if (rs > pfn)
+				free_append(f, pfn, rs - pfn, r->nid);
+			pfn = re;
 		}
+		if (pfn < end)
+			free_append(f, pfn, end - pfn, r->nid);
 	}
 }
 

@@ -203,13 +203,17 @@ void __init_single_page(struct page *page, unsigned long pfn, unsigned long zone
 void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr_pages)
 {
 	struct pagealloc_world *pa = pa_world(w);
+	const struct memblock *mb = &pa->memblock;
+	/* no hole and no reserved page in the span: no pfn to look up */
+	bool all_free = (!mb->memory.cnt && !mb->reserved.cnt) ||
+			memblock_free_pages_in(mb, start_pfn, start_pfn + nr_pages) == nr_pages;
 	unsigned long pfn;
 
 	for (pfn = start_pfn; pfn < start_pfn + nr_pages; pfn++) {
 		struct page *page = &pa->memmap[pfn];
 
 		__init_single_page(page, pfn, 0, 0);	/* the zone: the memmap's layout */
-		if (memblock_pfn_unavailable(&pa->memblock, pfn))
+		if (!all_free && memblock_pfn_unavailable(mb, pfn))
 			page->flags |= 1UL << PG_reserved;	/* init_unavailable_range,
 								 * reserve_bootmem_region */
 		else

@@ -490,6 +490,16 @@ bool prog_starts_kthreads(const struct prog *p)
 	return false;
 }
 
+bool prog_has_layer_op(const struct prog *p, const char *layer)
+{
+	int i;
+
+	for (i = 0; i < p->nops; i++)
+		if (!strcmp(op_desc_of(&p->ops[i])->layer, layer))
+			return true;
+	return false;
+}
+
 const char *prog_op_name(int task, int op, void *arg)
 {
 	const struct prog *p = arg;

@@ -250,13 +250,17 @@ static const struct kvfree_rcu_ops slub_krc_ops = {
 
 /* ---- the run ---- */
 
-/* Before any task: the header's caches and the kmalloc classes. */
+/* Before any task: the header's caches and the kmalloc classes (none for
+ * a program with neither a cache line nor an operation of this layer: a
+ * run pays for no cache it cannot touch). */
 static void slub_run_begin(struct op_ctx *c)
 {
 	const struct slub_hdr *h = slub_hdr_of(op_prog(c));
 	struct slub_cache_spec spec[SLUB_HDR_CACHES];
 	int i;
 
+	if (!h->n && !prog_has_layer_op(op_prog(c), "slub"))
+		return;
 	for (i = 0; i < h->n; i++) {
 		spec[i].size = h->c[i].size;
 		spec[i].order = h->c[i].order;

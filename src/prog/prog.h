@@ -92,6 +92,8 @@ void prog_init(struct prog *p);
 void prog_canonicalize(struct prog *p);
 /* May the program's operations start kernel threads (their layer's)? */
 bool prog_starts_kthreads(const struct prog *p);
+/* An operation of @layer is in the program. */
+bool prog_has_layer_op(const struct prog *p, const char *layer);
 /* The index of op @i's handle among the program's handles of its kind,
  * or -1 if it defines none. */
 int prog_handle_index(const struct prog *p, int i);

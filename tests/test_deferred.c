@@ -368,7 +368,12 @@ int main(void)
 	ok(pfn_to_page(16)->flags == ~0UL && pfn_to_page(255)->private == ~0UL,
 	   "the free struct pages past it hold the poison pattern");
 #else
-	ok(1, "(ASan: the free struct pages past it are poisoned)");
+	ok(__asan_region_is_poisoned(pfn_to_page(16), sizeof(struct page)) &&
+	   __asan_region_is_poisoned(pfn_to_page(255), sizeof(struct page)) &&
+	   !__asan_region_is_poisoned(pfn_to_page(15), sizeof(struct page)) &&
+	   !__asan_region_is_poisoned(pfn_to_page(50), sizeof(struct page)),
+	   "the free struct pages past it are ASan-poisoned (a read is a report), the "
+	   "initialised and the hole's are not");
 #endif
 	ok(deferred_pages_enabled() && zone->_watermark[WMARK_MIN] == 0,
 	   "the deferred_pages static key is on, the watermarks zero");

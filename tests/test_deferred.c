@@ -339,7 +339,7 @@ int main(void)
 	struct world_image fresh_img, reset_img;
 	const char *diff;
 
-	tap_plan(26);
+	tap_plan(27);
 	memblock_tests();
 
 	/* ---- boot ---- */
@@ -463,6 +463,29 @@ int main(void)
 	ok(touched == 0,
 	   "a run that never touched the deferred range: %lu granules for the checker to clear",
 	   touched);
+	/* a run that grows node 0's zone: order-3 blocks until its 16
+	 * initialised pages are gone, then deferred_grow_zone by a section
+	 * (16 pages, in the first 64-pfn granule) */
+	shadow_run_begin(w, 1001);
+	check_run_begin(w);
+	{
+		struct page *p[4];
+		int k;
+
+		for (k = 0; k < 4; k++)
+			p[k] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 3);
+		deferred_node_stat_get(w, 0, &st);
+		touched = deferred_check_record_touched();
+		for (k = 0; k < 4; k++)
+			if (p[k])
+				__free_pages(p[k], 3);
+	}
+	mm_drain(w);
+	world_reset(w);
+	ok(st.nr_grows > 0 && touched > 0 && touched <= 2,
+	   "a run that grew a zone %lu time(s) by %lu pages: %lu granule(s) to clear, of %lu "
+	   "the init would write", st.nr_grows, st.pages_grown, touched,
+	   2UL * (256 - 16) / 64 + 1);
 	world_destroy(w);
 
 	/* ---- quiescent checks while the kthreads run ---- */

@@ -339,7 +339,7 @@ int main(void)
 	struct world_image fresh_img, reset_img;
 	const char *diff;
 
-	tap_plan(27);
+	tap_plan(28);
 	memblock_tests();
 
 	/* ---- boot ---- */
@@ -420,6 +420,14 @@ int main(void)
 	sig = switch_caught(BUG_MANAGED_PAGES_NONATOMIC, "I-DI-4", NULL, 60, w, 1);
 	g_kind = POL_PCT;
 	ok(sig != NULL, "managed_pages_nonatomic caught: %s", sig ? sig : "no");
+	/* the last runs stopped at a violation, part of the way into the init */
+	touched = deferred_check_record_touched();
+	world_reset(w);
+	shadow_run_begin(w, 1002);
+	check_run_begin(w);
+	ok(touched > 0 && !deferred_check_record_dirty(),
+	   "after a run stopped by a violation mid-init (%lu granules written), the reset record "
+	   "is a fresh one's (%lu entries set)", touched, deferred_check_record_dirty());
 	world_destroy(w);
 
 	/* ---- fibers, two nodes, reserved ranges on both ---- */

@@ -8,7 +8,7 @@
 # own page_alloc_init_late, boot_deferred a kthread the program races.
 . tests/lib/tap.sh
 seeds=(corpus/deferred/*.mmf)
-plan $((13 + 2 * ${#seeds[@]}))
+plan $((16 + 2 * ${#seeds[@]}))
 
 "$MMFUZZ" targets > "$TMP/t"
 grep -Eq '^deferred +layers pagealloc,kernel,deferred ' "$TMP/t"
@@ -48,6 +48,18 @@ bad "5:7: wait_init_done cannot run in interrupt context" "  irq wait_init_done"
 ok $? "irq wait_init_done: FILE:LINE:COL, exit 2" || diag "exit $rc: $(cat "$TMP/e")"
 bad "5:3: boot_deferred gives no handle" "  h0 = boot_deferred"
 ok $? "h0 = boot_deferred: FILE:LINE:COL, exit 2" || diag "exit $rc: $(cat "$TMP/e")"
+# the layer's config keys in the header
+badhdr() {	# badhdr WANT LINE: that header line after cpus:
+	{ printf 'mmfuzz 1\ncpus: 2\n%s\n\ntask T0 cpu=0\n  boot_deferred\n' "$2"; } > "$TMP/bad.mmf"
+	"$MMFUZZ" run "$TMP/bad.mmf" > "$TMP/o" 2> "$TMP/e"; rc=$?
+	[ $rc = 2 ] && grep -q "^$TMP/bad.mmf:$1" "$TMP/e" && [ ! -s "$TMP/o" ]
+}
+badhdr "3:16: section_shift must be between 0 and 6, not 9" "section_shift: 9"
+ok $? "section_shift: 9 (a section past 64 MAX_ORDER blocks): FILE:LINE:COL, exit 2" || diag "exit $rc: $(cat "$TMP/e")"
+badhdr "3:33: unknown deferred_page_init_max_threads 'bogus' (one, node_cpus)" "deferred_page_init_max_threads: bogus"
+ok $? "deferred_page_init_max_threads: bogus: FILE:LINE:COL, exit 2" || diag "exit $rc: $(cat "$TMP/e")"
+badhdr "3:17: memblock_holes must be between 0 and 65535, not 65536" "memblock_holes: 65536"
+ok $? "memblock_holes: 65536 (a byte a node, two nodes): FILE:LINE:COL, exit 2" || diag "exit $rc: $(cat "$TMP/e")"
 
 # Every operation clean in a world with nothing deferred (the default
 # config): boot_deferred's kthread only turns the key off, a second one

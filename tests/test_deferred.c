@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 
+#include "check/deferred_check.h"
 #include "mm/deferred.h"
 #include "mm_world.h"
 #include "tap.h"
@@ -219,6 +220,87 @@ static const char *switch_caught(int bit, const char *want1, const char *want2, 
 	return buf;
 }
 
+/*
+ * What a run may change and a reset must put back, as bytes: the memmap,
+ * each zone's pageblock types and (ASan) which struct pages and which
+ * pages of memory are poisoned.  Read past the sanitizer: the deferred
+ * struct pages are poisoned on purpose.
+ */
+struct world_image {
+	unsigned char *memmap, *pb, *poison;
+	size_t memmap_len, pb_len, poison_len;
+};
+
+static __attribute__((no_sanitize("address"))) void image_take(struct world *w,
+								struct world_image *im)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	const unsigned char *m = (const unsigned char *)pa->memmap;
+	size_t i, at = 0;
+	int z;
+
+	im->memmap_len = pa->nr_pages * sizeof(struct page);
+	im->pb_len = 0;
+	for (z = 0; z < pa->nr_zones; z++)
+		im->pb_len += zone_by_idx(w, z)->spanned_pages >> pa->pb_order;
+	im->poison_len = 2 * pa->nr_pages;
+	im->memmap = malloc(im->memmap_len);
+	im->pb = malloc(im->pb_len);
+	im->poison = calloc(im->poison_len, 1);
+	if (!im->memmap || !im->pb || !im->poison)
+		return;
+	for (i = 0; i < im->memmap_len; i++)
+		im->memmap[i] = m[i];
+	for (z = 0; z < pa->nr_zones; z++) {
+		size_t n = zone_by_idx(w, z)->spanned_pages >> pa->pb_order;
+
+		memcpy(im->pb + at, zone_by_idx(w, z)->pageblock_mt, n);
+		at += n;
+	}
+#if MMFUZZ_ASAN
+	for (i = 0; i < pa->nr_pages; i++) {
+		im->poison[2 * i] = __asan_region_is_poisoned(&pa->memmap[i], sizeof(struct page)) != NULL;
+		im->poison[2 * i + 1] = __asan_region_is_poisoned(pa->mem + i * MODEL_PAGE_SIZE,
+								  MODEL_PAGE_SIZE) != NULL;
+	}
+#endif
+}
+
+/* The first byte where @a and @b differ, as "memmap pfn N" etc., or NULL. */
+static const char *image_diff(const struct world_image *a, const struct world_image *b)
+{
+	static char buf[96];
+	size_t i;
+
+	if (!a->memmap || !b->memmap || !a->pb || !b->pb || !a->poison || !b->poison)
+		return "no memory for the images";
+	for (i = 0; i < a->memmap_len; i++)
+		if (a->memmap[i] != b->memmap[i]) {
+			snprintf(buf, sizeof(buf), "struct page of pfn %zu, byte %zu",
+				 i / sizeof(struct page), i % sizeof(struct page));
+			return buf;
+		}
+	for (i = 0; i < a->pb_len; i++)
+		if (a->pb[i] != b->pb[i]) {
+			snprintf(buf, sizeof(buf), "pageblock %zu's migratetype", i);
+			return buf;
+		}
+	for (i = 0; i < a->poison_len; i++)
+		if (a->poison[i] != b->poison[i]) {
+			snprintf(buf, sizeof(buf), "ASan poison of pfn %zu's %s", i / 2,
+				 i % 2 ? "memory" : "struct page");
+			return buf;
+		}
+	return NULL;
+}
+
+static void image_free(struct world_image *im)
+{
+	free(im->memmap);
+	free(im->pb);
+	free(im->poison);
+}
+
 /* memblock: a hole splits a region, a reserved range splits the free ones */
 static void memblock_tests(void)
 {
@@ -253,9 +335,11 @@ int main(void)
 	struct world *w;
 	struct zone *zone;
 	const char *sig;
-	unsigned long free_before;
+	unsigned long free_before, touched;
+	struct world_image fresh_img, reset_img;
+	const char *diff;
 
-	tap_plan(24);
+	tap_plan(28);
 	memblock_tests();
 
 	/* ---- boot ---- */
@@ -284,7 +368,12 @@ int main(void)
 	ok(pfn_to_page(16)->flags == ~0UL && pfn_to_page(255)->private == ~0UL,
 	   "the free struct pages past it hold the poison pattern");
 #else
-	ok(1, "(ASan: the free struct pages past it are poisoned)");
+	ok(__asan_region_is_poisoned(pfn_to_page(16), sizeof(struct page)) &&
+	   __asan_region_is_poisoned(pfn_to_page(255), sizeof(struct page)) &&
+	   !__asan_region_is_poisoned(pfn_to_page(15), sizeof(struct page)) &&
+	   !__asan_region_is_poisoned(pfn_to_page(50), sizeof(struct page)),
+	   "the free struct pages past it are ASan-poisoned (a read is a report), the "
+	   "initialised and the hole's are not");
 #endif
 	ok(deferred_pages_enabled() && zone->_watermark[WMARK_MIN] == 0,
 	   "the deferred_pages static key is on, the watermarks zero");
@@ -331,17 +420,80 @@ int main(void)
 	sig = switch_caught(BUG_MANAGED_PAGES_NONATOMIC, "I-DI-4", NULL, 60, w, 1);
 	g_kind = POL_PCT;
 	ok(sig != NULL, "managed_pages_nonatomic caught: %s", sig ? sig : "no");
+	/* the last runs stopped at a violation, part of the way into the init */
+	touched = deferred_check_record_touched();
+	world_reset(w);
+	shadow_run_begin(w, 1002);
+	check_run_begin(w);
+	ok(touched > 0 && !deferred_check_record_dirty(),
+	   "after a run stopped by a violation mid-init (%lu granules written), the reset record "
+	   "is a fresh one's (%lu entries set)", touched, deferred_check_record_dirty());
 	world_destroy(w);
 
 	/* ---- fibers, two nodes, reserved ranges on both ---- */
 	g_nodes = 2;
 	g_holes = 0x00a5;
 	g_reserved = 0x4a2a;
+	wmem_fresh = true;	/* memory of its own, not a reset world's from the pool */
 	w = mm_test_boot(tune);
+	wmem_fresh = false;
+	image_take(w, &fresh_img);
 	schedules(w, 4, 200, &o);
 	ok(o.clean == o.runs, "two nodes, holes and reserved ranges: %d of %d schedules clean (%s)",
 	   o.clean, o.runs, o.sig ? o.msg : "none caught");
 	ok(o.nworks_max >= 2, "two pgdatinit kthreads with helpers (nworks up to %lu)", o.nworks_max);
+
+	/* ---- the reset: back to the fresh world, at the cost of what the run touched ---- */
+	touched = deferred_check_record_touched();
+	world_reset(w);
+	shadow_run_begin(w, 1000);
+	check_run_begin(w);
+	image_take(w, &reset_img);
+	diff = image_diff(&fresh_img, &reset_img);
+	ok(!diff && !deferred_check_record_dirty() && touched >= (256 - 16) * 2 / 64,
+	   "after a run that initialised both nodes (%lu granules of 64 pfns in the checker's "
+	   "record), the reset world's memmap, pageblocks and poison equal a fresh world's "
+	   "(%s) and the checker's record is a fresh one's (%lu entries set)", touched,
+	   diff ? diff : "the same", deferred_check_record_dirty());
+	image_free(&reset_img);
+	image_free(&fresh_img);
+	/* a run that leaves deferred init alone (no kernel_init, allocations
+	 * from the initialised section) leaves nothing for the next to clear */
+	{
+		struct page *p = alloc_pages(GFP_KERNEL, 0);
+
+		touched = deferred_check_record_touched();
+		if (p)
+			__free_pages(p, 0);
+	}
+	mm_drain(w);
+	world_reset(w);
+	ok(touched == 0,
+	   "a run that never touched the deferred range: %lu granules for the checker to clear",
+	   touched);
+	/* a run that grows node 0's zone: order-3 blocks until its 16
+	 * initialised pages are gone, then deferred_grow_zone by a section
+	 * (16 pages, in the first 64-pfn granule) */
+	shadow_run_begin(w, 1001);
+	check_run_begin(w);
+	{
+		struct page *p[4];
+		int k;
+
+		for (k = 0; k < 4; k++)
+			p[k] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 3);
+		deferred_node_stat_get(w, 0, &st);
+		touched = deferred_check_record_touched();
+		for (k = 0; k < 4; k++)
+			if (p[k])
+				__free_pages(p[k], 3);
+	}
+	mm_drain(w);
+	world_reset(w);
+	ok(st.nr_grows > 0 && touched > 0 && touched <= 2,
+	   "a run that grew a zone %lu time(s) by %lu pages: %lu granule(s) to clear, of %lu "
+	   "the init would write", st.nr_grows, st.pages_grown, touched,
+	   2UL * (256 - 16) / 64 + 1);
 	world_destroy(w);
 
 	/* ---- quiescent checks while the kthreads run ---- */

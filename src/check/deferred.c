@@ -50,14 +50,21 @@
 #include <string.h>
 
 #include "../mm/deferred.h"
+#include "deferred_check.h"
 
 #define MAX_CHUNKS	4096
+/* the per-pfn record is cleared in granules of 64 pfns, those a run wrote */
+#define TOUCH_SHIFT	6
 
 static struct {
 	struct world *w;
 	unsigned char *inits, *frees;	/* per pfn: deferred init's counts */
 	unsigned char *inbuddy;		/* per pfn: reached the free lists */
 	unsigned long cap;
+	/* the granules a run wrote (any of the three), each listed once: the
+	 * next run begin clears those and nothing else */
+	unsigned char *touched;
+	unsigned long *touched_list, nr_touched;
 	long managed_boot[MAX_ZONES_PER_ZONELIST];
 	long freed[MAX_ZONES_PER_ZONELIST];	/* by deferred init's __free_pages_core */
 	unsigned long fdp[MAX_NUMNODES];	/* the last value set under the lock */
@@ -105,6 +112,54 @@ static void dfail(const char *sig, const char *fmt, ...)
 			"%s", msg);
 }
 
+/* [pfn, pfn + nr) of the record is about to be written (from the hooks,
+ * on real threads too: a granule is listed by whoever marks it first) */
+static __sched_notsan void record_touch(unsigned long pfn, unsigned long nr)
+{
+	unsigned long g, last;
+
+	if (!nr || pfn >= dc.cap)
+		return;
+	last = (min(pfn + nr, dc.cap) - 1) >> TOUCH_SHIFT;
+	for (g = pfn >> TOUCH_SHIFT; g <= last; g++)
+		if (!__atomic_load_n(&dc.touched[g], __ATOMIC_RELAXED) &&
+		    !__atomic_exchange_n(&dc.touched[g], 1, __ATOMIC_RELAXED))
+			dc.touched_list[__atomic_fetch_add(&dc.nr_touched, 1, __ATOMIC_RELAXED)] = g;
+}
+
+/* Back to the record of a fresh checker: what the last run wrote, zero. */
+static void record_clear(void)
+{
+	unsigned long i;
+
+	for (i = 0; i < dc.nr_touched; i++) {
+		unsigned long g = dc.touched_list[i], pfn = g << TOUCH_SHIFT;
+		unsigned long n = min(1UL << TOUCH_SHIFT, dc.cap - pfn);
+
+		memset(dc.inits + pfn, 0, n);
+		memset(dc.frees + pfn, 0, n);
+		memset(dc.inbuddy + pfn, 0, n);
+		dc.touched[g] = 0;
+	}
+	dc.nr_touched = 0;
+}
+
+unsigned long deferred_check_record_dirty(void)
+{
+	unsigned long pfn, ng = (dc.cap + (1UL << TOUCH_SHIFT) - 1) >> TOUCH_SHIFT, dirty = 0;
+
+	for (pfn = 0; pfn < dc.cap; pfn++)
+		dirty += dc.inits[pfn] || dc.frees[pfn] || dc.inbuddy[pfn];
+	for (pfn = 0; pfn < ng; pfn++)
+		dirty += dc.touched[pfn];
+	return dirty + dc.nr_touched;
+}
+
+unsigned long deferred_check_record_touched(void)
+{
+	return dc.nr_touched;
+}
+
 /* ---- the hooks ----
  * The checker's own bookkeeping is out of TSan's sight (__sched_notsan):
  * with a bug that lets two helpers meet on a pfn, the report is the
@@ -116,6 +171,7 @@ static __sched_notsan void hk_init_pages(unsigned long pfn, unsigned long nr)
 
 	if (!dc.active)
 		return;
+	record_touch(pfn, nr);
 	for (; pfn < end; pfn++) {
 		if (!pfn_deferred(pfn))
 			dfail("I-DI-2", "pfn %lu initialised by deferred init is not deferred "
@@ -135,6 +191,7 @@ static __sched_notsan void hk_free_range(unsigned long pfn, unsigned long nr)
 	/* __free_one_page reads the buddies up to the MAX_ORDER block: all of
 	 * its deferred struct pages must be initialised first (6.6's reason
 	 * for deferred_init_maxorder's two passes) */
+	record_touch(pfn, nr);
 	blk = 1UL << pa_world(dc.w)->max_order;
 	for (p = pfn & ~(blk - 1); p < ((end + blk - 1) & ~(blk - 1)); p++)
 		if (!dc.inits[p] && pfn_deferred(p))
@@ -310,6 +367,7 @@ static __sched_notsan void hk_core_freed(const struct page *page, unsigned int o
 
 	if (!dc.active || pfn + n > dc.cap)
 		return;
+	record_touch(pfn, n);
 	memset(dc.inbuddy + pfn, 1, n);
 }
 
@@ -321,13 +379,21 @@ static void deferred_attach(struct world *w)
 
 	dc.w = w;
 	if (dc.cap < pa->nr_pages) {
+		unsigned long ng = (pa->nr_pages + (1UL << TOUCH_SHIFT) - 1) >> TOUCH_SHIFT;
+
 		free(dc.inits);
 		free(dc.frees);
 		free(dc.inbuddy);
+		free(dc.touched);
+		free(dc.touched_list);
 		dc.inits = calloc(pa->nr_pages, 1);
 		dc.frees = calloc(pa->nr_pages, 1);
 		dc.inbuddy = calloc(pa->nr_pages, 1);
-		dc.cap = dc.inits && dc.frees && dc.inbuddy ? pa->nr_pages : 0;
+		dc.touched = calloc(ng, 1);
+		dc.touched_list = calloc(ng, sizeof(*dc.touched_list));
+		dc.nr_touched = 0;
+		dc.cap = dc.inits && dc.frees && dc.inbuddy && dc.touched && dc.touched_list ?
+			 pa->nr_pages : 0;
 	}
 	pagealloc_hooks.core_freed = hk_core_freed;
 	deferred_hooks.init_pages = hk_init_pages;
@@ -349,7 +415,11 @@ static void deferred_run_begin(struct world *w)
 	dc.w = w;
 	dc.active = false;
 	memset(dc.nch, 0, sizeof(dc.nch));
-	if (!dw || !dc.cap)
+	if (!dc.cap)
+		return;
+	/* what the last run counted, in whatever world it ran */
+	record_clear();
+	if (!dw)
 		return;
 	for_each_populated_zone(zone) {
 		dc.managed_boot[zone->idx] = raw_atomic_read(&zone->managed_pages);
@@ -357,18 +427,11 @@ static void deferred_run_begin(struct world *w)
 	}
 	for (nid = 0; nid < pa->nodes_online; nid++) {
 		const pg_data_t *pgdat = &pa->node_data[nid];
-		unsigned long fdp = dw->stat[nid].first_deferred_pfn_boot;
-		unsigned long end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
 
 		dc.fdp[nid] = pgdat->first_deferred_pfn;
 		dc.taken[nid] = false;
-		if (fdp != ULONG_MAX) {
-			/* what the last run counted: the node's deferred span */
-			memset(dc.inits + fdp, 0, end - fdp);
-			memset(dc.frees + fdp, 0, end - fdp);
-			memset(dc.inbuddy + fdp, 0, end - fdp);
+		if (dw->stat[nid].first_deferred_pfn_boot != ULONG_MAX)
 			dc.active = true;
-		}
 	}
 }
 
@@ -484,9 +547,17 @@ static void deferred_collect(struct world *w, struct owner_sink *s)
 				owner_add(s, spfn, epfn - spfn, (unsigned)nid);
 				continue;
 			}
-			for (pfn = spfn; pfn < epfn; pfn++)
-				if (!dc.inbuddy[pfn])
-					owner_add(s, pfn, 1, (unsigned)nid);
+			/* runs of pfns not yet in the buddy, one interval each:
+			 * a deferred zone is mostly one run until init frees it */
+			for (pfn = spfn; pfn < epfn; ) {
+				const unsigned char *in = memchr(dc.inbuddy + pfn, 1, epfn - pfn);
+				unsigned long next = in ? (unsigned long)(in - dc.inbuddy) : epfn;
+
+				if (next > pfn)
+					owner_add(s, pfn, next - pfn, (unsigned)nid);
+				for (pfn = next; pfn < epfn && dc.inbuddy[pfn]; pfn++)
+					;
+			}
 		}
 	}
 }

@@ -131,9 +131,10 @@ struct deferred_world {
  *   under pgdat_resize_lock;
  * node_done: deferred_init_memmap of @pgdat is about to report done;
  * init_late_done: page_alloc_init_late turned the static key off;
- * state_grow, state_chunk: state as coverage (src/check/deferred_features.c,
- *   the fuzz builds): deferred_grow_zone of @zone ended in @outcome
- *   (enum deferred_grow_outcome); a chunk [start, end) of a job ran.
+ * state_grow, state_chunk: for state as coverage (the form of
+ *   src/check/pagealloc_features.c; no feature fills them yet): deferred_grow_zone
+ *   of @zone ended in @outcome (enum deferred_grow_outcome); a chunk
+ *   [start, end) of a job ran.
  */
 enum deferred_grow_outcome {
 	GROW_NOT_LAST_ZONE,		/* only the last zone may have deferred pages */

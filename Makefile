@@ -397,6 +397,16 @@ bench-exec: deps
 		$(if $(EXEC_ENGINES),-e "$(EXEC_ENGINES)") $(if $(EXEC_TARGETS),-g "$(EXEC_TARGETS)") \
 		$(if $(EXEC_GROW),-n $(EXEC_GROW)) $(if $(EXEC_REV),-o $(EXEC_REV))
 
+# make bench-icount [ICOUNT_REV=ffa4832] [ICOUNT_TARGETS="..."]: instructions
+# per execution (callgrind over bench_replay: no engine, every checker on) of
+# each program target, this tree against ICOUNT_REV on that commit's seeds:
+# a comparison the machine's load does not move.  Writes
+# docs/measurements/bench-icount.md (bench/bench_icount.sh).
+.PHONY: bench-icount
+bench-icount:
+	@bench/bench_icount.sh -o $(or $(ICOUNT_REV),ffa4832) \
+		$(if $(ICOUNT_TARGETS),-g "$(ICOUNT_TARGETS)")
+
 # ---- stress ----
 # The will-it-scale style runner and its workloads (stress/), linked into
 # the mmfuzz binary.  bench-stress: pcp_alloc1 at 2 tasks over 1 task (the

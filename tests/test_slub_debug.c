@@ -18,6 +18,7 @@
 
 #include <stdlib.h>
 
+#include "check/slab_check.h"
 #include "mm/slab.h"
 #include "bugs/bugs.h"
 #include "slub_world.h"
@@ -52,6 +53,11 @@ static void quiesce(void *w)
 static void validate(void *x)
 {
 	validate_slab_cache(x);
+}
+
+static void nr_slabs_check(void *x)
+{
+	slab_nr_slabs_check(x, get_node(x, 0), "test");
 }
 
 static void body(struct task *t, void *arg)
@@ -198,7 +204,7 @@ int main(void)
 	unsigned long free0, st[NR_SLUB_STAT_ITEMS] = { 0 };
 	int i, clean, caught, nfull = 0;
 
-	tap_plan(26);
+	tap_plan(28);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -259,6 +265,30 @@ int main(void)
 	   atomic_long_read(&n->nr_slabs) == (long)n->nr_partial,
 	   "all freed: no full slab, %lu partial (min_partial %lu), nr_slabs %ld", n->nr_partial,
 	   cache->min_partial, atomic_long_read(&n->nr_slabs));
+	kmem_cache_destroy(cache);
+
+	/* a debug cache without SLAB_STORE_USER keeps its full slabs on no
+	 * list: I-SL-NRSLABS finds them by a walk of the slab heads in the
+	 * blocks the page allocator handed out (src/check/slab.c) */
+	cache = kmem_cache_create("dbgf", 16, 0, SLAB_CONSISTENCY_CHECKS, NULL);
+	get_node(cache, 0)->list_lock.validate = NULL;
+	get_node(cache, 0)->list_lock.validate_release = NULL;
+	for (i = 0; i < NOBJ; i++)
+		p[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+	n = get_node(cache, 0);
+	ok(list_empty(&n->full) && atomic_long_read(&n->nr_slabs) > (long)n->nr_partial &&
+	   mm_violation_of(nr_slabs_check, cache) == NULL,
+	   "no SLAB_STORE_USER: n->full empty, nr_slabs %ld past the %lu partial, "
+	   "the full slabs found on no list: I-SL-NRSLABS clean (%s)",
+	   atomic_long_read(&n->nr_slabs), n->nr_partial, g_violation.signature);
+	atomic_long_inc(&n->nr_slabs);
+	ok(mm_violation_of(nr_slabs_check, cache) &&
+	   !strncmp(g_violation.signature, "I-SL-NRSLABS@", 13),
+	   "nr_slabs one too many: I-SL-NRSLABS (%s)", g_violation.signature);
+	atomic_long_sub(1, &n->nr_slabs);
+	violation_reset();
+	for (i = 0; i < NOBJ; i++)
+		kmem_cache_free(cache, p[i]);
 	kmem_cache_destroy(cache);
 
 	/* deactivate_slab_lost_inuse: a CPU slab with objects on its CPU

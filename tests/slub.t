@@ -6,7 +6,7 @@
 # handle that is gone folds onto a live object handle or does nothing;
 # binary bytes of any value decode to a program that runs.
 . tests/lib/tap.sh
-plan 11
+plan 12
 
 # every seed: decode's canonical text decodes to itself, and its binary to
 # it (aim: is no part of the binary form)
@@ -73,6 +73,14 @@ caches:|8: caches: expected a cache's size
 caches: x|9: a cache's size: expected a number of bytes
 EOF
 [ $bad = 0 ]; ok $? "malformed caches lines: FILE:LINE:COL, the reason, exit 2"
+# slub_debug (6.6's slub_debug=F or =FU for the debug caches): printed
+# back, a value it has not is FILE:LINE:COL and exit 2
+printf 'mmfuzz 1\nslub_debug: store_user\ncaches: 48 debug\ntask T0 cpu=0\n  s0 = kmem_cache_alloc\n' > "$TMP/su.mmf"
+"$MMFUZZ" decode "$TMP/su.mmf" 2>&1 | grep -qx 'slub_debug: store_user' &&
+	sed 's/store_user/FU/' "$TMP/su.mmf" > "$TMP/su_bad.mmf" &&
+	{ "$MMFUZZ" run "$TMP/su_bad.mmf" > /dev/null 2> "$TMP/err"; [ $? = 2 ]; } &&
+	grep -q "^$TMP/su_bad.mmf:2:13: " "$TMP/err"
+ok $? "slub_debug: store_user printed back; slub_debug: FU is FILE:LINE:COL, exit 2" || diag "$(cat "$TMP/err")"
 printf 'mmfuzz 1\ncaches: 8\ncaches: 16\ntask T0 cpu=0\n  s0 = kmalloc size=8\n' > "$TMP/twice.mmf"
 "$MMFUZZ" run "$TMP/twice.mmf" > /dev/null 2> "$TMP/err"; rc=$?
 [ $rc = 2 ] && grep -qF "$TMP/twice.mmf:3:1: 'caches' given twice" "$TMP/err"

@@ -204,7 +204,7 @@ int main(void)
 	unsigned long free0, st[NR_SLUB_STAT_ITEMS] = { 0 };
 	int i, clean, caught, nfull = 0;
 
-	tap_plan(28);
+	tap_plan(30);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -214,6 +214,13 @@ int main(void)
 	mm_fold(w);
 	free0 = slub_zone_free(w);
 
+	/* the key slub_debug: what a program's debug cache is made with */
+	ok(slub_debug_flags() == SLAB_CONSISTENCY_CHECKS,
+	   "slub_debug: consistency_checks (the default) is SLAB_CONSISTENCY_CHECKS alone");
+	config_set(&mm_world->config, &ck_slub_debug, 1);
+	ok(slub_debug_flags() == (SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER),
+	   "slub_debug: store_user adds SLAB_STORE_USER");
+	config_set(&mm_world->config, &ck_slub_debug, 0);
 	ok(kmem_cache_create("bad", 16, 0, 0x1, NULL) == NULL,
 	   "kmem_cache_create refuses a flag outside SLAB_FLAGS_PERMITTED");
 	cache = kmem_cache_create("dbg16", 16, 0, SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER, NULL);

@@ -482,6 +482,10 @@ extern bool system_has_freelist_aba;	/* false: no cache gets __CMPXCHG_DOUBLE */
 extern struct config_key ck_freelist_update;
 /* 6.6's system_has_freelist_aba(): the world's key and the test's switch */
 bool slub_system_has_freelist_aba(void);
+/* the config key slub_debug (6.6's slub_debug=F or =FU): the flags of a
+ * cache a program marks debug */
+extern struct config_key ck_slub_debug;
+unsigned long slub_debug_flags(void);
 bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
 			    unsigned long counters_old, void *freelist_new,
 			    unsigned long counters_new, const char *n);

@@ -71,7 +71,10 @@ void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
 				s->name, object, current->name, old - 1);
 }
 
-/* the object comes back: poisoned but for its free pointer */
+/* the object comes back: poisoned but for its free pointer; not a
+ * SLAB_TYPESAFE_BY_RCU cache's, whose freed objects readers may still read
+ * until a grace period (6.6's ____kasan_slab_free: "if (unlikely(cache->flags
+ * & SLAB_TYPESAFE_BY_RCU)) return false;") */
 void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 {
 	unsigned long old = __atomic_exchange_n(obj_cookie(s, object), SLUB_COOKIE_FREE,
@@ -80,6 +83,8 @@ void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 	if (old == SLUB_COOKIE_FREE)
 		sched_violation("I-SL-OWNER", fn, "%s object %p freed twice (double free)",
 				s->name, object);
+	if (s->flags & SLAB_TYPESAFE_BY_RCU)
+		return;
 	san_poison(object, s->offset);
 	san_poison((char *)object + s->offset + sizeof(void *),
 		   s->object_size - s->offset - sizeof(void *));

@@ -327,7 +327,7 @@ void slub_stress_stat_snap(struct stress_run *r, void *snap)
 		struct slab *slab;
 
 		for (j = 0; j < NR_SLUB_STAT_ITEMS; j++)
-			st->stat[j] += __atomic_load_n(&s->stat[j], __ATOMIC_RELAXED);
+			st->stat[j] += slub_stat_sum(s, (enum stat_item)j);
 		st->ll_acquired += ls->acquired;
 		st->ll_contended += __atomic_load_n(&ls->contended, __ATOMIC_RELAXED);
 		st->ll_hold += ls->hold_cycles;

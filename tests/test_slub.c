@@ -171,7 +171,7 @@ int main(void)
 			continue;
 		}
 		for (i = 0; i < NR_SLUB_STAT_ITEMS; i++)
-			st[i] += cache->stat[i];
+			st[i] += slub_stat_sum(cache, i);
 		validate_slab_cache(cache);	/* the CPUs' slabs, freelists, partial chains */
 		for (i = 0; i < 3; i++)	/* what the tasks did not take */
 			for (j = 0; j < NOBJ / 4; j++)

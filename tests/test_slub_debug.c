@@ -168,7 +168,7 @@ static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task
 			continue;
 		}
 		for (i = 0; st && i < NR_SLUB_STAT_ITEMS; i++)
-			st[i] += cache->stat[i];
+			st[i] += slub_stat_sum(cache, i);
 		validate_slab_cache(cache);
 		for (i = 0; i < 3; i++)
 			for (j = 0; j < NOBJ / 4; j++)
@@ -351,11 +351,11 @@ int main(void)
 		k = (unsigned int)n->nr_partial;
 		p[0] = kmem_cache_alloc(cache, GFP_KERNEL);
 		chain = cache->cpu_slab[0].partial ? (unsigned int)cache->cpu_slab[0].partial->slabs : 0;
-		ok(cache->stat[CPU_PARTIAL_NODE] == cache->cpu_partial_slabs / 2 + 1 &&
+		ok(slub_stat_sum(cache, CPU_PARTIAL_NODE) == cache->cpu_partial_slabs / 2 + 1 &&
 		   chain == cache->cpu_partial_slabs / 2 + 1 &&
 		   mm_violation_of(validate, cache) == NULL,
 		   "get_partial_node: 1 of %u node slabs for the CPU, %lu to its partial list "
-		   "(chain %u), consistent", k, cache->stat[CPU_PARTIAL_NODE], chain);
+		   "(chain %u), consistent", k, slub_stat_sum(cache, CPU_PARTIAL_NODE), chain);
 		kmem_cache_free(cache, p[0]);
 		for (k = 0; k < nr; k++)
 			if (q[k])
@@ -377,9 +377,9 @@ int main(void)
 		is_int(kmem_cache_alloc_bulk(cache, GFP_KERNEL, 2 * per, q), (int)(2 * per),
 		       "kmem_cache_alloc_bulk: two slabs' worth");
 		flush_all(cache);
-		frees = cache->stat[FREE_FASTPATH] + cache->stat[FREE_SLOWPATH];
+		frees = slub_stat_sum(cache, FREE_FASTPATH) + slub_stat_sum(cache, FREE_SLOWPATH);
 		kmem_cache_free_bulk(cache, 2 * per, q);
-		frees = cache->stat[FREE_FASTPATH] + cache->stat[FREE_SLOWPATH] - frees;
+		frees = slub_stat_sum(cache, FREE_FASTPATH) + slub_stat_sum(cache, FREE_SLOWPATH) - frees;
 		ok(frees == 2 && slub_objects_inuse(cache) == 0 &&
 		   mm_violation_of(validate, cache) == NULL,
 		   "kmem_cache_free_bulk of %u objects: %lu do_slab_free calls, all free", 2 * per,

@@ -154,6 +154,24 @@ static inline unsigned int slab_objects_racy(const struct slab *slab)
 	return c.objects;
 }
 
+/* CONFIG_SLUB_STATS' items the model counts (6.6 enum stat_item) */
+enum stat_item {
+	ALLOC_FASTPATH,			/* allocation from the CPU slab's freelist */
+	ALLOC_SLOWPATH,			/* allocation through ___slab_alloc */
+	FREE_FASTPATH,			/* free to the CPU slab */
+	FREE_SLOWPATH,			/* __slab_free */
+	FREE_FROZEN,			/* __slab_free to a frozen slab */
+	CPU_PARTIAL_FREE,		/* a full slab frozen onto a CPU partial list */
+	ALLOC_SLAB,			/* new_slab */
+	FREE_SLAB,			/* discard_slab */
+	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
+	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
+	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
+	ALLOC_FROM_PARTIAL,		/* get_partial_node: a node slab for the CPU */
+	CPU_PARTIAL_NODE,		/* get_partial_node: a node slab to the CPU partial list */
+	NR_SLUB_STAT_ITEMS
+};
+
 struct kmem_cache_cpu {
 	union {
 		struct {
@@ -165,6 +183,9 @@ struct kmem_cache_cpu {
 	struct slab *slab;		/* the slab we are allocating from */
 	struct slab *partial;		/* partially allocated frozen slabs */
 	local_lock_t lock;		/* protects the fields above */
+	/* CONFIG_SLUB_STATS: this CPU's counts (stat(): raw_cpu_inc, no
+	 * atomic RMW and no line shared with another CPU; read summed) */
+	unsigned int stat[NR_SLUB_STAT_ITEMS];
 };
 
 /* ---- seed 004: the partial list's object counts (slub_partial.c) ---- */
@@ -211,24 +232,6 @@ struct kmem_cache_node {
 	atomic_long_t partial_free_atomic;	/* partial_counters_atomic's one counter */
 };
 
-/* CONFIG_SLUB_STATS' items the model counts (6.6 enum stat_item) */
-enum stat_item {
-	ALLOC_FASTPATH,			/* allocation from the CPU slab's freelist */
-	ALLOC_SLOWPATH,			/* allocation through ___slab_alloc */
-	FREE_FASTPATH,			/* free to the CPU slab */
-	FREE_SLOWPATH,			/* __slab_free */
-	FREE_FROZEN,			/* __slab_free to a frozen slab */
-	CPU_PARTIAL_FREE,		/* a full slab frozen onto a CPU partial list */
-	ALLOC_SLAB,			/* new_slab */
-	FREE_SLAB,			/* discard_slab */
-	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
-	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
-	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
-	ALLOC_FROM_PARTIAL,		/* get_partial_node: a node slab for the CPU */
-	CPU_PARTIAL_NODE,		/* get_partial_node: a node slab to the CPU partial list */
-	NR_SLUB_STAT_ITEMS
-};
-
 struct kmem_cache_order_objects {
 	unsigned int x;			/* order << 16 | objects */
 };
@@ -243,7 +246,6 @@ struct kmem_cache {
 	unsigned int cpu_partial_slabs;
 	struct kmem_cache_order_objects oo;
 	unsigned int cookie;		/* the owner cookie's offset in the slot */
-	unsigned long stat[NR_SLUB_STAT_ITEMS];	/* summed over CPUs (atomics) */
 	char name[24];
 	struct list_head list;		/* slab_caches */
 	struct kmem_cache_node *node[1];
@@ -446,9 +448,25 @@ DECLARE_HOOKS(slub);
 
 /* ---- slub.c's and slub_debug.c's, between them (and slab_common.c) ---- */
 
+/* 6.6's raw_cpu_inc(s->cpu_slab->stat[si]) on the CPU the task is on: a
+ * load and a store of this CPU's count (relaxed atomics, for TSan: a
+ * reader sums the CPUs' counts while they change) */
 static inline void stat(struct kmem_cache *s, enum stat_item si)
 {
-	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
+	unsigned int *p = &s->cpu_slab[raw_smp_processor_id()].stat[si];
+
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/* what /sys/kernel/slab/<cache>/<item> shows (show_stat): the CPUs' sum */
+static inline unsigned long slub_stat_sum(const struct kmem_cache *s, enum stat_item si)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		sum += __atomic_load_n(&s->cpu_slab[cpu].stat[si], __ATOMIC_RELAXED);
+	return sum;
 }
 
 static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)

@@ -247,7 +247,10 @@ struct kmem_cache {
 	struct kmem_cache_order_objects oo;
 	unsigned int cookie;		/* the owner cookie's offset in the slot */
 	char name[24];
-	struct list_head list;		/* slab_caches */
+	/* slab_caches; 16-byte aligned, as the list's head: the walk's last
+	 * container_of on the head makes a struct kmem_cache pointer, which
+	 * UBSan requires aligned (the struct is, for node0's lists) */
+	struct list_head list __attribute__((aligned(16)));
 	struct kmem_cache_node *node[1];
 	struct kmem_cache_node node0;
 };

@@ -446,6 +446,10 @@ struct slub_hooks {
 	/* put_cpu_partial put a slab on this CPU's chain, now @slabs long;
 	 * @unfreeze: the old chain, at cpu_partial_slabs, went to the node */
 	void (*state_cpu_partial)(const struct kmem_cache *s, int slabs, bool unfreeze);
+	/* this CPU's s->cpu_slab->lock just taken (@held) or just dropped,
+	 * before the yield point after it (check/slab_run.c: I-SL-TID, the tid
+	 * moved with every change of the CPU's freelist or slab) */
+	void (*cpu_lock)(struct kmem_cache *s, int cpu, bool held, const char *fn);
 };
 DECLARE_HOOKS(slub);
 
@@ -559,12 +563,17 @@ void slab_free_hook(struct kmem_cache *s, void *object, const char *fn);
 	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
 	(flags) = __local_irq_save(__t);					\
 	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+	HOOK(slub, cpu_lock, (s), (int)raw_smp_processor_id(), true, __func__);	\
 } while (0)
 
 #define slub_local_unlock_irqrestore(s, flags) do {				\
 	struct task *__t = current;						\
+	int __cpu = (int)raw_smp_processor_id();				\
 	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
 	__local_irq_restore(__t, (flags), __func__);				\
+	/* nothing runs on the CPU before the yield point: the section's	\
+	 * changes are still what the hook compares */			\
+	HOOK(slub, cpu_lock, (s), __cpu, false, __func__);			\
 	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
 } while (0)
 

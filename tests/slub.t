@@ -39,11 +39,13 @@ done
 ok $? "the seeds reach the layer's 12 operations${missing:+ (missing:$missing)}"
 for site in "__slab_free:" "put_cpu_partial:local_lock" "get_partial_node:spin_lock(n->list_lock)" \
 	"flush_all_cpus_locked:point(flush_cpu_slab)" "kvfree_call_rcu:" "rcu_lookup" \
-	"__slab_alloc_node:cmpxchg_double" "do_slab_free:cmpxchg_double"; do
+	"__slab_alloc_node:cmpxchg_double" "do_slab_free:cmpxchg_double" \
+	"kvfree_call_rcu:synchronize_rcu()" "slab_lock:bit_spin_lock(slab_lock)" \
+	"queue_rcu_work:call_rcu(" "krc_kthread_fn:kthread(" "count_partial:racy_read(n->partial.next)"; do
 	grep -qF "$site" "$TMP/trace" || missing="$missing $site"
 done
 [ -z "$missing" ]
-ok $? "... and the paths they are for: __slab_free, the CPU partial list, the node's list, flush_all on each CPU, kfree_rcu, readers, both fast paths${missing:+ (missing:$missing)}"
+ok $? "... and the paths they are for: __slab_free, the CPU partial list, the node's list, flush_all on each CPU, kfree_rcu (its batches, kthread and inline fallback), readers, both fast paths, slab_lock, the slabinfo walk${missing:+ (missing:$missing)}"
 
 # the caches line: parsed, printed in canonical form (an order equal to
 # calculate_order's is the default), and the target lists the layer

@@ -6,7 +6,7 @@
 # handle that is gone folds onto a live object handle or does nothing;
 # binary bytes of any value decode to a program that runs.
 . tests/lib/tap.sh
-plan 12
+plan 13
 
 # every seed: decode's canonical text decodes to itself, and its binary to
 # it (aim: is no part of the binary form)
@@ -83,6 +83,22 @@ printf 'mmfuzz 1\nslub_debug: store_user\ncaches: 48 debug\ntask T0 cpu=0\n  s0 
 	{ "$MMFUZZ" run "$TMP/su_bad.mmf" > /dev/null 2> "$TMP/err"; [ $? = 2 ]; } &&
 	grep -q "^$TMP/su_bad.mmf:2:13: " "$TMP/err"
 ok $? "slub_debug: store_user printed back; slub_debug: FU is FILE:LINE:COL, exit 2" || diag "$(cat "$TMP/err")"
+# malformed operations of the layer: FILE:LINE:COL and exit 2
+bad=0
+while IFS='|' read -r line want; do
+	printf 'mmfuzz 1\ntask T0 cpu=0\n  %s\n' "$line" > "$TMP/badop.mmf"
+	"$MMFUZZ" run "$TMP/badop.mmf" > /dev/null 2> "$TMP/err"; rc=$?
+	[ $rc = 2 ] && grep -qF "$TMP/badop.mmf:3:$want" "$TMP/err" ||
+		{ bad=1; diag "'$line': exit $rc: $(cat "$TMP/err")"; }
+done <<'EOF2'
+s0 = kmalloc size=257|21: size must be between 1 and 256, not 257
+b0 = kmem_cache_alloc_bulk nr=9|33: nr must be between 1 and 8, not 9
+s0 = kmem_cache_alloc cache=x|31: 'x' is not a number (cache)
+kfree_rcu|12: kfree_rcu needs a handle
+irq kmem_cache_alloc_bulk nr=2|7: kmem_cache_alloc_bulk cannot run in interrupt context
+irq slabinfo|7: slabinfo cannot run in interrupt context
+EOF2
+[ $bad = 0 ]; ok $? "malformed operations of the layer (a size, nr or cache out of range, a missing handle, interrupt context where 6.6 forbids it): FILE:LINE:COL, exit 2"
 printf 'mmfuzz 1\ncaches: 8\ncaches: 16\ntask T0 cpu=0\n  s0 = kmalloc size=8\n' > "$TMP/twice.mmf"
 "$MMFUZZ" run "$TMP/twice.mmf" > /dev/null 2> "$TMP/err"; rc=$?
 [ $rc = 2 ] && grep -qF "$TMP/twice.mmf:3:1: 'caches' given twice" "$TMP/err"

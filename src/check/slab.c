@@ -34,7 +34,11 @@
  *                     lists, and the full slabs no list keeps), and
  *                     total_objects their objects
  * Held elsewhere: one owner per object at every alloc and free (the
- * cookie's exchange in slub.c).
+ * cookie's exchange in slub.c); and, at each release of a CPU's
+ * s->cpu_slab->lock (slab_run.c, the executor's):
+ *   I-SL-TID          a section that changed the CPU's freelist or slab
+ *                     moved its tid, and the tid is still the CPU's
+ *                     (init_tid(cpu) + n * TID_STEP)
  *   I-CONS            (the "slab" owner source below) every slab page held
  *                     by one list, CPU, RCU callback, or full on no list
  */

@@ -24,8 +24,16 @@
  * reused meanwhile, the lookup's miss, counted); what it may never see is
  * the object's page no longer a slab of the cache (I-RCU-TYPESAFE@
  * slub_rcu1: the page went back to the page allocator under the reader).
- * An eighth of the ops update, half of them each table; the rest look up,
- * half in each.  One op is one update or one lookup.
+ * The typesafe table has 32 slots, so that its slabs empty and go back
+ * through rcu_free_slab while readers hold objects of them.  An eighth of
+ * the ops update, half of them each table; the rest look up, half in each.
+ * One op is one update or one lookup.
+ *
+ * The readers' check does not catch typesafe_free_no_gp in short runs: the
+ * page a discard frees goes back to this CPU's pcp list and the cache's
+ * next new_slab takes it at once, a slab of the cache again (what the
+ * check sees); the fiber runs' I-RCU-TYPESAFE checks the grace period
+ * itself.
  */
 #include "slub_stress.h"
 
@@ -33,6 +41,9 @@
 #include <string.h>
 
 #define RCU1_SLOTS	1024
+/* the typesafe table: few objects, so its slabs empty and are discarded
+ * while readers hold objects of them (the window typesafe_free_no_gp opens) */
+#define RCU1_TSLOTS	32
 /* kfree_rcu's queue at most: past it an update waits a grace period first
  * (the model's 64-byte pages make an object a page; 6.6 has the
  * kfree_rcu shrinker and memory pressure for a flood of frees) */
@@ -49,7 +60,7 @@ struct slub_rcu1 {
 	struct kmem_cache *s;
 	struct kmem_cache *ts;		/* SLAB_TYPESAFE_BY_RCU */
 	struct rcu1_obj *table[RCU1_SLOTS];
-	struct rcu1_obj *ttable[RCU1_SLOTS];	/* ts's objects */
+	struct rcu1_obj *ttable[RCU1_TSLOTS];	/* ts's objects */
 };
 
 static struct slub_rcu1 *rcu1_cur;	/* kvfree_rcu_ops are global */
@@ -203,9 +214,9 @@ static void slub_rcu1_testcase(struct stress_task *t)
 		if ((v & 15) == 0)
 			update(t, x, slot, ++gen);
 		else if ((v & 15) == 1)
-			update_typesafe(t, x, slot, ++gen);
+			update_typesafe(t, x, slot % RCU1_TSLOTS, ++gen);
 		else if (v & 16)
-			lookup_typesafe(t, x, slot);
+			lookup_typesafe(t, x, slot % RCU1_TSLOTS);
 		else
 			lookup(x, slot);
 		stress_count(t, 1);
@@ -218,7 +229,7 @@ static unsigned long rcu1_live(struct slub_rcu1 *x)
 
 	for (i = 0; i < RCU1_SLOTS; i++)
 		n += (__atomic_load_n(&x->table[i], __ATOMIC_ACQUIRE) != NULL) +
-		     (__atomic_load_n(&x->ttable[i], __ATOMIC_ACQUIRE) != NULL);
+		     (i < RCU1_TSLOTS && __atomic_load_n(&x->ttable[i], __ATOMIC_ACQUIRE) != NULL);
 	return n;
 }
 
@@ -242,10 +253,11 @@ static void slub_rcu1_cleanup(struct stress_run *r)
 	for (i = 0; i < RCU1_SLOTS; i++) {
 		if (x->table[i])
 			kmem_cache_free(x->s, x->table[i]);
-		if (x->ttable[i])
+		if (i < RCU1_TSLOTS && x->ttable[i])
 			kmem_cache_free(x->ts, x->ttable[i]);
 		x->table[i] = NULL;
-		x->ttable[i] = NULL;
+		if (i < RCU1_TSLOTS)
+			x->ttable[i] = NULL;
 	}
 	slub_stress_cleanup(r);
 	rcu1_cur = NULL;

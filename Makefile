@@ -455,6 +455,17 @@ bench-stress: $(MMFUZZ)
 		if (!ops) { print "bench-stress: brk1: no result"; exit 1 } \
 		printf "brk1 processes: 1 task %d ops/s (target >= 1000000)\n", ops; \
 		printf "brk + access, one op: %.1f ns\n", 1e9 / ops }' $(BUILD)/bench-stress-brk1.out || touch $$out.failed; \
+	  echo "== bench-stress: $(BUILD), the SLUB workloads beside the order-0 pair, 5 s each after warmup =="; \
+	  for w in "slub_alloc1 -t 1" "slub_xfree1 -t 2" "slub_rcu1 -t 1"; do \
+	    $(MMFUZZ) stress $$w -s 5 > $(BUILD)/bench-stress-slub.out || touch $$out.failed; \
+	    awk -F: -v w="$$w" 'NR == FNR { if (FNR == 3) { split($$0, f, ","); pair = f[4] } next } \
+		$$1 == "average" { ops = $$2 } $$1 == "stress.ops_per_task_cpu_s" { cpu = $$2 } \
+		$$1 == "model.slub.slab_pages_per_kop" { pg = $$2 } END { \
+		if (!ops || !pair) { print "bench-stress: " w ": no result"; exit 1 } \
+		printf "%s: %d ops/s, one op %.1f ns (%.2f times the order-0 pair), %.1f ns of task CPU; slab pages a thousand ops:%s\n", \
+			w, ops, 1e9 / ops, pair / ops, cpu ? 1e9 / cpu : 0, pg }' \
+		$(BUILD)/bench-stress.csv $(BUILD)/bench-stress-slub.out || touch $$out.failed; \
+	  done; \
 	} 2>&1 | tee $$out; \
 	if [ -e $$out.failed ]; then rm -f $$out.failed; exit 1; fi; \
 	bench/mpage.sh -n bench-stress -c "make bench-stress" -l "$$load" -f $$out

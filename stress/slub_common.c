@@ -327,7 +327,7 @@ void slub_stress_stat_snap(struct stress_run *r, void *snap)
 		struct slab *slab;
 
 		for (j = 0; j < NR_SLUB_STAT_ITEMS; j++)
-			st->stat[j] += __atomic_load_n(&s->stat[j], __ATOMIC_RELAXED);
+			st->stat[j] += slub_stat_sum(s, (enum stat_item)j);
 		st->ll_acquired += ls->acquired;
 		st->ll_contended += __atomic_load_n(&ls->contended, __ATOMIC_RELAXED);
 		st->ll_hold += ls->hold_cycles;
@@ -353,9 +353,12 @@ void slub_stress_stat_snap(struct stress_run *r, void *snap)
 	st->rcu_cbs_pending = rcu_cbs_pending();
 	st->gp_cookie = get_state_synchronize_rcu();
 	st->throttled = __atomic_load_n(&ss->throttled, __ATOMIC_RELAXED);
-	for (t = 0; t < r->ntasks; t++)
+	for (t = 0; t < r->ntasks; t++) {
 		for (j = 0; j < SLUB_LAT_BUCKETS; j++)
 			st->lat[j] += ss->lat[t].n[j];
+		st->ts_lookups += ss->lat[t].ts_lookups;
+		st->ts_stale += ss->lat[t].ts_stale;
+	}
 }
 
 static double pct(double part, double whole)
@@ -461,6 +464,9 @@ void slub_stress_stat_print(FILE *out, const void *sa, const void *sb,
 	fprintf(out, "model.slub.slabinfo_free_objs_max: %llu\n", b->free_max);
 	fprintf(out, "model.slub.slabinfo_num_slabs_mean: %.1f\n",
 		reads ? (double)(b->slabs_sum - a->slabs_sum) / (double)reads : 0.0);
+	/* SLAB_TYPESAFE_BY_RCU lookups (slub_rcu1): found, and found reused */
+	fprintf(out, "model.slub.typesafe_lookups: %lu\n", b->ts_lookups - a->ts_lookups);
+	fprintf(out, "model.slub.typesafe_reused: %lu\n", b->ts_stale - a->ts_stale);
 	fprintf(out, "model.rcu.kfree_rcu_calls: %lu\n", b->krc.calls - a->krc.calls);
 	fprintf(out, "model.rcu.kfree_rcu_freed: %lu\n",
 		b->krc.freed_polled + b->krc.freed_batch + b->krc.freed_inline -

@@ -15,10 +15,25 @@
  * work, so frees cross CPUs.  At every check kfree_rcu's queue is drained
  * (kfree_rcu_drain, rcu_barrier) before the objects are counted.
  *
- * SLAB_TYPESAFE_BY_RCU caches (objects reused at once, slab pages back
- * after a grace period, lookups revalidating identity) are not exercised
- * here yet: slub_rcu1 runs kfree_rcu only.
+ * Beside it a second table on a SLAB_TYPESAFE_BY_RCU cache, as
+ * sighand_cachep or anon_vma's: an update frees the old object at once
+ * (kmem_cache_free: the object is reused at once, only its slab page waits
+ * for a grace period, free_slab's call_rcu(rcu_free_slab)), and a lookup
+ * reads what it found inside its section and revalidates its identity (the
+ * key is the slot it was found in: a mismatch is an object freed and
+ * reused meanwhile, the lookup's miss, counted); what it may never see is
+ * the object's page no longer a slab of the cache (I-RCU-TYPESAFE@
+ * slub_rcu1: the page went back to the page allocator under the reader).
+ * The typesafe table has 32 slots, so that its slabs empty and go back
+ * through rcu_free_slab while readers hold objects of them.  An eighth of
+ * the ops update, half of them each table; the rest look up, half in each.
  * One op is one update or one lookup.
+ *
+ * The readers' check does not catch typesafe_free_no_gp in short runs: the
+ * page a discard frees goes back to this CPU's pcp list and the cache's
+ * next new_slab takes it at once, a slab of the cache again (what the
+ * check sees); the fiber runs' I-RCU-TYPESAFE checks the grace period
+ * itself.
  */
 #include "slub_stress.h"
 
@@ -26,6 +41,9 @@
 #include <string.h>
 
 #define RCU1_SLOTS	1024
+/* the typesafe table: few objects, so its slabs empty and are discarded
+ * while readers hold objects of them (the window typesafe_free_no_gp opens) */
+#define RCU1_TSLOTS	32
 /* kfree_rcu's queue at most: past it an update waits a grace period first
  * (the model's 64-byte pages make an object a page; 6.6 has the
  * kfree_rcu shrinker and memory pressure for a flood of frees) */
@@ -40,7 +58,9 @@ struct rcu1_obj {
 struct slub_rcu1 {
 	struct slub_stress ss;		/* first: r->priv */
 	struct kmem_cache *s;
+	struct kmem_cache *ts;		/* SLAB_TYPESAFE_BY_RCU */
 	struct rcu1_obj *table[RCU1_SLOTS];
+	struct rcu1_obj *ttable[RCU1_TSLOTS];	/* ts's objects */
 };
 
 static struct slub_rcu1 *rcu1_cur;	/* kvfree_rcu_ops are global */
@@ -79,7 +99,9 @@ static int slub_rcu1_prepare(struct stress_run *r, unsigned long tasks)
 		return -1;
 	x->ss.uses_rcu = true;
 	x->s = slub_stress_cache(&x->ss, "slub_rcu1", sizeof(struct rcu1_obj), 0);
-	if (!x->s)
+	x->ts = slub_stress_cache(&x->ss, "slub_rcu1_typesafe", sizeof(struct rcu1_obj),
+				  SLAB_TYPESAFE_BY_RCU);
+	if (!x->s || !x->ts)
 		return -1;
 	rcu1_cur = x;
 	kvfree_rcu_set_ops(&rcu1_ops);
@@ -133,6 +155,52 @@ static void lookup(struct slub_rcu1 *x, unsigned long slot)
 	rcu_read_unlock();
 }
 
+/* the typesafe table: the old object freed at once, reused at once */
+static void update_typesafe(struct stress_task *t, struct slub_rcu1 *x, unsigned long slot,
+			    unsigned long gen)
+{
+	struct rcu1_obj *n, *old;
+
+	n = kmem_cache_alloc(x->ts, GFP_KERNEL);
+	if (unlikely(!n))
+		return;
+	/* a reader may still read this memory as the object it was: the
+	 * fields are written and read as atomics, as the kernel's are with
+	 * WRITE_ONCE/READ_ONCE under SLAB_TYPESAFE_BY_RCU */
+	__atomic_store_n(&n->gen, gen, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->key, slot, __ATOMIC_RELEASE);
+	old = __atomic_exchange_n(&x->ttable[slot], n, __ATOMIC_ACQ_REL);
+	if (old) {
+		__atomic_store_n(&old->key, ~0UL, __ATOMIC_RELAXED);	/* no longer slot's */
+		slub_stress_free(&x->ss, t, x->ts, old);
+	}
+}
+
+static void lookup_typesafe(struct stress_task *t, struct slub_rcu1 *x, unsigned long slot)
+{
+	struct slub_lat *l = &x->ss.lat[t->nr];
+	struct rcu1_obj *o;
+
+	rcu_read_lock();
+	o = rcu_dereference(x->ttable[slot]);
+	if (o) {
+		unsigned long key = __atomic_load_n(&o->key, __ATOMIC_ACQUIRE);
+		struct slab *slab = virt_to_slab(o);
+
+		/* the memory is still an object of the cache, whatever it now is */
+		if (!slab || __data_race(slab->slab_cache) != x->ts) {
+			rcu_read_unlock();
+			sched_violation("I-RCU-TYPESAFE", "slub_rcu1", "slot %lu: object %p's page "
+					"is no slab of %s under a reader", slot, (void *)o,
+					x->ts->name);
+		}
+		l->ts_lookups++;
+		if (key != slot)
+			l->ts_stale++;	/* freed and reused meanwhile: the lookup's miss */
+	}
+	rcu_read_unlock();
+}
+
 static void slub_rcu1_testcase(struct stress_task *t)
 {
 	struct slub_rcu1 *x = t->run->priv;
@@ -145,6 +213,10 @@ static void slub_rcu1_testcase(struct stress_task *t)
 
 		if ((v & 15) == 0)
 			update(t, x, slot, ++gen);
+		else if ((v & 15) == 1)
+			update_typesafe(t, x, slot % RCU1_TSLOTS, ++gen);
+		else if (v & 16)
+			lookup_typesafe(t, x, slot % RCU1_TSLOTS);
 		else
 			lookup(x, slot);
 		stress_count(t, 1);
@@ -156,7 +228,8 @@ static unsigned long rcu1_live(struct slub_rcu1 *x)
 	unsigned long i, n = 0;
 
 	for (i = 0; i < RCU1_SLOTS; i++)
-		n += __atomic_load_n(&x->table[i], __ATOMIC_ACQUIRE) != NULL;
+		n += (__atomic_load_n(&x->table[i], __ATOMIC_ACQUIRE) != NULL) +
+		     (i < RCU1_TSLOTS && __atomic_load_n(&x->ttable[i], __ATOMIC_ACQUIRE) != NULL);
 	return n;
 }
 
@@ -180,7 +253,11 @@ static void slub_rcu1_cleanup(struct stress_run *r)
 	for (i = 0; i < RCU1_SLOTS; i++) {
 		if (x->table[i])
 			kmem_cache_free(x->s, x->table[i]);
+		if (i < RCU1_TSLOTS && x->ttable[i])
+			kmem_cache_free(x->ts, x->ttable[i]);
 		x->table[i] = NULL;
+		if (i < RCU1_TSLOTS)
+			x->ttable[i] = NULL;
 	}
 	slub_stress_cleanup(r);
 	rcu1_cur = NULL;
@@ -191,7 +268,8 @@ static void slub_rcu1_cleanup(struct stress_run *r)
 static const struct stress_workload stress_slub_rcu1 = {
 	.name = "slub_rcu1",
 	.wl_opts = STRESS_WL_SLUB,
-	.description = "SLUB objects replaced and freed by kfree_rcu under RCU lookups (liburcu)",
+	.description = "SLUB objects replaced and freed by kfree_rcu, and typesafe-by-RCU ones "
+		       "freed at once, under RCU lookups (liburcu)",
 	.prepare = slub_rcu1_prepare,
 	.testcase = slub_rcu1_testcase,
 	.cleanup = slub_rcu1_cleanup,

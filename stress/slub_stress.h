@@ -26,9 +26,11 @@
 #define SLUB_STRESS_CACHES	2
 #define SLUB_LAT_BUCKETS	304	/* 16 exact, then 8 a power of two up to 2^40 */
 
-/* The frees' latency in TSC cycles: one task's, on lines of its own. */
+/* The frees' latency in TSC cycles: one task's, on lines of its own; and
+ * its typesafe lookups (slub_rcu1), those whose identity had changed */
 struct slub_lat {
 	_Alignas(STRESS_CACHELINE) unsigned long long n[SLUB_LAT_BUCKETS];
+	unsigned long ts_lookups, ts_stale;
 };
 
 static inline unsigned int slub_lat_bucket(uint64_t c)
@@ -130,6 +132,7 @@ struct slub_stress_stat {
 	unsigned long gp_cookie;	/* get_state_synchronize_rcu() */
 	unsigned long throttled;
 	unsigned long long lat[SLUB_LAT_BUCKETS];
+	unsigned long ts_lookups, ts_stale;
 };
 
 #endif /* MMFUZZ_STRESS_SLUB_STRESS_H */

@@ -6,7 +6,7 @@
 # handle that is gone folds onto a live object handle or does nothing;
 # binary bytes of any value decode to a program that runs.
 . tests/lib/tap.sh
-plan 11
+plan 13
 
 # every seed: decode's canonical text decodes to itself, and its binary to
 # it (aim: is no part of the binary form)
@@ -39,11 +39,13 @@ done
 ok $? "the seeds reach the layer's 12 operations${missing:+ (missing:$missing)}"
 for site in "__slab_free:" "put_cpu_partial:local_lock" "get_partial_node:spin_lock(n->list_lock)" \
 	"flush_all_cpus_locked:point(flush_cpu_slab)" "kvfree_call_rcu:" "rcu_lookup" \
-	"__slab_alloc_node:cmpxchg_double" "do_slab_free:cmpxchg_double"; do
+	"__slab_alloc_node:cmpxchg_double" "do_slab_free:cmpxchg_double" \
+	"kvfree_call_rcu:synchronize_rcu()" "slab_lock:bit_spin_lock(slab_lock)" \
+	"queue_rcu_work:call_rcu(" "krc_kthread_fn:kthread(" "count_partial:racy_read(n->partial.next)"; do
 	grep -qF "$site" "$TMP/trace" || missing="$missing $site"
 done
 [ -z "$missing" ]
-ok $? "... and the paths they are for: __slab_free, the CPU partial list, the node's list, flush_all on each CPU, kfree_rcu, readers, both fast paths${missing:+ (missing:$missing)}"
+ok $? "... and the paths they are for: __slab_free, the CPU partial list, the node's list, flush_all on each CPU, kfree_rcu (its batches, kthread and inline fallback), readers, both fast paths, slab_lock, the slabinfo walk${missing:+ (missing:$missing)}"
 
 # the caches line: parsed, printed in canonical form (an order equal to
 # calculate_order's is the default), and the target lists the layer
@@ -73,6 +75,30 @@ caches:|8: caches: expected a cache's size
 caches: x|9: a cache's size: expected a number of bytes
 EOF
 [ $bad = 0 ]; ok $? "malformed caches lines: FILE:LINE:COL, the reason, exit 2"
+# slub_debug (6.6's slub_debug=F or =FU for the debug caches): printed
+# back, a value it has not is FILE:LINE:COL and exit 2
+printf 'mmfuzz 1\nslub_debug: store_user\ncaches: 48 debug\ntask T0 cpu=0\n  s0 = kmem_cache_alloc\n' > "$TMP/su.mmf"
+"$MMFUZZ" decode "$TMP/su.mmf" 2>&1 | grep -qx 'slub_debug: store_user' &&
+	sed 's/store_user/FU/' "$TMP/su.mmf" > "$TMP/su_bad.mmf" &&
+	{ "$MMFUZZ" run "$TMP/su_bad.mmf" > /dev/null 2> "$TMP/err"; [ $? = 2 ]; } &&
+	grep -q "^$TMP/su_bad.mmf:2:13: " "$TMP/err"
+ok $? "slub_debug: store_user printed back; slub_debug: FU is FILE:LINE:COL, exit 2" || diag "$(cat "$TMP/err")"
+# malformed operations of the layer: FILE:LINE:COL and exit 2
+bad=0
+while IFS='|' read -r line want; do
+	printf 'mmfuzz 1\ntask T0 cpu=0\n  %s\n' "$line" > "$TMP/badop.mmf"
+	"$MMFUZZ" run "$TMP/badop.mmf" > /dev/null 2> "$TMP/err"; rc=$?
+	[ $rc = 2 ] && grep -qF "$TMP/badop.mmf:3:$want" "$TMP/err" ||
+		{ bad=1; diag "'$line': exit $rc: $(cat "$TMP/err")"; }
+done <<'EOF2'
+s0 = kmalloc size=257|21: size must be between 1 and 256, not 257
+b0 = kmem_cache_alloc_bulk nr=9|33: nr must be between 1 and 8, not 9
+s0 = kmem_cache_alloc cache=x|31: 'x' is not a number (cache)
+kfree_rcu|12: kfree_rcu needs a handle
+irq kmem_cache_alloc_bulk nr=2|7: kmem_cache_alloc_bulk cannot run in interrupt context
+irq slabinfo|7: slabinfo cannot run in interrupt context
+EOF2
+[ $bad = 0 ]; ok $? "malformed operations of the layer (a size, nr or cache out of range, a missing handle, interrupt context where 6.6 forbids it): FILE:LINE:COL, exit 2"
 printf 'mmfuzz 1\ncaches: 8\ncaches: 16\ntask T0 cpu=0\n  s0 = kmalloc size=8\n' > "$TMP/twice.mmf"
 "$MMFUZZ" run "$TMP/twice.mmf" > /dev/null 2> "$TMP/err"; rc=$?
 [ $rc = 2 ] && grep -qF "$TMP/twice.mmf:3:1: 'caches' given twice" "$TMP/err"

@@ -4,7 +4,7 @@
 # 1 and 2 tasks, short; each must exit 0 clean and show the paths it is
 # there for in its counters: slub_alloc1 the fast paths, slub_xfree1
 # __slab_free and n->list_lock taken by tasks and reader, slub_rcu1 every
-# kfree_rcu() freed by the end; and the options' bad values are exit 2.
+# kfree_rcu() freed by the end and its typesafe-by-RCU lookups made; and the options' bad values are exit 2.
 . tests/lib/tap.sh
 
 plan 27
@@ -57,8 +57,9 @@ for t in 1 2; do
 	ok $? "slub_rcu1 -t $t --reader-hz 100: clean"
 	gt0 "$(stat "$o" model.rcu.kfree_rcu_calls)" &&
 		[ "$(stat "$o" model.rcu.kfree_rcu_pending)" = 0 ] &&
-		[ "$(stat "$o" model.rcu.callbacks_pending)" = 0 ]
-	ok $? "slub_rcu1 -t $t: kfree_rcu called ($(stat "$o" model.rcu.kfree_rcu_calls)), nothing pending after the drain"
+		[ "$(stat "$o" model.rcu.callbacks_pending)" = 0 ] &&
+		gt0 "$(stat "$o" model.slub.typesafe_lookups)"
+	ok $? "slub_rcu1 -t $t: kfree_rcu called ($(stat "$o" model.rcu.kfree_rcu_calls)), nothing pending after the drain; $(stat "$o" model.slub.typesafe_lookups) typesafe-by-RCU lookups revalidated"
 done
 
 # the counters cover the measurement: the sum of its per-path counts is

@@ -28,6 +28,41 @@ static void double_free(void *x)
 	kmem_cache_free(cache, x);
 }
 
+/* I-SL-TID: an object taken off this CPU's freelist under its local lock,
+ * the tid moved (@x: 1) or left (0: a fast path that read the old pair
+ * would succeed with a stale next pointer); then given back, tid moved */
+static void *tid_obj;
+static int tid_move;
+
+static void tid_take(void *x)
+{
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+
+	(void)x;
+	slub_local_lock_irqsave(cache, flags);
+	c = this_cpu_ptr(cache->cpu_slab);
+	tid_obj = c->freelist;
+	if (tid_obj)
+		c->freelist = get_freepointer(cache, tid_obj);
+	if (tid_move)
+		c->tid = next_tid(c->tid);
+	slub_local_unlock_irqrestore(cache, flags);
+}
+
+static void tid_give_back(void)
+{
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+
+	slub_local_lock_irqsave(cache, flags);
+	c = this_cpu_ptr(cache->cpu_slab);
+	set_freepointer(cache, tid_obj, c->freelist);
+	c->freelist = tid_obj;
+	c->tid = next_tid(c->tid);
+	slub_local_unlock_irqrestore(cache, flags);
+}
+
 /* T<i> allocates its objects on its CPU, then frees T<i+1>'s (wrapping):
  * cross-CPU frees, to a slab another CPU has frozen or to the node. */
 static void body(struct task *t, void *arg)
@@ -62,7 +97,7 @@ int main(void)
 	struct sched_policy pol;
 	struct task_init init[3] = { { 0, false }, { 1, false }, { 1, false } };
 
-	tap_plan(16);
+	tap_plan(18);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -108,6 +143,15 @@ int main(void)
 	violation_reset();
 	p[0] = kmem_cache_alloc(cache, GFP_KERNEL);
 	ok(p[0] != NULL, "the freed object's slot is allocated again");
+	tid_move = 1;
+	ok(mm_violation_of(tid_take, NULL) == NULL && tid_obj,
+	   "the CPU freelist changed under the local lock, the tid moved: clean");
+	tid_give_back();
+	tid_move = 0;
+	ok(mm_violation_of(tid_take, NULL) && !strncmp(g_violation.signature, "I-SL-TID@", 9),
+	   "... the tid not moved: I-SL-TID (%s)", g_violation.signature);
+	violation_reset();
+	tid_give_back();
 	for (i = 0; i < NOBJ; i++)
 		kfree(p[i]);
 	flush_all(cache);
@@ -171,7 +215,7 @@ int main(void)
 			continue;
 		}
 		for (i = 0; i < NR_SLUB_STAT_ITEMS; i++)
-			st[i] += cache->stat[i];
+			st[i] += slub_stat_sum(cache, i);
 		validate_slab_cache(cache);	/* the CPUs' slabs, freelists, partial chains */
 		for (i = 0; i < 3; i++)	/* what the tasks did not take */
 			for (j = 0; j < NOBJ / 4; j++)

@@ -18,6 +18,7 @@
 
 #include <stdlib.h>
 
+#include "check/slab_check.h"
 #include "mm/slab.h"
 #include "bugs/bugs.h"
 #include "slub_world.h"
@@ -52,6 +53,11 @@ static void quiesce(void *w)
 static void validate(void *x)
 {
 	validate_slab_cache(x);
+}
+
+static void nr_slabs_check(void *x)
+{
+	slab_nr_slabs_check(x, get_node(x, 0), "test");
 }
 
 static void body(struct task *t, void *arg)
@@ -162,7 +168,7 @@ static int pct_runs(struct world *w, unsigned long flags, void (*fn)(struct task
 			continue;
 		}
 		for (i = 0; st && i < NR_SLUB_STAT_ITEMS; i++)
-			st[i] += cache->stat[i];
+			st[i] += slub_stat_sum(cache, i);
 		validate_slab_cache(cache);
 		for (i = 0; i < 3; i++)
 			for (j = 0; j < NOBJ / 4; j++)
@@ -198,7 +204,7 @@ int main(void)
 	unsigned long free0, st[NR_SLUB_STAT_ITEMS] = { 0 };
 	int i, clean, caught, nfull = 0;
 
-	tap_plan(26);
+	tap_plan(30);
 	if (setjmp(mm_test_jb)) {
 		ok(0, "violation %s: %s", g_violation.signature, g_violation.msg);
 		return tap_done();
@@ -208,6 +214,13 @@ int main(void)
 	mm_fold(w);
 	free0 = slub_zone_free(w);
 
+	/* the key slub_debug: what a program's debug cache is made with */
+	ok(slub_debug_flags() == SLAB_CONSISTENCY_CHECKS,
+	   "slub_debug: consistency_checks (the default) is SLAB_CONSISTENCY_CHECKS alone");
+	config_set(&mm_world->config, &ck_slub_debug, 1);
+	ok(slub_debug_flags() == (SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER),
+	   "slub_debug: store_user adds SLAB_STORE_USER");
+	config_set(&mm_world->config, &ck_slub_debug, 0);
 	ok(kmem_cache_create("bad", 16, 0, 0x1, NULL) == NULL,
 	   "kmem_cache_create refuses a flag outside SLAB_FLAGS_PERMITTED");
 	cache = kmem_cache_create("dbg16", 16, 0, SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER, NULL);
@@ -259,6 +272,30 @@ int main(void)
 	   atomic_long_read(&n->nr_slabs) == (long)n->nr_partial,
 	   "all freed: no full slab, %lu partial (min_partial %lu), nr_slabs %ld", n->nr_partial,
 	   cache->min_partial, atomic_long_read(&n->nr_slabs));
+	kmem_cache_destroy(cache);
+
+	/* a debug cache without SLAB_STORE_USER keeps its full slabs on no
+	 * list: I-SL-NRSLABS finds them by a walk of the slab heads in the
+	 * blocks the page allocator handed out (src/check/slab.c) */
+	cache = kmem_cache_create("dbgf", 16, 0, SLAB_CONSISTENCY_CHECKS, NULL);
+	get_node(cache, 0)->list_lock.validate = NULL;
+	get_node(cache, 0)->list_lock.validate_release = NULL;
+	for (i = 0; i < NOBJ; i++)
+		p[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+	n = get_node(cache, 0);
+	ok(list_empty(&n->full) && atomic_long_read(&n->nr_slabs) > (long)n->nr_partial &&
+	   mm_violation_of(nr_slabs_check, cache) == NULL,
+	   "no SLAB_STORE_USER: n->full empty, nr_slabs %ld past the %lu partial, "
+	   "the full slabs found on no list: I-SL-NRSLABS clean (%s)",
+	   atomic_long_read(&n->nr_slabs), n->nr_partial, g_violation.signature);
+	atomic_long_inc(&n->nr_slabs);
+	ok(mm_violation_of(nr_slabs_check, cache) &&
+	   !strncmp(g_violation.signature, "I-SL-NRSLABS@", 13),
+	   "nr_slabs one too many: I-SL-NRSLABS (%s)", g_violation.signature);
+	atomic_long_sub(1, &n->nr_slabs);
+	violation_reset();
+	for (i = 0; i < NOBJ; i++)
+		kmem_cache_free(cache, p[i]);
 	kmem_cache_destroy(cache);
 
 	/* deactivate_slab_lost_inuse: a CPU slab with objects on its CPU
@@ -314,11 +351,11 @@ int main(void)
 		k = (unsigned int)n->nr_partial;
 		p[0] = kmem_cache_alloc(cache, GFP_KERNEL);
 		chain = cache->cpu_slab[0].partial ? (unsigned int)cache->cpu_slab[0].partial->slabs : 0;
-		ok(cache->stat[CPU_PARTIAL_NODE] == cache->cpu_partial_slabs / 2 + 1 &&
+		ok(slub_stat_sum(cache, CPU_PARTIAL_NODE) == cache->cpu_partial_slabs / 2 + 1 &&
 		   chain == cache->cpu_partial_slabs / 2 + 1 &&
 		   mm_violation_of(validate, cache) == NULL,
 		   "get_partial_node: 1 of %u node slabs for the CPU, %lu to its partial list "
-		   "(chain %u), consistent", k, cache->stat[CPU_PARTIAL_NODE], chain);
+		   "(chain %u), consistent", k, slub_stat_sum(cache, CPU_PARTIAL_NODE), chain);
 		kmem_cache_free(cache, p[0]);
 		for (k = 0; k < nr; k++)
 			if (q[k])
@@ -340,9 +377,9 @@ int main(void)
 		is_int(kmem_cache_alloc_bulk(cache, GFP_KERNEL, 2 * per, q), (int)(2 * per),
 		       "kmem_cache_alloc_bulk: two slabs' worth");
 		flush_all(cache);
-		frees = cache->stat[FREE_FASTPATH] + cache->stat[FREE_SLOWPATH];
+		frees = slub_stat_sum(cache, FREE_FASTPATH) + slub_stat_sum(cache, FREE_SLOWPATH);
 		kmem_cache_free_bulk(cache, 2 * per, q);
-		frees = cache->stat[FREE_FASTPATH] + cache->stat[FREE_SLOWPATH] - frees;
+		frees = slub_stat_sum(cache, FREE_FASTPATH) + slub_stat_sum(cache, FREE_SLOWPATH) - frees;
 		ok(frees == 2 && slub_objects_inuse(cache) == 0 &&
 		   mm_violation_of(validate, cache) == NULL,
 		   "kmem_cache_free_bulk of %u objects: %lu do_slab_free calls, all free", 2 * per,

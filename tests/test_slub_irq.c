@@ -96,7 +96,7 @@ static int runs(struct world *w, unsigned long flags, unsigned long *st)
 			continue;
 		}
 		for (i = 0; i < NR_SLUB_STAT_ITEMS; i++)
-			st[i] += cache->stat[i];
+			st[i] += slub_stat_sum(cache, i);
 		validate_slab_cache(cache);
 		for (i = 0; i < IRQS; i++)
 			if (irq_objs[i])

@@ -34,7 +34,11 @@
  *                     lists, and the full slabs no list keeps), and
  *                     total_objects their objects
  * Held elsewhere: one owner per object at every alloc and free (the
- * cookie's exchange in slub.c).
+ * cookie's exchange in slub.c); and, at each release of a CPU's
+ * s->cpu_slab->lock (slab_run.c, the executor's):
+ *   I-SL-TID          a section that changed the CPU's freelist or slab
+ *                     moved its tid, and the tid is still the CPU's
+ *                     (init_tid(cpu) + n * TID_STEP)
  *   I-CONS            (the "slab" owner source below) every slab page held
  *                     by one list, CPU, RCU callback, or full on no list
  */
@@ -47,6 +51,57 @@
 
 #include <limits.h>
 #include <string.h>
+
+/* ---- the slab heads a run's pages hold ----
+ *
+ * Every slab page was taken off a free list, and every take marks its
+ * max-order block dirty (world_touch_pfn, mm_init.c) until the page
+ * allocator's reset: the PG_slab heads are in the dirty blocks, so a walk
+ * of those costs the memory the execution touched, not the memmap (a walk
+ * of every pfn made a debug cache's I-SL-NRSLABS, run at each list_lock
+ * acquisition and release, cost the zone's size: 50 times slower at 65536
+ * pages than at 1024).  A struct page deferred init has not initialised yet
+ * is poisoned (memmap_poison_deferred: all ones, and ASan-poisoned): it is
+ * no slab, and is not read.
+ */
+#if MMFUZZ_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+static bool page_memmap_poisoned(const struct page *page)
+{
+#if MMFUZZ_ASAN
+	if (__asan_region_is_poisoned((void *)page, sizeof(*page)))
+		return true;
+#endif
+	return page->flags == ~0UL;	/* 6.6's PagePoisoned */
+}
+
+/* The next slab head at or after *pos (a dirty block's index << max_order
+ * | the pfn's offset in it), or NULL; *pos moves past its pages. */
+static struct slab *next_touched_slab(unsigned long *pos)
+{
+	struct pagealloc_world *pa = mm_pa;
+	unsigned long blk = 1UL << pa->max_order;
+
+	for (; (*pos >> pa->max_order) < pa->nr_dirty; (*pos)++) {
+		unsigned long off = *pos & (blk - 1);
+		unsigned long pfn = (pa->dirty_list[*pos >> pa->max_order] << pa->max_order) + off;
+		struct page *page = pfn_to_page(pfn);
+		struct slab *slab;
+
+		if (page_memmap_poisoned(page) || !(page->flags & (1UL << PG_slab)))
+			continue;
+		slab = page_slab(page);
+		/* a slab of order k is k-aligned inside its block: skip its tails */
+		*pos += 1UL << oo_order(slab->slab_cache->oo);
+		return slab;
+	}
+	return NULL;
+}
+
+#define for_each_touched_slab(slab, pos) \
+	for ((pos) = 0; ((slab) = next_touched_slab(&(pos))) != NULL;)
 
 /* ---- the quiescent checks (I-SL) ---- */
 
@@ -112,7 +167,7 @@ void validate_slab_node(struct kmem_cache *s, struct kmem_cache_node *n)
  */
 void slab_nr_slabs_check(struct kmem_cache *s, struct kmem_cache_node *n, const char *where)
 {
-	unsigned long nr = 0, objs = 0, pfn;
+	unsigned long nr = 0, objs = 0, pos;
 	long nr_slabs, total;
 	struct slab *slab;
 
@@ -128,12 +183,7 @@ void slab_nr_slabs_check(struct kmem_cache *s, struct kmem_cache_node *n, const 
 			objs += slab->objects;
 		}
 	} else {
-		for (pfn = 0; pfn < mm_pa->nr_pages; pfn++) {
-			struct page *page = pfn_to_page(pfn);
-
-			if (!(page->flags & (1UL << PG_slab)))
-				continue;
-			slab = page_slab(page);
+		for_each_touched_slab(slab, pos) {
 			if (slab->slab_cache != s || slab->frozen || slab->inuse != slab->objects)
 				continue;
 			nr++;
@@ -367,11 +417,12 @@ void slab_partial_run_begin(void)
  * a CPU's slab, a CPU's partial chain, the RCU callback that frees a
  * SLAB_TYPESAFE_BY_RCU slab (slab_rcu_pending), or, for a full slab no
  * list keeps (6.6 lists full slabs only for SLAB_STORE_USER), nobody but
- * its objects: those are found by a walk of the PG_slab heads, taking the
- * full, unfrozen ones.  A slab on two of these is owned twice; a slab that
+ * its objects: those are found by a walk of the PG_slab heads in the
+ * blocks the run touched (for_each_touched_slab), taking the full,
+ * unfrozen ones.  A slab on two of these is owned twice; a slab that
  * left them all without going back to the page allocator (an empty slab
- * dropped) is a page owned by nobody.  The walk costs the world's pages,
- * only while some cache exists.  In a program's run the executor's source
+ * dropped) is a page owned by nobody.  The walk costs the blocks the page
+ * allocator handed out since its reset, only while some cache exists.  In a program's run the executor's source
  * ("slub", src/prog/ops_slub.c) owns every slab but the RCU-pending ones,
  * which stay this source's.  Real mode keeps no RCU record: its
  * pending slabs are checked after rcu_barrier only.
@@ -404,7 +455,7 @@ static void slab_owner_collect(struct world *w, struct owner_sink *sk)
 	struct slab *slab;
 	unsigned idx = 0;
 	size_t npend, i;
-	unsigned long pfn;
+	unsigned long pos;
 
 	if (list_empty(&slab_caches))
 		return;
@@ -438,12 +489,7 @@ static void slab_owner_collect(struct world *w, struct owner_sink *sk)
 		}
 		idx++;
 	}
-	for (pfn = 0; pfn < mm_pa->nr_pages; pfn++) {
-		struct page *page = pfn_to_page(pfn);
-
-		if (!(page->flags & (1UL << PG_slab)))
-			continue;
-		slab = page_slab(page);
+	for_each_touched_slab(slab, pos) {
 		if (slab_pending(pend, npend, slab))
 			continue;
 		s = slab->slab_cache;

@@ -154,6 +154,24 @@ static inline unsigned int slab_objects_racy(const struct slab *slab)
 	return c.objects;
 }
 
+/* CONFIG_SLUB_STATS' items the model counts (6.6 enum stat_item) */
+enum stat_item {
+	ALLOC_FASTPATH,			/* allocation from the CPU slab's freelist */
+	ALLOC_SLOWPATH,			/* allocation through ___slab_alloc */
+	FREE_FASTPATH,			/* free to the CPU slab */
+	FREE_SLOWPATH,			/* __slab_free */
+	FREE_FROZEN,			/* __slab_free to a frozen slab */
+	CPU_PARTIAL_FREE,		/* a full slab frozen onto a CPU partial list */
+	ALLOC_SLAB,			/* new_slab */
+	FREE_SLAB,			/* discard_slab */
+	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
+	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
+	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
+	ALLOC_FROM_PARTIAL,		/* get_partial_node: a node slab for the CPU */
+	CPU_PARTIAL_NODE,		/* get_partial_node: a node slab to the CPU partial list */
+	NR_SLUB_STAT_ITEMS
+};
+
 struct kmem_cache_cpu {
 	union {
 		struct {
@@ -165,6 +183,9 @@ struct kmem_cache_cpu {
 	struct slab *slab;		/* the slab we are allocating from */
 	struct slab *partial;		/* partially allocated frozen slabs */
 	local_lock_t lock;		/* protects the fields above */
+	/* CONFIG_SLUB_STATS: this CPU's counts (stat(): raw_cpu_inc, no
+	 * atomic RMW and no line shared with another CPU; read summed) */
+	unsigned int stat[NR_SLUB_STAT_ITEMS];
 };
 
 /* ---- seed 004: the partial list's object counts (slub_partial.c) ---- */
@@ -211,24 +232,6 @@ struct kmem_cache_node {
 	atomic_long_t partial_free_atomic;	/* partial_counters_atomic's one counter */
 };
 
-/* CONFIG_SLUB_STATS' items the model counts (6.6 enum stat_item) */
-enum stat_item {
-	ALLOC_FASTPATH,			/* allocation from the CPU slab's freelist */
-	ALLOC_SLOWPATH,			/* allocation through ___slab_alloc */
-	FREE_FASTPATH,			/* free to the CPU slab */
-	FREE_SLOWPATH,			/* __slab_free */
-	FREE_FROZEN,			/* __slab_free to a frozen slab */
-	CPU_PARTIAL_FREE,		/* a full slab frozen onto a CPU partial list */
-	ALLOC_SLAB,			/* new_slab */
-	FREE_SLAB,			/* discard_slab */
-	DEACTIVATE_FULL,		/* deactivate_slab: no free object left */
-	CMPXCHG_DOUBLE_CPU_FAIL,	/* the fast path's this_cpu_cmpxchg failed */
-	CMPXCHG_DOUBLE_FAIL,		/* slab_update_freelist failed */
-	ALLOC_FROM_PARTIAL,		/* get_partial_node: a node slab for the CPU */
-	CPU_PARTIAL_NODE,		/* get_partial_node: a node slab to the CPU partial list */
-	NR_SLUB_STAT_ITEMS
-};
-
 struct kmem_cache_order_objects {
 	unsigned int x;			/* order << 16 | objects */
 };
@@ -243,9 +246,11 @@ struct kmem_cache {
 	unsigned int cpu_partial_slabs;
 	struct kmem_cache_order_objects oo;
 	unsigned int cookie;		/* the owner cookie's offset in the slot */
-	unsigned long stat[NR_SLUB_STAT_ITEMS];	/* summed over CPUs (atomics) */
 	char name[24];
-	struct list_head list;		/* slab_caches */
+	/* slab_caches; 16-byte aligned, as the list's head: the walk's last
+	 * container_of on the head makes a struct kmem_cache pointer, which
+	 * UBSan requires aligned (the struct is, for node0's lists) */
+	struct list_head list __attribute__((aligned(16)));
 	struct kmem_cache_node *node[1];
 	struct kmem_cache_node node0;
 };
@@ -441,14 +446,34 @@ struct slub_hooks {
 	/* put_cpu_partial put a slab on this CPU's chain, now @slabs long;
 	 * @unfreeze: the old chain, at cpu_partial_slabs, went to the node */
 	void (*state_cpu_partial)(const struct kmem_cache *s, int slabs, bool unfreeze);
+	/* this CPU's s->cpu_slab->lock just taken (@held) or just dropped,
+	 * before the yield point after it (check/slab_run.c: I-SL-TID, the tid
+	 * moved with every change of the CPU's freelist or slab) */
+	void (*cpu_lock)(struct kmem_cache *s, int cpu, bool held, const char *fn);
 };
 DECLARE_HOOKS(slub);
 
 /* ---- slub.c's and slub_debug.c's, between them (and slab_common.c) ---- */
 
+/* 6.6's raw_cpu_inc(s->cpu_slab->stat[si]) on the CPU the task is on: a
+ * load and a store of this CPU's count (relaxed atomics, for TSan: a
+ * reader sums the CPUs' counts while they change) */
 static inline void stat(struct kmem_cache *s, enum stat_item si)
 {
-	__atomic_fetch_add(&s->stat[si], 1, __ATOMIC_RELAXED);
+	unsigned int *p = &s->cpu_slab[raw_smp_processor_id()].stat[si];
+
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/* what /sys/kernel/slab/<cache>/<item> shows (show_stat): the CPUs' sum */
+static inline unsigned long slub_stat_sum(const struct kmem_cache *s, enum stat_item si)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		sum += __atomic_load_n(&s->cpu_slab[cpu].stat[si], __ATOMIC_RELAXED);
+	return sum;
 }
 
 static inline void set_freepointer(struct kmem_cache *s, void *object, void *fp)
@@ -482,6 +507,10 @@ extern bool system_has_freelist_aba;	/* false: no cache gets __CMPXCHG_DOUBLE */
 extern struct config_key ck_freelist_update;
 /* 6.6's system_has_freelist_aba(): the world's key and the test's switch */
 bool slub_system_has_freelist_aba(void);
+/* the config key slub_debug (6.6's slub_debug=F or =FU): the flags of a
+ * cache a program marks debug */
+extern struct config_key ck_slub_debug;
+unsigned long slub_debug_flags(void);
 bool __slab_update_freelist(struct kmem_cache *s, struct slab *slab, void *freelist_old,
 			    unsigned long counters_old, void *freelist_new,
 			    unsigned long counters_new, const char *n);
@@ -534,12 +563,17 @@ void slab_free_hook(struct kmem_cache *s, void *object, const char *fn);
 	yield_point(YIELD_SITE(YP_LOCAL_LOCK, "s->cpu_slab->lock"));		\
 	(flags) = __local_irq_save(__t);					\
 	__local_lock_acquire(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
+	HOOK(slub, cpu_lock, (s), (int)raw_smp_processor_id(), true, __func__);	\
 } while (0)
 
 #define slub_local_unlock_irqrestore(s, flags) do {				\
 	struct task *__t = current;						\
+	int __cpu = (int)raw_smp_processor_id();				\
 	__local_lock_release(&this_cpu_ptr((s)->cpu_slab)->lock, __t, __func__); \
 	__local_irq_restore(__t, (flags), __func__);				\
+	/* nothing runs on the CPU before the yield point: the section's	\
+	 * changes are still what the hook compares */			\
+	HOOK(slub, cpu_lock, (s), __cpu, false, __func__);			\
 	yield_point(YIELD_SITE(YP_LOCAL_UNLOCK, "s->cpu_slab->lock"));		\
 } while (0)
 

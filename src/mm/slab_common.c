@@ -16,7 +16,7 @@
 
 /* every cache (6.6: under slab_mutex; the model makes them before tasks
  * run, so only the walk of CPU hotplug and the destroy take it) */
-struct list_head slab_caches = { &slab_caches, &slab_caches };
+struct list_head slab_caches __attribute__((aligned(16))) = { &slab_caches, &slab_caches };
 struct mutex slab_mutex;
 
 /* made at start for the stress runner's caches; a world's boot makes it

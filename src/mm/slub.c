@@ -9,7 +9,8 @@
  *
  * Kept from 6.6: the lockless fast paths (__slab_alloc_node, do_slab_free)
  * with preemption enabled, reading c, tid, freelist and slab and then
- * this_cpu_cmpxchg_double on whatever CPU the task is on by then; the
+ * __update_cpu_freelist_fast (this_cpu_cmpxchg_double) on whatever CPU the
+ * task is on by then; the
  * slow path ___slab_alloc under the local lock with the lock dropped around
  * new_slab; __slab_free's freelist+counters retry loop with the speculative
  * list_lock; put_cpu_partial and __unfreeze_partials; deactivate_slab with
@@ -71,7 +72,10 @@ void slab_post_alloc_hook(struct kmem_cache *s, void *object, const char *fn)
 				s->name, object, current->name, old - 1);
 }
 
-/* the object comes back: poisoned but for its free pointer */
+/* the object comes back: poisoned but for its free pointer; not a
+ * SLAB_TYPESAFE_BY_RCU cache's, whose freed objects readers may still read
+ * until a grace period (6.6's ____kasan_slab_free: "if (unlikely(cache->flags
+ * & SLAB_TYPESAFE_BY_RCU)) return false;") */
 void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 {
 	unsigned long old = __atomic_exchange_n(obj_cookie(s, object), SLUB_COOKIE_FREE,
@@ -80,6 +84,8 @@ void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 	if (old == SLUB_COOKIE_FREE)
 		sched_violation("I-SL-OWNER", fn, "%s object %p freed twice (double free)",
 				s->name, object);
+	if (s->flags & SLAB_TYPESAFE_BY_RCU)
+		return;
 	san_poison(object, s->offset);
 	san_poison((char *)object + s->offset + sizeof(void *),
 		   s->object_size - s->offset - sizeof(void *));
@@ -530,6 +536,18 @@ retry_load_slab:
 	goto load_freelist;
 }
 
+/*
+ * 6.6's __update_cpu_freelist_fast(s, freelist_old, freelist_new, tid):
+ * this_cpu_try_cmpxchg_freelist on this CPU's {freelist, tid}, the tid
+ * advanced by one TID_STEP.  A macro, not a function, so that its yield
+ * point stays its caller's site (__slab_alloc_node:cmpxchg_double(...),
+ * do_slab_free:cmpxchg_double(...): the fuzzer tells the two apart and the
+ * corpus names them); its @s must be spelled s.
+ */
+#define __update_cpu_freelist_fast(s, freelist_old, freelist_new, old_tid)		\
+	this_cpu_cmpxchg_double(s->cpu_slab, freelist, tid, freelist_old, old_tid,	\
+				freelist_new, next_tid(old_tid))
+
 static void *__slab_alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
 {
 	struct kmem_cache_cpu *c;
@@ -550,8 +568,7 @@ redo:
 	} else {
 		void *next_object = get_freepointer_safe(s, object);
 
-		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab, freelist, tid, object, tid,
-						      next_object, next_tid(tid)))) {
+		if (unlikely(!__update_cpu_freelist_fast(s, object, next_object, tid))) {
 			stat(s, CMPXCHG_DOUBLE_CPU_FAIL);	/* note_cmpxchg_failure */
 			goto redo;
 		}
@@ -674,8 +691,7 @@ redo:
 	}
 	freelist = READ_ONCE(c->freelist);
 	set_freepointer(s, tail_obj, freelist);
-	if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab, freelist, tid, freelist, tid, head,
-					      next_tid(tid)))) {
+	if (unlikely(!__update_cpu_freelist_fast(s, freelist, head, tid))) {
 		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
 		goto redo;
 	}

@@ -71,6 +71,34 @@ bool slub_system_has_freelist_aba(void)
 	return !mm_world || config_get(&mm_world->config, &ck_freelist_update) == 0;
 }
 
+/* ---- slub_debug= (the debug caches' flags) ---- */
+
+static const char *const slub_debug_names[] = { "consistency_checks", "store_user" };
+
+/*
+ * 6.6's slub_debug= boot parameter for the caches a program marks debug
+ * (setup_slub_debug, "slub_debug=F" or "=FU"): consistency_checks alone,
+ * whose full slabs are on no list, or with SLAB_STORE_USER too, which keeps
+ * them on n->full (add_full/remove_full) for validate_slab_node to walk.
+ * Read when a program's caches are made (a tune key).
+ */
+struct config_key ck_slub_debug = {
+	.name = "slub_debug", .layer = "slub",
+	.desc = "the flags of a cache the caches line marks debug (6.6's slub_debug=): "
+		"consistency_checks (F: SLAB_CONSISTENCY_CHECKS, full slabs on no list), "
+		"store_user (FU: and SLAB_STORE_USER, full slabs on n->full)",
+	.lo = 0, .hi = 1, .def = 0, .names = slub_debug_names,
+	.bin_off = 58, .bin_len = 1, .tune = true,
+};
+CONFIG_KEY(ck_slub_debug);
+
+unsigned long slub_debug_flags(void)
+{
+	bool u = mm_world && config_get(&mm_world->config, &ck_slub_debug) == 1;
+
+	return SLAB_CONSISTENCY_CHECKS | (u ? SLAB_STORE_USER : 0);
+}
+
 /* ---- slab_lock and the (freelist, counters) update ---- */
 
 /* slab_lock: PG_locked of the slab's head page (never a tail: 6.6's

@@ -264,7 +264,7 @@ static void slub_run_begin(struct op_ctx *c)
 	for (i = 0; i < h->n; i++) {
 		spec[i].size = h->c[i].size;
 		spec[i].order = h->c[i].order;
-		spec[i].flags = (h->c[i].flags & SLUB_HC_DEBUG ? SLAB_CONSISTENCY_CHECKS : 0) |
+		spec[i].flags = (h->c[i].flags & SLUB_HC_DEBUG ? slub_debug_flags() : 0) |
 				(h->c[i].flags & SLUB_HC_TYPESAFE ? SLAB_TYPESAFE_BY_RCU : 0);
 	}
 	slub_world_boot_caches(c->w, spec, h->n);

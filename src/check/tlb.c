@@ -43,6 +43,11 @@
  *   I-GUP    a page gup_fast returns is the one the PTE maps as it takes it
  *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
  *            mm and the address, mapped once, in a VMA (quiescence)
+ *   I-ZERO   the zero page is read only: no PTE maps it writable or as a
+ *            normal page (quiescence), no user access writes it or reads
+ *            anything but zeroes from it, no unmapper lets go of it (it has
+ *            no reference of theirs), and it stays reserved with its one
+ *            reference, unmapped by any rmap, and zero (quiescence)
  *   end      every mm freed, every page table freed, no CPU with an mm
  *   I-READ@__vm_enough_memory, I-COMMITTED  the overcommit accounting
  *            (tlb_committed.c)
@@ -208,6 +213,13 @@ static void page_release(struct mm_struct *mm, struct page *page, const char *si
 	struct cfail f = { 0 };
 	int cpu, i;
 
+	if (is_zero_pfn(pfn)) {
+		tsan_ignore_begin();
+		fail(&f, "I-ZERO", site, "the zero page let go of by an unmapper (mm %d): a PTE "
+		     "of it was taken for a page of its own (vm_normal_page)", mm->slot);
+		cfail_report(&f);
+		return;
+	}
 	/* a PTE table the native path put in the page batch: freed now */
 	if (__atomic_load_n(&tcw()->tables[pfn].state, __ATOMIC_RELAXED) == TBL_REMOVED) {
 		table_freed(page, site);
@@ -367,7 +379,14 @@ static void check_access(struct mm_struct *mm, unsigned long addr, bool write,
 		     "%#lx", write ? "a write to" : "a read of", addr, mm->slot,
 		     current_task ? current_task->cpu : -1, e->pfn, e->writable ? " writable" : "",
 		     (unsigned long long)e->fill, (unsigned long long)done, pte_val(pte));
-	else if (val != anon_page_tag(mm, addr))
+	else if (is_zero_pfn(e->pfn) && (write || val))
+		fail(&f, "I-ZERO", "access",
+		     "%s %#lx of mm %d through cpu%d's TLB entry for the zero page%s%s: it is "
+		     "mapped read only, and a write fault copies it (wp_page_copy)",
+		     write ? "a write to" : "a read of", addr, mm->slot,
+		     current_task ? current_task->cpu : -1, e->writable ? " (writable)" : "",
+		     write ? "" : ", which holds something");
+	else if (!is_zero_pfn(e->pfn) && val != anon_page_tag(mm, addr))
 		fail(&f, "page-tag", "access",
 		     "%#lx of mm %d reads pfn %lu, which holds %#lx, not the tag %#lx of the page "
 		     "faulted there: the page is someone else's", addr, mm->slot, e->pfn, val,
@@ -640,9 +659,30 @@ static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *
 		pte = ptep_get(pte_table_base(pmd_pfn(pmd)) + pte_index(addr));
 		if (!pte_present(pte))
 			continue;
-		ptes++;
 		page = pfn_to_page(pte_pfn(pte));
 		vma = __find_vma(mm, addr);
+		if (is_zero_pfn(pte_pfn(pte))) {
+			/* no rmap, no rss: a read-only special PTE in a VMA */
+			if (!pte_special(pte) || pte_write(pte))
+				fail(f, "I-ZERO", where, "%#lx of mm %d maps the zero page with PTE "
+				     "%#lx: %s", addr, mm->slot, pte_val(pte), pte_write(pte) ?
+				     "writable, so a write reaches it without the copy" :
+				     "not special, so vm_normal_page takes it for a page");
+			else if (!vma || vma->vm_start > addr)
+				fail(f, "I-RMAP", where, "the zero page mapped at %#lx of mm %d, in no "
+				     "VMA", addr, mm->slot);
+			else if (!zap_ok(tcw(), mm, addr, &at, &zap))
+				fail(f, "I-ZAP", where,
+				     "%#lx of mm %d maps the zero page, faulted in at %llu, though a "
+				     "MADV_DONTNEED that began at %llu has returned", addr, mm->slot,
+				     (unsigned long long)at, (unsigned long long)zap);
+			else if (pte_exceeds(pte, READ_ONCE(vma->vm_flags)))
+				fail(f, "I-PROT", where,
+				     "%#lx of mm %d: its PTE %#lx allows more than its VMA's flags %#lx",
+				     addr, mm->slot, pte_val(pte), READ_ONCE(vma->vm_flags));
+			continue;
+		}
+		ptes++;
 		if (page_anon_vma(page) != &mm->anon_vma || READ_ONCE(page->index) != addr >> PAGE_SHIFT)
 			fail(f, "I-RMAP", where,
 			     "%#lx of mm %d maps pfn %lu, whose rmap says %p index %#lx", addr, mm->slot,
@@ -674,6 +714,26 @@ static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *
 		     atomic_long_read(&mm->pgtables_bytes), tables);
 }
 
+/* I-ZERO: the zero page as boot made it: reserved, its one reference
+ * (gup's may come and go, none is held at quiescence), no rmap, zero. */
+static void zero_page_quiescent(struct world *w, const char *where, struct cfail *f)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	const struct page *page = &pa->memmap[empty_zero_pfn(pa)];
+	const unsigned long *word =
+		(const unsigned long *)(pa->mem + empty_zero_pfn(pa) * MODEL_PAGE_SIZE);
+	size_t k;
+
+	if (!PageReserved(page) || page_ref_count(page) != 1 || page_mapcount(page))
+		fail(f, "I-ZERO", where, "the zero page's struct page: flags %#lx, refcount %d, "
+		     "mapcount %d (reserved, 1 and 0 from boot, whatever maps it)", page->flags,
+		     page_ref_count(page), page_mapcount(page));
+	for (k = 0; k < MODEL_PAGE_SIZE / sizeof(*word) && !f->hit; k++)
+		if (__atomic_load_n(&word[k], __ATOMIC_RELAXED))
+			fail(f, "I-ZERO", where, "the zero page holds %#lx at word %zu: something "
+			     "wrote through a mapping of it", word[k], k);
+}
+
 static void tlb_quiescent(struct world *w, const char *where, struct cfail *f)
 {
 	struct tlb_world *tw = tlb_world_of(w);
@@ -681,6 +741,7 @@ static void tlb_quiescent(struct world *w, const char *where, struct cfail *f)
 
 	if (!READ_ONCE(tw->used))
 		return;
+	zero_page_quiescent(w, where, f);
 	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
 		if (tlb_mm_is_live(tw, i))
 			mm_quiescent(&tw->mms[i], where, f);
@@ -723,8 +784,8 @@ static void tlb_end(struct world *w, struct cfail *f)
 }
 
 static const struct checker tlb_checker = {
-	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP mm-uaf "
-		"I-COMMITTED", .layer = "tlb", .prio = 40,
+	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP I-ZERO "
+		"mm-uaf I-COMMITTED", .layer = "tlb", .prio = 40,
 	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };

@@ -40,6 +40,9 @@ static int gup_pte_range(pmd_t pmd, pmd_t *pmdp, unsigned long addr, unsigned lo
 		/* Always fallback to ordinary GUP on PROT_NONE-mapped pages */
 		if (pte_protnone(pte) || !pte_access_permitted(pte, flags & FOLL_WRITE))
 			goto pte_unmap;
+		/* a special PTE (the zero page) is left to ordinary GUP */
+		if (pte_special(pte))
+			goto pte_unmap;
 		page = pfn_to_page(pte_pfn(pte));
 		folio = page_folio(page);
 		if (!folio_try_get(folio))	/* try_grab_folio(FOLL_GET) */

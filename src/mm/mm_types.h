@@ -83,6 +83,8 @@ _Static_assert(PTRS_PER_PTE == 1 << (PMD_SHIFT - PAGE_SHIFT), "a PTE table fills
 #define _PAGE_ACCESSED		0x020UL
 #define _PAGE_DIRTY		0x040UL
 #define _PAGE_PROTNONE		0x100UL		/* _PAGE_GLOBAL when present */
+#define _PAGE_SPECIAL		0x200UL		/* _PAGE_BIT_SOFTW1: no struct page to
+						 * count (the zero page) */
 #define _PAGE_TABLE		(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED | \
 				 _PAGE_DIRTY)
 #define PTE_FLAGS_MASK		0xfffUL
@@ -107,6 +109,7 @@ static inline bool pte_protnone(pte_t p)
 static inline bool pte_write(pte_t p) { return p.pte & _PAGE_RW; }
 static inline bool pte_dirty(pte_t p) { return p.pte & _PAGE_DIRTY; }
 static inline bool pte_young(pte_t p) { return p.pte & _PAGE_ACCESSED; }
+static inline bool pte_special(pte_t p) { return p.pte & _PAGE_SPECIAL; }
 static inline unsigned long pte_pfn(pte_t p) { return (p.pte & PTE_PFN_MASK) >> PAGE_SHIFT; }
 static inline pte_t pfn_pte(unsigned long pfn, unsigned long prot)
 {
@@ -118,9 +121,12 @@ static inline pte_t pte_mkdirty(pte_t p) { return __pte(p.pte | _PAGE_DIRTY); }
 static inline pte_t pte_mkclean(pte_t p) { return __pte(p.pte & ~_PAGE_DIRTY); }
 static inline pte_t pte_mkyoung(pte_t p) { return __pte(p.pte | _PAGE_ACCESSED); }
 static inline pte_t pte_mkold(pte_t p) { return __pte(p.pte & ~_PAGE_ACCESSED); }
+static inline pte_t pte_mkspecial(pte_t p) { return __pte(p.pte | _PAGE_SPECIAL); }
+/* _PAGE_CHG_MASK: the pfn, dirty, accessed and special bits are kept */
 static inline pte_t pte_modify(pte_t p, unsigned long newprot)
 {
-	return __pte((p.pte & (PTE_PFN_MASK | _PAGE_DIRTY | _PAGE_ACCESSED)) | newprot);
+	return __pte((p.pte & (PTE_PFN_MASK | _PAGE_DIRTY | _PAGE_ACCESSED | _PAGE_SPECIAL)) |
+		     newprot);
 }
 static inline bool pte_same(pte_t a, pte_t b) { return a.pte == b.pte; }
 

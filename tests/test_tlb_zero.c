@@ -3,8 +3,9 @@
  * The zero page, one task at a time (a real-mode task on two CPUs): a read
  * fault of anonymous memory maps the kernel image's zero page, shared by
  * every mm, with no allocation, no rmap, no rss and no reference; the zap,
- * MADV_FREE, reclaim, mprotect and gup_fast leave it alone; a write copies
- * it (wp_page_copy) and flushes the other CPU's entry for it.  The
+ * MADV_FREE, reclaim, mprotect and gup_fast leave it alone, gup's slow
+ * path returns it for a read; a write copies it (wp_page_copy) and flushes
+ * the other CPU's entry for it.  The
  * checkers account for it (I-CONS: an owner of its own; I-ZERO: read only,
  * reserved, zero) and catch what breaks it: both switches, a zero-page PTE
  * without its special bit, a word written into it.
@@ -99,7 +100,7 @@ int main(void)
 	long free0;
 	pte_t pte;
 
-	tap_plan(22);
+	tap_plan(25);
 	w = mm_test_boot(tune);
 	if (!w || setjmp(mm_test_jb)) {
 		diag("violation: %s: %s", g_violation.signature, g_violation.msg);
@@ -143,6 +144,11 @@ int main(void)
 	   sig ? g_violation.msg : "");
 
 	ok(!get_user_pages_fast_mm(a, r0, 1, 0, pg), "gup_fast leaves a special PTE to ordinary GUP");
+	ok(get_user_pages_mm(a, r0, 1, 0, pg) == 1 && pg[0] == zero && page_ref_count(zero) == 2 &&
+	   !rss(a), "get_user_pages_fast's slow path returns the zero page for a read, with a "
+	   "reference (follow_page_pte)");
+	put_user_page(a, pg[0]);
+	ok(page_ref_count(zero) == 1, "put_user_page gives it back");
 	is_int(reclaim_anon_page(a, r0), -EFAULT, "reclaim finds no page there (it is on no LRU)");
 	ok(!do_madvise(a, r0, 2 * PAGE_SIZE, MADV_FREE) && pte_val(*pte_of(a, r0)) == pte_val(pte),
 	   "MADV_FREE leaves the zero page's PTE as it was");
@@ -161,9 +167,14 @@ int main(void)
 	   "cpu1's entry for the zero page went with the flush (ptep_clear_flush)");
 	ok(!word[0] && !word[1], "the zero page is still zero");
 
+	ok(get_user_pages_mm(a, r0 + PAGE_SIZE, 1, FOLL_WRITE, pg) == 1 && pg[0] != zero &&
+	   rss(a) == 2 && pte_pfn(*pte_of(a, r0 + PAGE_SIZE)) == page_to_pfn(pg[0]),
+	   "a write gup of the zero page faults a copy in (faultin_page) and returns it");
+	put_user_page(a, pg[0]);
+
 	/* munmap gives back the copy and the table, and nothing of the zero page */
 	ok(!vm_munmap(a, r0, 2 * PAGE_SIZE) && !rss(a) && page_ref_count(zero) == 1 &&
-	   !PageBuddy(zero), "munmap frees the copy, not the zero page");
+	   !PageBuddy(zero), "munmap frees the copies, not the zero page");
 	sig = mm_violation_of(quiescent, w);
 	ok(!sig, "quiescence holds after%s%s", sig ? ": " : "", sig ? g_violation.msg : "");
 

@@ -665,11 +665,22 @@ unlock:
 	return 0;
 }
 
-unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsigned int flags)
+/* A fault at @address of @vma, which allows the access; mmap_lock held. */
+unsigned int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+			       unsigned int flags)
 {
 	struct vm_fault vmf = {
-		.address = address & PAGE_MASK, .flags = flags, .pmd = pmd_off(mm, address),
+		.vma = vma, .address = address & PAGE_MASK, .flags = flags,
+		.pmd = pmd_off(vma->vm_mm, address),
 	};
+
+	return handle_pte_fault(&vmf);
+}
+
+/* The user's fault (do_user_addr_fault: mmap_lock, the VMA and its access
+ * checked, then the fault). */
+unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsigned int flags)
+{
 	struct vm_area_struct *vma;
 	unsigned long vm_flags;
 	unsigned int ret;
@@ -686,8 +697,7 @@ unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsign
 		ret = VM_FAULT_SIGSEGV;		/* access_error */
 		goto out;
 	}
-	vmf.vma = vma;
-	ret = handle_pte_fault(&vmf);
+	ret = __handle_mm_fault(vma, address, flags);
 out:
 	up_read(&mm->mmap_lock);
 	return ret;

@@ -543,7 +543,7 @@ void exit_mmap(struct mm_struct *mm);
 int user_access(struct mm_struct *mm, unsigned long addr, bool write);
 
 /*
- * get_user_pages_fast() on @mm: the lockless walk with IRQs off, a
+ * get_user_pages_fast_only() on @mm: the lockless walk with IRQs off, a
  * reference on each page (folio_try_get, the PTE re-read after it); the
  * pages got, in order from @start, stopping at the first that is not
  * there.  put_user_page() gives one back.
@@ -551,6 +551,10 @@ int user_access(struct mm_struct *mm, unsigned long addr, bool write);
 #define FOLL_WRITE	0x01
 int get_user_pages_fast_mm(struct mm_struct *mm, unsigned long start, int nr_pages,
 			   unsigned int gup_flags, struct page **pages);
+/* get_user_pages_fast() whole: the lockless walk, then the slow path under
+ * mmap_lock (follow_page_pte, faultin_page) for the pages it did not get */
+int get_user_pages_mm(struct mm_struct *mm, unsigned long start, int nr_pages,
+		      unsigned int gup_flags, struct page **pages);
 void put_user_page(struct mm_struct *mm, struct page *page);
 
 /*

@@ -304,6 +304,9 @@ void free_pgtables(struct mmu_gather *tlb, struct vm_area_struct **vmas, int nr,
 #define VM_FAULT_ERROR		(VM_FAULT_OOM | VM_FAULT_SIGSEGV)
 #define FAULT_FLAG_WRITE	0x01
 unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsigned int flags);
+/* ... of a VMA that allows it, mmap_lock held (gup's faultin_page) */
+unsigned int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+			       unsigned int flags);
 
 /*
  * The zero page (mm/memory.c's zero_pfn, x86's empty_zero_page): the

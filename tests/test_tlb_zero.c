@@ -100,7 +100,7 @@ int main(void)
 	long free0;
 	pte_t pte;
 
-	tap_plan(25);
+	tap_plan(24);
 	w = mm_test_boot(tune);
 	if (!w || setjmp(mm_test_jb)) {
 		diag("violation: %s: %s", g_violation.signature, g_violation.msg);

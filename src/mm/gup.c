@@ -78,6 +78,11 @@ int get_user_pages_fast_mm(struct mm_struct *mm, unsigned long start, int nr_pag
 	/* With interrupts disabled, we block page table pages from being
 	 * freed from under us. */
 	local_irq_save(flags);
+	/* The model's: the task came into the kernel from its user mode, so
+	 * its CPU has @mm loaded and is in mm_cpumask, which the table free's
+	 * flush IPI goes to (a task that joined the mm and never ran in it
+	 * switches now, as it would have before its system call). */
+	switch_to_user_mm(mm);
 	addr = start;
 	do {
 		pmd_t *pmdp = pmd_off(mm, addr);

@@ -19,7 +19,9 @@
  *            before it began, that disagrees with the PTEs it visited (at
  *            tlb_finish_mmu); a user access through such an entry, once a
  *            gather that visited its PTE has finished, is a violation (at
- *            the access): the user reads a page no longer mapped there
+ *            the access): the user reads a page no longer mapped there; an
+ *            access through an entry for the zero page filled before a
+ *            write fault copied it there (wp_page_copy's flush missed it)
  *   page-tag a user access reads the page the fault made for that address
  *   I-RSS    MM_ANONPAGES equals the present PTEs, pgtables_bytes the
  *            tables, at quiescence; at the mm's end (check_mm) every rss
@@ -379,6 +381,16 @@ static void check_access(struct mm_struct *mm, unsigned long addr, bool write,
 		     "%#lx", write ? "a write to" : "a read of", addr, mm->slot,
 		     current_task ? current_task->cpu : -1, e->pfn, e->writable ? " writable" : "",
 		     (unsigned long long)e->fill, (unsigned long long)done, pte_val(pte));
+	else if (is_zero_pfn(e->pfn) && entry_stale(e, pte) &&
+		 __atomic_load_n(&slot_array(s, s->cowed, mm)[addr >> PAGE_SHIFT],
+				 __ATOMIC_RELAXED) > e->fill)
+		fail(&f, "stale-tlb", "access",
+		     "%s %#lx of mm %d through cpu%d's TLB entry for the zero page (filled at "
+		     "%llu), after the write fault that copied it there: its flush "
+		     "(ptep_clear_flush) missed this CPU; the PTE is now %#lx",
+		     write ? "a write to" : "a read of", addr, mm->slot,
+		     current_task ? current_task->cpu : -1, (unsigned long long)e->fill,
+		     pte_val(pte));
 	else if (is_zero_pfn(e->pfn) && (write || val))
 		fail(&f, "I-ZERO", "access",
 		     "%s %#lx of mm %d through cpu%d's TLB entry for the zero page%s%s: it is "
@@ -419,6 +431,17 @@ static void pte_faulted(struct mm_struct *mm, unsigned long addr)
 
 	tsan_ignore_begin();
 	stamp_max(slot_entry(s, s->faulted, mm, addr >> PAGE_SHIFT), tlb_clock_tick(mm->tw));
+	tsan_ignore_end();
+}
+
+/* wp_page_copy set the copy of the zero page at @addr, its flush done:
+ * no TLB entry for the zero page there filled before now is usable */
+static void pte_cowed(struct mm_struct *mm, unsigned long addr)
+{
+	struct tlb_check_world *s = tcw();
+
+	tsan_ignore_begin();
+	stamp_max(slot_entry(s, s->cowed, mm, addr >> PAGE_SHIFT), tlb_clock_tick(mm->tw));
 	tsan_ignore_end();
 }
 
@@ -585,6 +608,7 @@ static const struct tlb_hooks tlb_check_hooks = {
 	.check_mm = check_mm,
 	.gup_page = gup_page,
 	.pte_faulted = pte_faulted,
+	.pte_cowed = pte_cowed,
 	.dontneed_done = dontneed_done,
 	.mprotect_done = mprotect_done,
 	.user_range = user_range,
@@ -712,26 +736,6 @@ static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *
 	else if (atomic_long_read(&mm->pgtables_bytes) != (long)(tables * MODEL_PAGE_SIZE))
 		fail(f, "I-RSS", where, "mm %d: pgtables_bytes is %ld for %lu PTE tables", mm->slot,
 		     atomic_long_read(&mm->pgtables_bytes), tables);
-}
-
-/* I-ZERO: the zero page as boot made it: reserved, its one reference
- * (gup's may come and go, none is held at quiescence), no rmap, zero. */
-static void zero_page_quiescent(struct world *w, const char *where, struct cfail *f)
-{
-	struct pagealloc_world *pa = pa_world(w);
-	const struct page *page = &pa->memmap[empty_zero_pfn(pa)];
-	const unsigned long *word =
-		(const unsigned long *)(pa->mem + empty_zero_pfn(pa) * MODEL_PAGE_SIZE);
-	size_t k;
-
-	if (!PageReserved(page) || page_ref_count(page) != 1 || page_mapcount(page))
-		fail(f, "I-ZERO", where, "the zero page's struct page: flags %#lx, refcount %d, "
-		     "mapcount %d (reserved, 1 and 0 from boot, whatever maps it)", page->flags,
-		     page_ref_count(page), page_mapcount(page));
-	for (k = 0; k < MODEL_PAGE_SIZE / sizeof(*word) && !f->hit; k++)
-		if (__atomic_load_n(&word[k], __ATOMIC_RELAXED))
-			fail(f, "I-ZERO", where, "the zero page holds %#lx at word %zu: something "
-			     "wrote through a mapping of it", word[k], k);
 }
 
 static void tlb_quiescent(struct world *w, const char *where, struct cfail *f)

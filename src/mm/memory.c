@@ -581,6 +581,7 @@ static unsigned int wp_page_copy(struct vm_fault *vmf)
 		folio_add_new_anon_rmap(new_folio, vma, vmf->address);
 		set_pte_at(mm, vmf->address, vmf->pte, entry);
 		HOOK(tlb, pte_faulted, mm, vmf->address);
+		HOOK(tlb, pte_cowed, mm, vmf->address);
 		new_folio = NULL;	/* the zero page's place: nothing to put */
 		pte_unmap_unlock(vmf->pte, vmf->ptl);
 	} else if (vmf->pte) {

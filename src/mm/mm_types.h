@@ -395,8 +395,10 @@ struct tlb_hooks {
 	/* gup_fast took @page, found at @ptep for @addr: no yield point since
 	 * its last read of the PTE */
 	void (*gup_page)(struct page *page, pte_t *ptep, unsigned long addr);
-	/* a fault installed the PTE of @addr (do_anonymous_page) */
+	/* a fault installed the PTE of @addr (do_anonymous_page, wp_page_copy) */
 	void (*pte_faulted)(struct mm_struct *mm, unsigned long addr);
+	/* wp_page_copy set the copy of the zero page at @addr, after its flush */
+	void (*pte_cowed)(struct mm_struct *mm, unsigned long addr);
 	/* MADV_DONTNEED of [start, end) in a gather begun at @stamp returns
 	 * (mmap_lock still held); mprotect of [start, end) to @vm_flags too */
 	void (*dontneed_done)(struct mm_struct *mm, unsigned long start, unsigned long end,

@@ -4,8 +4,8 @@
  * Each task maps 1 MB (256 pages of 4 KB, as will-it-scale), and for every
  * page writes it (a fault), drops it with madvise(MADV_DONTNEED) (a gather
  * under mmap_lock for reading: the PTE cleared, a one-page flush, the page
- * freed) and reads it back (will-it-scale asserts it reads 0: the model
- * has no zero page, so the read faults a new page in), then unmaps the
+ * freed) and reads it back (will-it-scale asserts it reads 0: the read
+ * fault maps the shared zero page, no allocation), then unmaps the
  * region.  One op is one page so treated.  In thread mode the tasks share
  * the mm: every CPU running one of them is in its mm_cpumask, and each
  * madvise's flush is an IPI to every other such CPU, which waits for them

@@ -6,6 +6,7 @@
  * the grace period, brk grows and shrinks, mprotect takes write access
  * away (and the stale writable TLB entry with it), MADV_FREE makes a page
  * reclaimable and reclaim frees it through its rmap with the batched flush,
+ * a read after MADV_DONTNEED maps the zero page and a write copies it,
  * gup_fast pins a page across its unmap, and the last mmput gives
  * everything back.  Every checker runs at the end (check_final).
  *
@@ -93,7 +94,7 @@ int main(void)
 	const char *sig;
 	int i, n;
 
-	tap_plan(33);
+	tap_plan(34);
 	w = mm_test_boot(tune);
 	if (!w || setjmp(mm_test_jb)) {
 		diag("violation: %s: %s", g_violation.signature, g_violation.msg);
@@ -136,11 +137,14 @@ int main(void)
 	       "the table stays: the rest of the VMA uses it");
 	ok(user_access(mm, a, false) == -EFAULT, "an access to the unmapped page faults: SIGSEGV");
 
-	/* MADV_DONTNEED of one: it reads back as a fresh page */
+	/* MADV_DONTNEED of one: it reads back as the zero page, a write copies it */
 	ok(!do_madvise(mm, a + 4 * PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), "MADV_DONTNEED of one page");
 	is_int(rss(mm), 3, "three left");
-	ok(!user_access(mm, a + 4 * PAGE_SIZE, false) && rss(mm) == 4,
-	   "the page faults back in, zeroed: four again");
+	n = (int)nr_free(w);
+	ok(!user_access(mm, a + 4 * PAGE_SIZE, false) && rss(mm) == 3 && nr_free(w) == n,
+	   "the page faults back in as the zero page: no page allocated, no rss");
+	ok(!user_access(mm, a + 4 * PAGE_SIZE, true) && rss(mm) == 4 && nr_free(w) == n - 1,
+	   "a write copies it to a page of its own: four again");
 
 	/* mprotect read-only: a write faults, a read does not */
 	ok(!do_mprotect_pkey(mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE, PROT_READ, -1),

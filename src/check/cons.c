@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * I-CONS: every page has exactly one owner.  Every registered owner source
- * (the buddy lists, each pcp list, the program's handles; later slab pages,
+ * (the buddy lists, each pcp list, the program's handles, the zero page past
+ * the zones; later slab pages,
  * page tables, gather batches, compaction lists) adds the pfn intervals it
  * owns; the intervals must tile the world with no gap (a lost page) and no
  * overlap (a page owned twice).
@@ -342,7 +343,7 @@ static int cmp_iv(const void *a, const void *b)
 /* Bucket the intervals by max-order block into sorted[], each run sorted. */
 static void bucket_sort(struct world *w)
 {
-	size_t nblocks = (pa_world(w)->nr_pages >> pa_world(w)->max_order) + 1, i, b;
+	size_t nblocks = (world_nr_pfns(pa_world(w)) >> pa_world(w)->max_order) + 1, i, b;
 
 	if (sorted_cap < sink.n) {
 		sorted_cap = sink.cap;
@@ -380,7 +381,7 @@ static void bucket_sort(struct world *w)
 /* The quick pass: true when the intervals tile the world. */
 static bool tiles(struct world *w)
 {
-	size_t words = (pa_world(w)->nr_pages + 63) / 64;
+	size_t words = (world_nr_pfns(pa_world(w)) + 63) / 64;
 	int i;
 
 	if (bitmap_words < words) {
@@ -395,7 +396,7 @@ static bool tiles(struct world *w)
 	sink.fast = true;
 	sink.bad = false;
 	sink.bits = bitmap;
-	sink.nr_pages = pa_world(w)->nr_pages;
+	sink.nr_pages = world_nr_pfns(pa_world(w));
 	sink.marked = 0;
 	sink.run_len = 0;
 	sink.nobj = 0;
@@ -405,10 +406,18 @@ static bool tiles(struct world *w)
 		run_flush(&sink);
 	}
 	sink.fast = false;
-	return !sink.bad && sink.marked == pa_world(w)->nr_pages;
+	return !sink.bad && sink.marked == world_nr_pfns(pa_world(w));
 }
 
 bool check_cons_full;
+
+/* The zone a pfn of the world is in (the zero page past them is in none). */
+static const char *pfn_zone_name(struct world *w, unsigned long pfn)
+{
+	if (pfn == empty_zero_pfn(pa_world(w)))
+		return "the kernel image's zero page";
+	return page_zone(pfn_to_page(pfn))->name;
+}
 
 static void conservation(struct world *w, const char *site, struct cfail *f)
 {
@@ -445,14 +454,13 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 		else if (iv->start > pos)
 			cfail_set(&g, "I-CONS", site,
 				  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
-				  "(%s lost %lu pages)", pos, page_zone(pfn_to_page(pos))->name,
-				  iv->start - pos);
+				  "(%s lost %lu pages)", pos, pfn_zone_name(w, pos), iv->start - pos);
 		pos = (unsigned long)iv->start + iv->len;
 	}
-	if (!g.hit && pos != pa_world(w)->nr_pages)
+	if (!g.hit && pos != world_nr_pfns(pa_world(w)))
 		cfail_set(&g, "I-CONS", site,
 			  "pfn %lu is owned by nobody: not free, not on a pcp list, not allocated "
-			  "(%lu pages lost at the end)", pos, pa_world(w)->nr_pages - pos);
+			  "(%lu pages lost at the end)", pos, world_nr_pfns(pa_world(w)) - pos);
 	if (fast_ok && g.hit)
 		cfail_set(f, "I-CONS-FULL", site,
 			  "the sorted intervals found what the bitmap pass did not: %s", g.msg);

@@ -19,7 +19,9 @@
  *            before it began, that disagrees with the PTEs it visited (at
  *            tlb_finish_mmu); a user access through such an entry, once a
  *            gather that visited its PTE has finished, is a violation (at
- *            the access): the user reads a page no longer mapped there
+ *            the access): the user reads a page no longer mapped there; an
+ *            access through an entry for the zero page filled before a
+ *            write fault copied it there (wp_page_copy's flush missed it)
  *   page-tag a user access reads the page the fault made for that address
  *   I-RSS    MM_ANONPAGES equals the present PTEs, pgtables_bytes the
  *            tables, at quiescence; at the mm's end (check_mm) every rss
@@ -43,6 +45,11 @@
  *   I-GUP    a page gup_fast returns is the one the PTE maps as it takes it
  *   I-RMAP   every present PTE maps an anonymous page whose rmap names the
  *            mm and the address, mapped once, in a VMA (quiescence)
+ *   I-ZERO   the zero page is read only: no PTE maps it writable or as a
+ *            normal page (quiescence), no user access writes it or reads
+ *            anything but zeroes from it, no unmapper lets go of it (it has
+ *            no reference of theirs), and it stays reserved with its one
+ *            reference, unmapped by any rmap, and zero (quiescence)
  *   end      every mm freed, every page table freed, no CPU with an mm
  *   I-READ@__vm_enough_memory, I-COMMITTED  the overcommit accounting
  *            (tlb_committed.c)
@@ -208,6 +215,13 @@ static void page_release(struct mm_struct *mm, struct page *page, const char *si
 	struct cfail f = { 0 };
 	int cpu, i;
 
+	if (is_zero_pfn(pfn)) {
+		tsan_ignore_begin();
+		fail(&f, "I-ZERO", site, "the zero page let go of by an unmapper (mm %d): a PTE "
+		     "of it was taken for a page of its own (vm_normal_page)", mm->slot);
+		cfail_report(&f);
+		return;
+	}
 	/* a PTE table the native path put in the page batch: freed now */
 	if (__atomic_load_n(&tcw()->tables[pfn].state, __ATOMIC_RELAXED) == TBL_REMOVED) {
 		table_freed(page, site);
@@ -367,7 +381,24 @@ static void check_access(struct mm_struct *mm, unsigned long addr, bool write,
 		     "%#lx", write ? "a write to" : "a read of", addr, mm->slot,
 		     current_task ? current_task->cpu : -1, e->pfn, e->writable ? " writable" : "",
 		     (unsigned long long)e->fill, (unsigned long long)done, pte_val(pte));
-	else if (val != anon_page_tag(mm, addr))
+	else if (is_zero_pfn(e->pfn) && entry_stale(e, pte) &&
+		 __atomic_load_n(&slot_array(s, s->cowed, mm)[addr >> PAGE_SHIFT],
+				 __ATOMIC_RELAXED) > e->fill)
+		fail(&f, "stale-tlb", "access",
+		     "%s %#lx of mm %d through cpu%d's TLB entry for the zero page (filled at "
+		     "%llu), after the write fault that copied it there: its flush "
+		     "(ptep_clear_flush) missed this CPU; the PTE is now %#lx",
+		     write ? "a write to" : "a read of", addr, mm->slot,
+		     current_task ? current_task->cpu : -1, (unsigned long long)e->fill,
+		     pte_val(pte));
+	else if (is_zero_pfn(e->pfn) && (write || val))
+		fail(&f, "I-ZERO", "access",
+		     "%s %#lx of mm %d through cpu%d's TLB entry for the zero page%s%s: it is "
+		     "mapped read only, and a write fault copies it (wp_page_copy)",
+		     write ? "a write to" : "a read of", addr, mm->slot,
+		     current_task ? current_task->cpu : -1, e->writable ? " (writable)" : "",
+		     write ? "" : ", which holds something");
+	else if (!is_zero_pfn(e->pfn) && val != anon_page_tag(mm, addr))
 		fail(&f, "page-tag", "access",
 		     "%#lx of mm %d reads pfn %lu, which holds %#lx, not the tag %#lx of the page "
 		     "faulted there: the page is someone else's", addr, mm->slot, e->pfn, val,
@@ -400,6 +431,17 @@ static void pte_faulted(struct mm_struct *mm, unsigned long addr)
 
 	tsan_ignore_begin();
 	stamp_max(slot_entry(s, s->faulted, mm, addr >> PAGE_SHIFT), tlb_clock_tick(mm->tw));
+	tsan_ignore_end();
+}
+
+/* wp_page_copy set the copy of the zero page at @addr, its flush done:
+ * no TLB entry for the zero page there filled before now is usable */
+static void pte_cowed(struct mm_struct *mm, unsigned long addr)
+{
+	struct tlb_check_world *s = tcw();
+
+	tsan_ignore_begin();
+	stamp_max(slot_entry(s, s->cowed, mm, addr >> PAGE_SHIFT), tlb_clock_tick(mm->tw));
 	tsan_ignore_end();
 }
 
@@ -566,6 +608,7 @@ static const struct tlb_hooks tlb_check_hooks = {
 	.check_mm = check_mm,
 	.gup_page = gup_page,
 	.pte_faulted = pte_faulted,
+	.pte_cowed = pte_cowed,
 	.dontneed_done = dontneed_done,
 	.mprotect_done = mprotect_done,
 	.user_range = user_range,
@@ -640,9 +683,30 @@ static void mm_quiescent(struct mm_struct *mm, const char *where, struct cfail *
 		pte = ptep_get(pte_table_base(pmd_pfn(pmd)) + pte_index(addr));
 		if (!pte_present(pte))
 			continue;
-		ptes++;
 		page = pfn_to_page(pte_pfn(pte));
 		vma = __find_vma(mm, addr);
+		if (is_zero_pfn(pte_pfn(pte))) {
+			/* no rmap, no rss: a read-only special PTE in a VMA */
+			if (!pte_special(pte) || pte_write(pte))
+				fail(f, "I-ZERO", where, "%#lx of mm %d maps the zero page with PTE "
+				     "%#lx: %s", addr, mm->slot, pte_val(pte), pte_write(pte) ?
+				     "writable, so a write reaches it without the copy" :
+				     "not special, so vm_normal_page takes it for a page");
+			else if (!vma || vma->vm_start > addr)
+				fail(f, "I-RMAP", where, "the zero page mapped at %#lx of mm %d, in no "
+				     "VMA", addr, mm->slot);
+			else if (!zap_ok(tcw(), mm, addr, &at, &zap))
+				fail(f, "I-ZAP", where,
+				     "%#lx of mm %d maps the zero page, faulted in at %llu, though a "
+				     "MADV_DONTNEED that began at %llu has returned", addr, mm->slot,
+				     (unsigned long long)at, (unsigned long long)zap);
+			else if (pte_exceeds(pte, READ_ONCE(vma->vm_flags)))
+				fail(f, "I-PROT", where,
+				     "%#lx of mm %d: its PTE %#lx allows more than its VMA's flags %#lx",
+				     addr, mm->slot, pte_val(pte), READ_ONCE(vma->vm_flags));
+			continue;
+		}
+		ptes++;
 		if (page_anon_vma(page) != &mm->anon_vma || READ_ONCE(page->index) != addr >> PAGE_SHIFT)
 			fail(f, "I-RMAP", where,
 			     "%#lx of mm %d maps pfn %lu, whose rmap says %p index %#lx", addr, mm->slot,
@@ -681,6 +745,7 @@ static void tlb_quiescent(struct world *w, const char *where, struct cfail *f)
 
 	if (!READ_ONCE(tw->used))
 		return;
+	zero_page_quiescent(w, where, f);
 	for (i = 0; i < TLB_MAX_MMS && !f->hit; i++)
 		if (tlb_mm_is_live(tw, i))
 			mm_quiescent(&tw->mms[i], where, f);
@@ -723,8 +788,8 @@ static void tlb_end(struct world *w, struct cfail *f)
 }
 
 static const struct checker tlb_checker = {
-	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP mm-uaf "
-		"I-COMMITTED", .layer = "tlb", .prio = 40,
+	.name = "I-TLB-1..5 I-GUP I-ZAP I-PROT I-RANGE stale-tlb page-tag I-RSS I-RMAP I-ZERO "
+		"mm-uaf I-COMMITTED", .layer = "tlb", .prio = 40,
 	.attach = tlb_attach, .run_begin = tlb_run_begin, .after_op = tlb_after_op,
 	.quiescent = tlb_quiescent, .end = tlb_end,
 };

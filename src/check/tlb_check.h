@@ -12,7 +12,7 @@
 #include "../mm/tlb.h"
 
 #define MAX_LIVE_GATHERS	64
-/* done/ubc/faulted/zapped entries are tracked in chunks of 64, a bit each:
+/* done/ubc/faulted/zapped/cowed entries are tracked in chunks of 64, a bit each:
  * enough words for the largest mm_pages (65536) */
 #define TLB_CHUNK_WORDS		(65536 / 64 / 64)
 
@@ -45,6 +45,7 @@ struct tlb_check_world {
 	u64 *ubc;			/* [TLB_MAX_MMS][task_pages]: reclaim's deferred clears */
 	u64 *faulted;			/* [TLB_MAX_MMS][task_pages]: when a fault installed it */
 	u64 *zapped;			/* [TLB_MAX_MMS][task_pages]: a MADV_DONTNEED's begin */
+	u64 *cowed;			/* [TLB_MAX_MMS][task_pages]: a copy of the zero page */
 	u64 done_ctx[TLB_MAX_MMS];	/* the ctx_id done[] and ubc[] are for */
 	unsigned long slots_open;	/* slots whose part of the four is unpoisoned */
 	/* the chunks of each slot's four arrays written since slot_array last
@@ -93,6 +94,9 @@ static inline bool tlb_mm_is_live(struct tlb_world *tw, int i)
 {
 	return !(tw->mm_free & (1UL << i)) && tw->mms[i].live;
 }
+
+/* tlb_zero.c: the zero page reserved, referenced once, unmapped, zero */
+void zero_page_quiescent(struct world *w, const char *where, struct cfail *f);
 
 /* tlb_committed.c: the overcommit accounting's checks */
 void tlb_committed_read(struct mm_struct *mm, long pages, long read, long allowed);

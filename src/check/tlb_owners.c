@@ -2,14 +2,18 @@
 /*
  * The TLB gather layer's pages for I-CONS (check/cons.c): what the PTEs
  * map, the page tables, the tables waiting for their grace period, the
- * table batches, and the pages and batch pages of every live gather.
+ * table batches, the pages and batch pages of every live gather, and the
+ * zero page past the zones, an owner of its own: the PTEs that map it do
+ * not own it, and it never reaches the buddy or a gather (which would then
+ * own it twice).
  */
 #include "tlb_check.h"
 
 #include <stdio.h>
 
 /* who: the mm's slot, and what (ptes: 0; tables: 1; a table waiting for
- * its grace period: 2; a table batch page: 3; a gathered page: 4 + kind) */
+ * its grace period: 2; a table batch page: 3; a gathered page: 4 + kind;
+ * the zero page: 8) */
 #define WHO(slot, what)		((unsigned)(slot) << 4 | (unsigned)(what))
 
 static void pte_collect(struct world *w, struct owner_sink *sk)
@@ -35,7 +39,8 @@ static void pte_collect(struct world *w, struct owner_sink *sk)
 			owner_add(sk, pmd_pfn(pmd), 1, WHO(i, 1));
 			ptes = pte_table_base(pmd_pfn(pmd));
 			for (k = 0; k < PTRS_PER_PTE; k++)
-				if (pte_present(ptep_get((pte_t *)&ptes[k])))
+				if (pte_present(ptep_get((pte_t *)&ptes[k])) &&
+				    pte_pfn(ptes[k]) != empty_zero_pfn(pa_world(w)))
 					owner_add(sk, pte_pfn(ptes[k]), 1, WHO(i, 0));
 		}
 	}
@@ -88,6 +93,12 @@ static void table_collect(struct world *w, struct owner_sink *sk)
 	}
 }
 
+/* The kernel image's zero page, whether or not a PTE maps it. */
+static void zero_page_collect(struct world *w, struct owner_sink *sk)
+{
+	owner_add(sk, empty_zero_pfn(pa_world(w)), 1, WHO(0, 8));
+}
+
 static void tlb_owner_describe(unsigned who, char *buf, size_t n)
 {
 	static const char *const what[] = {
@@ -95,7 +106,10 @@ static void tlb_owner_describe(unsigned who, char *buf, size_t n)
 		"a gather", "a gather's batch page", "a gather's table", "a gather's table batch",
 	};
 
-	snprintf(buf, n, "%s of mm %u", what[(who & 15) < 8 ? who & 15 : 0], who >> 4);
+	if ((who & 15) == 8)
+		snprintf(buf, n, "the zero page (the kernel image's, in no zone)");
+	else
+		snprintf(buf, n, "%s of mm %u", what[(who & 15) < 8 ? who & 15 : 0], who >> 4);
 }
 
 static const struct owner_source pte_owner = {
@@ -107,3 +121,8 @@ static const struct owner_source table_owner = {
 	.name = "tlb-tables", .collect = table_collect, .describe = tlb_owner_describe,
 };
 OWNER_SOURCE(table_owner);
+
+static const struct owner_source zero_page_owner = {
+	.name = "tlb-zero-page", .collect = zero_page_collect, .describe = tlb_owner_describe,
+};
+OWNER_SOURCE(zero_page_owner);

@@ -2,10 +2,11 @@
 /*
  * The TLB checker's memory for a world (tlb.c's checks read and write it):
  * the per-pfn table shadow tables[] and, for each of the TLB_MAX_MMS mm
- * slots, four per-page arrays (done[]: when a gather last flushed the
+ * slots, five per-page arrays (done[]: when a gather last flushed the
  * page's PTE, ubc[]: reclaim's deferred flush, faulted[]: when the PTE was
- * last faulted in, zapped[]: when a zap cleared it).  A slot's part of the
- * four is cleared when the slot holds a new mm, in the 64-entry chunks
+ * last faulted in, zapped[]: when a zap cleared it, cowed[]: when a write
+ * fault last copied the zero page there).  A slot's part of the
+ * five is cleared when the slot holds a new mm, in the 64-entry chunks
  * written since (slot_array), and is open for ASan only once a world's mm
  * has taken the slot: most runs take a few of the sixteen.
  *
@@ -41,19 +42,20 @@ static int tlb_check_create(struct world *w, const struct mm_config *c)
 	s->ubc = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->ubc));
 	s->faulted = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->faulted));
 	s->zapped = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->zapped));
+	s->cowed = world_malloc_poisoned(TLB_MAX_MMS * s->task_pages, sizeof(*s->cowed));
 	if (s->task_pages > TLB_CHUNK_WORDS * 64 * 64)
 		return -EINVAL;
 	for (i = 0; i < TLB_MAX_MMS; i++)
 		for (k = 0; k < (s->task_pages + 63) / 64; k++)
 			s->chunk_dirty[i][k / 64] |= 1ULL << (k % 64);
-	return s->tables && s->done && s->ubc && s->faulted && s->zapped ? 0 : -ENOMEM;
+	return s->tables && s->done && s->ubc && s->faulted && s->zapped && s->cowed ? 0 : -ENOMEM;
 }
 
-/* Slot @i's part of done[], ubc[], faulted[] and zapped[], for ASan (in
+/* Slot @i's part of done[], ubc[], faulted[], zapped[] and cowed[], for ASan (in
  * the fuzz builds this file is not built for ASan: src/world/world.c's calls) */
 static __sched_notsan void slot_poison(struct tlb_check_world *s, int i, bool poison)
 {
-	u64 *const a[] = { s->done, s->ubc, s->faulted, s->zapped };
+	u64 *const a[] = { s->done, s->ubc, s->faulted, s->zapped, s->cowed };
 	size_t k, at = (size_t)i * s->task_pages;
 
 	for (k = 0; k < sizeof(a) / sizeof(a[0]); k++) {
@@ -83,6 +85,7 @@ static void tlb_check_destroy(struct world *w)
 	world_free_poisoned(s->ubc);
 	world_free_poisoned(s->faulted);
 	world_free_poisoned(s->zapped);
+	world_free_poisoned(s->cowed);
 }
 
 struct world_layer tlb_check_layer = {
@@ -92,10 +95,10 @@ struct world_layer tlb_check_layer = {
 WORLD_LAYER(tlb_check_layer);
 
 /*
- * done[], ubc[], faulted[] and zapped[] of @mm's slot, cleared when the
+ * done[], ubc[], faulted[], zapped[] and cowed[] of @mm's slot, cleared when the
  * slot holds a new mm: the chunks written since the last clear (an entry
  * is written only through slot_entry, which marks its chunk; an unmarked
- * chunk is all zero), not all mm_pages entries of the four.
+ * chunk is all zero), not all mm_pages entries of the five.
  */
 __sched_notsan u64 *slot_array(struct tlb_check_world *s, u64 *base, struct mm_struct *mm)
 {
@@ -118,6 +121,7 @@ __sched_notsan u64 *slot_array(struct tlb_check_world *s, u64 *base, struct mm_s
 				memset(s->ubc + at + c, 0, n * sizeof(u64));
 				memset(s->faulted + at + c, 0, n * sizeof(u64));
 				memset(s->zapped + at + c, 0, n * sizeof(u64));
+				memset(s->cowed + at + c, 0, n * sizeof(u64));
 			}
 		}
 		__atomic_store_n(&s->done_ctx[mm->slot], mm->context.ctx_id, __ATOMIC_RELAXED);

@@ -213,6 +213,7 @@ static __layer_nocov void tlb_boot(struct world *w)
 
 	if (!tw->used)
 		return;
+	zero_page_boot(w);	/* a run may have written it (a bug switch) */
 	spin_lock_init_named(&tw->mm_lock, "tlb_world->mm_lock", -1);
 	tw->mm_free = (1UL << TLB_MAX_MMS) - 1;
 	for (i = 0; i < TLB_MAX_MMS; i++) {
@@ -263,6 +264,7 @@ static __layer_nocov void tlb_destroy(struct world *w)
 	int i;
 
 	tlb_reset(w);
+	zero_page_destroy(w);
 	if (tw->mms) {
 		/* a slot is zero but for those taken since boot (tlb_boot):
 		 * those are cleared here instead, for the next world's calloc */

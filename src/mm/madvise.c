@@ -28,10 +28,14 @@ static void madvise_free_pte_range(struct mmu_gather *tlb, struct vm_area_struct
 	for (; addr != end; pte++, addr += PAGE_SIZE) {
 		pte_t ptent = ptep_get(pte);
 		struct folio *folio;
+		struct page *page;
 
 		if (pte_none(ptent) || !pte_present(ptent))
 			continue;
-		folio = page_folio(pfn_to_page(pte_pfn(ptent)));
+		page = vm_normal_page(vma, addr, ptent);
+		if (!page)
+			continue;	/* the zero page: nothing to free */
+		folio = page_folio(page);
 		if (folio_test_flag(folio, PG_dirty)) {
 			/* If folio is shared with others, we mustn't clear the
 			 * folio's dirty flag (never, here: no fork). */
@@ -52,7 +56,6 @@ static void madvise_free_pte_range(struct mmu_gather *tlb, struct vm_area_struct
 	}
 	tlb_visit(tlb, start, end);
 	pte_unmap_unlock(start_pte, ptl);
-	(void)vma;
 }
 
 static int madvise_free_single_vma(struct vm_area_struct *vma, unsigned long start_addr,

@@ -5,7 +5,9 @@
  * pmd_install), mapped under RCU and locked by their split lock
  * (pte_offset_map_lock), zapped into an mmu_gather (zap_pte_range,
  * unmap_vmas, zap_page_range_single), freed by free_pgtables(), and
- * handle_mm_fault() with do_anonymous_page() and the write-protect fault.
+ * handle_mm_fault() with do_anonymous_page() (a read fault maps the shared
+ * zero page, a write fault a page of its own) and the write-protect fault
+ * (do_wp_page: a page reused in place, the zero page copied).
  *
  * Lock order: mmap_lock -> anon_vma->rwsem -> mm->page_table_lock
  * Lock order: mmap_lock -> ptlock -> mm->rss_stat.lock
@@ -20,6 +22,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- PTE tables ---- */
 
@@ -171,6 +174,63 @@ static void print_bad_pte(unsigned long addr, pte_t pte, struct page *page)
 			pte_val(pte), page_to_pfn(page), page_mapcount(page));
 }
 
+/* ---- the zero page ---- */
+
+/* init_zero_pfn() and the page x86's .bss gives it: reserved, one
+ * reference no mapping ever drops, zero */
+void zero_page_boot(struct world *w)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long pfn = empty_zero_pfn(pa);
+	struct page *page = &pa->memmap[pfn];
+	unsigned char *mem = pa->mem + pfn * MODEL_PAGE_SIZE;
+
+	__init_single_page(page, pfn, 0, 0);
+	page->flags |= 1UL << PG_reserved;	/* reserve_bootmem_region */
+	san_unpoison(mem, MODEL_PAGE_SIZE);
+	memset(mem, 0, MODEL_PAGE_SIZE);
+}
+
+/* the struct page as memmap_init_boot leaves a free pfn, its memory
+ * poisoned: what the memmap pool keeps for a world whose zones reach it */
+void zero_page_destroy(struct world *w)
+{
+	struct pagealloc_world *pa = pa_world(w);
+	unsigned long pfn = empty_zero_pfn(pa);
+
+	if (!pa->memmap || !pa->mem || pa->mem == MAP_FAILED)
+		return;
+	__init_single_page(&pa->memmap[pfn], pfn, 0, 0);
+	set_page_count(&pa->memmap[pfn], 0);
+	san_poison(pa->mem + pfn * MODEL_PAGE_SIZE, MODEL_PAGE_SIZE);
+}
+
+/*
+ * The page a present PTE maps, or NULL where there is no struct page to
+ * count (CONFIG_ARCH_HAS_PTE_SPECIAL): the zero page, the model's only
+ * special mapping.  A special PTE of another pfn is a bad one.
+ */
+struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr, pte_t pte)
+{
+	unsigned long pfn = pte_pfn(pte);
+
+	(void)vma;
+	if (likely(!pte_special(pte)))
+		goto check_pfn;
+	if (is_zero_pfn(pfn))
+		return NULL;
+	sched_violation("bad_pte", __func__, "BUG: Bad page map at %#lx: special pte %#lx",
+			addr, pte_val(pte));
+	return NULL;
+check_pfn:
+	if (unlikely(pfn >= mm_pa->nr_pages)) {	/* highest_memmap_pfn */
+		sched_violation("bad_pte", __func__, "BUG: Bad page map at %#lx: pte %#lx",
+				addr, pte_val(pte));
+		return NULL;
+	}
+	return pfn_to_page(pfn);
+}
+
 /* ---- zapping ---- */
 
 static unsigned long zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
@@ -200,10 +260,15 @@ static unsigned long zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct
 		if (!pte_present(ptent))
 			sched_violation("bad_pte", __func__, "pte %#lx at %#lx: no swap in the model",
 					pte_val(ptent), addr);
-		page = pfn_to_page(pte_pfn(ptent));
+		if (bug_on(BUG_ZERO_PAGE_ZAP_NORMAL))
+			page = pfn_to_page(pte_pfn(ptent));	/* the special bit ignored */
+		else
+			page = vm_normal_page(vma, addr, ptent);
 		ptent = ptep_get_and_clear(mm, addr, pte);
 		HOOK(tlb, pte_changed, mm, addr, TLB_PTE_ZAP, tlb->fullmm);
 		tlb_remove_tlb_entry(tlb, pte, addr);
+		if (unlikely(!page))
+			continue;	/* the zero page: nothing to count or free */
 		rss--;
 		page_remove_rmap(page, vma);
 		if (page_mapcount(page) < 0)
@@ -376,9 +441,15 @@ struct vm_fault {
 	unsigned int flags;
 	pmd_t *pmd;
 	pte_t orig_pte;
+	struct page *page;		/* do_wp_page: the page orig_pte maps, or NULL */
 	pte_t *pte;
 	spinlock_t *ptl;
 };
+
+/* The PTE changed since the fault read it (it found none: pte_none, as
+ * without FAULT_FLAG_ORIG_PTE_VALID); under its lock.  A macro, so that
+ * its read is the caller's yield site, as the PTE reads of the others. */
+#define vmf_pte_changed(vmf)	(!pte_none(ptep_get((vmf)->pte)))
 
 static unsigned int do_anonymous_page(struct vm_fault *vmf)
 {
@@ -393,7 +464,21 @@ static unsigned int do_anonymous_page(struct vm_fault *vmf)
 	mmap_assert_locked(&mm->mmap_lock);
 	if (pmd_none(pmdp_get_lockless(vmf->pmd)) && __pte_alloc(mm, vmf->pmd))
 		return VM_FAULT_OOM;
-	/* No zero page in the model: a read fault gets a page of its own. */
+
+	/* Use the zero-page for reads */
+	if (!(vmf->flags & FAULT_FLAG_WRITE) && !mm_forbids_zeropage(mm)) {
+		/* vm_page_prot: read-only in a private mapping, writable or not */
+		entry = pte_mkspecial(pfn_pte(my_zero_pfn(vmf->address),
+					      __READ_ONCE(vma->vm_page_prot)));
+		vmf->pte = pte_offset_map_lock(mm, vmf->pmd, vmf->address, &vmf->ptl);
+		if (!vmf->pte)
+			return 0;
+		if (vmf_pte_changed(vmf))
+			goto unlock;	/* another fault got here first */
+		goto setpte;	/* no rmap, no rss, no reference */
+	}
+
+	/* Allocate our own private page. */
 	if (anon_vma_prepare(vma))
 		return VM_FAULT_OOM;
 	page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0);
@@ -430,16 +515,18 @@ release_nolock:
 	vmf->pte = pte_offset_map_lock(mm, vmf->pmd, vmf->address, &vmf->ptl);
 	if (!vmf->pte)
 		goto release;
-	if (!pte_none(ptep_get(vmf->pte))) {
+	if (vmf_pte_changed(vmf)) {
 		/* another fault got here first */
 		pte_unmap_unlock(vmf->pte, vmf->ptl);
 		goto release;
 	}
 	inc_mm_counter(mm, MM_ANONPAGES);
 	folio_add_new_anon_rmap(folio, vma, vmf->address);
+setpte:
 	set_pte_at(mm, vmf->address, vmf->pte, entry);
 	HOOK(tlb, pte_faulted, mm, vmf->address);
 	/* No need to invalidate - it was non-present before */
+unlock:
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;
 release:
@@ -448,19 +535,92 @@ release:
 }
 
 /*
- * A write to a present read-only PTE in a writable VMA: every anonymous
- * page is exclusive here (no fork), so wp_page_reuse() makes it writable
- * in place; x86 flushes nothing for an upgrade (a stale read-only entry
- * faults again and re-walks).  Called with the PTE locked; unlocks.
+ * The zero page under a write fault: a zeroed page of its own in its place
+ * (every anonymous page here is exclusive, no fork and no KSM, so the zero
+ * page is the only one a write fault copies).  Called with the PTE
+ * unlocked: the PTE is re-checked under its lock, and cleared and flushed
+ * from every TLB before the new page is set, so that no CPU reads the zero
+ * page through a stale entry once another has written the new one.
+ */
+static unsigned int wp_page_copy(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct mm_struct *mm = vma->vm_mm;
+	struct folio *new_folio;
+	struct page *new_page;
+	unsigned long *word;
+	pte_t entry;
+
+	if (!is_zero_pfn(pte_pfn(vmf->orig_pte)))
+		sched_violation("BUG_ON", __func__, "a copy of pfn %lu at %#lx: only the zero page "
+				"is ever copied here", pte_pfn(vmf->orig_pte), vmf->address);
+	if (anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
+	/* vma_alloc_zeroed_movable_folio */
+	new_page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0);
+	if (!new_page)
+		return VM_FAULT_OOM;
+	new_folio = page_folio(new_page);
+	word = page_address(new_page);
+	__WRITE_ONCE(word[0], anon_page_tag(mm, vmf->address));	/* not mapped yet */
+
+	/* Re-check the pte - we dropped the lock */
+	vmf->pte = pte_offset_map_lock(mm, vmf->pmd, vmf->address, &vmf->ptl);
+	if (vmf->pte && pte_same(ptep_get(vmf->pte), vmf->orig_pte)) {
+		/* the zero page was no page of the rss: the new one is */
+		inc_mm_counter(mm, MM_ANONPAGES);
+		entry = pte_mkyoung(pfn_pte(page_to_pfn(new_page), __READ_ONCE(vma->vm_page_prot)));
+		entry = pte_mkdirty(entry);
+		if (__READ_ONCE(vma->vm_flags) & VM_WRITE)	/* maybe_mkwrite */
+			entry = pte_mkwrite(entry);
+		/* ptep_clear_flush(): clear the pte entry and flush it first,
+		 * before updating the pte with the new entry, to keep TLBs on
+		 * different CPUs in sync */
+		ptep_get_and_clear(mm, vmf->address, vmf->pte);
+		flush_tlb_page(vma, vmf->address);
+		folio_add_new_anon_rmap(new_folio, vma, vmf->address);
+		set_pte_at(mm, vmf->address, vmf->pte, entry);
+		HOOK(tlb, pte_faulted, mm, vmf->address);
+		HOOK(tlb, pte_cowed, mm, vmf->address);
+		new_folio = NULL;	/* the zero page's place: nothing to put */
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
+	} else if (vmf->pte) {
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
+	}
+	if (new_folio)
+		folio_put(new_folio);
+	return 0;
+}
+
+/*
+ * A write to a present read-only PTE in a writable VMA.  The page it maps
+ * (vm_normal_page): an anonymous page is exclusive here (no fork), so
+ * wp_page_reuse() makes it writable in place (x86 flushes nothing for an
+ * upgrade: a stale read-only entry faults again and re-walks); the zero
+ * page, which is none, is copied (wp_page_copy).  Called with the PTE
+ * locked; unlocks.
  */
 static unsigned int do_wp_page(struct vm_fault *vmf)
 {
-	pte_t entry = pte_mkwrite(pte_mkdirty(pte_mkyoung(vmf->orig_pte)));
+	struct folio *folio = NULL;
+	pte_t entry;
 
 	lockdep_assert_held(vmf->ptl);
-	set_pte_at(vmf->vma->vm_mm, vmf->address, vmf->pte, entry);
+	vmf->page = vm_normal_page(vmf->vma, vmf->address, vmf->orig_pte);
+	if (vmf->page)
+		folio = page_folio(vmf->page);
+	/* Private mapping: create an exclusive anonymous page copy if reuse
+	 * is impossible. */
+	if ((folio && PageAnon(vmf->page)) || bug_on(BUG_ZERO_PAGE_NO_COW)) {
+		/* wp_page_reuse() */
+		entry = pte_mkwrite(pte_mkdirty(pte_mkyoung(vmf->orig_pte)));
+		set_pte_at(vmf->vma->vm_mm, vmf->address, vmf->pte, entry);
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
+		return 0;
+	}
+	/* Ok, we need to copy. Oh, well.. */
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
-	return 0;
+	return wp_page_copy(vmf);
 }
 
 static unsigned int handle_pte_fault(struct vm_fault *vmf)
@@ -506,11 +666,22 @@ unlock:
 	return 0;
 }
 
-unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsigned int flags)
+/* A fault at @address of @vma, which allows the access; mmap_lock held. */
+unsigned int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+			       unsigned int flags)
 {
 	struct vm_fault vmf = {
-		.address = address & PAGE_MASK, .flags = flags, .pmd = pmd_off(mm, address),
+		.vma = vma, .address = address & PAGE_MASK, .flags = flags,
+		.pmd = pmd_off(vma->vm_mm, address),
 	};
+
+	return handle_pte_fault(&vmf);
+}
+
+/* The user's fault (do_user_addr_fault: mmap_lock, the VMA and its access
+ * checked, then the fault). */
+unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsigned int flags)
+{
 	struct vm_area_struct *vma;
 	unsigned long vm_flags;
 	unsigned int ret;
@@ -527,8 +698,7 @@ unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsign
 		ret = VM_FAULT_SIGSEGV;		/* access_error */
 		goto out;
 	}
-	vmf.vma = vma;
-	ret = handle_pte_fault(&vmf);
+	ret = __handle_mm_fault(vma, address, flags);
 out:
 	up_read(&mm->mmap_lock);
 	return ret;

@@ -585,15 +585,16 @@ static int pagealloc_create(struct world *w, const struct mm_config *c)
 	pa->pb_nr_pages = 1UL << cfg->pb_order;
 	pa->nr_pages = cfg->zone_pages * (unsigned long)(cfg->nzones + cfg->nnodes - 1);
 	nblocks = pa->nr_pages >> cfg->max_order;
-	memsz = pa->nr_pages * MODEL_PAGE_SIZE;
-	if (wmem_fresh || !pool_take(w, pa->nr_pages)) {
+	/* the zones' pages and the kernel image's zero page past them */
+	memsz = world_nr_pfns(pa) * MODEL_PAGE_SIZE;
+	if (wmem_fresh || !pool_take(w, world_nr_pfns(pa))) {
 		/* every struct page is written by memmap_init_boot below */
-		pa->memmap = world_malloc(pa->nr_pages, sizeof(struct page));
+		pa->memmap = world_malloc(world_nr_pfns(pa), sizeof(struct page));
 		pa->mem = mmap(NULL, memsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		pa->mem_cap = pa->nr_pages;
+		pa->mem_cap = world_nr_pfns(pa);
 		if (pa->memmap) {
-			memmap_init_boot(w, 0, pa->nr_pages);
-			pa->memmap_boot = pa->nr_pages;
+			memmap_init_boot(w, 0, world_nr_pfns(pa));
+			pa->memmap_boot = world_nr_pfns(pa);
 		}
 		if (pa->mem != MAP_FAILED)
 			san_poison(pa->mem, memsz);

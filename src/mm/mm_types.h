@@ -83,6 +83,8 @@ _Static_assert(PTRS_PER_PTE == 1 << (PMD_SHIFT - PAGE_SHIFT), "a PTE table fills
 #define _PAGE_ACCESSED		0x020UL
 #define _PAGE_DIRTY		0x040UL
 #define _PAGE_PROTNONE		0x100UL		/* _PAGE_GLOBAL when present */
+#define _PAGE_SPECIAL		0x200UL		/* _PAGE_BIT_SOFTW1: no struct page to
+						 * count (the zero page) */
 #define _PAGE_TABLE		(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED | \
 				 _PAGE_DIRTY)
 #define PTE_FLAGS_MASK		0xfffUL
@@ -107,6 +109,7 @@ static inline bool pte_protnone(pte_t p)
 static inline bool pte_write(pte_t p) { return p.pte & _PAGE_RW; }
 static inline bool pte_dirty(pte_t p) { return p.pte & _PAGE_DIRTY; }
 static inline bool pte_young(pte_t p) { return p.pte & _PAGE_ACCESSED; }
+static inline bool pte_special(pte_t p) { return p.pte & _PAGE_SPECIAL; }
 static inline unsigned long pte_pfn(pte_t p) { return (p.pte & PTE_PFN_MASK) >> PAGE_SHIFT; }
 static inline pte_t pfn_pte(unsigned long pfn, unsigned long prot)
 {
@@ -118,9 +121,12 @@ static inline pte_t pte_mkdirty(pte_t p) { return __pte(p.pte | _PAGE_DIRTY); }
 static inline pte_t pte_mkclean(pte_t p) { return __pte(p.pte & ~_PAGE_DIRTY); }
 static inline pte_t pte_mkyoung(pte_t p) { return __pte(p.pte | _PAGE_ACCESSED); }
 static inline pte_t pte_mkold(pte_t p) { return __pte(p.pte & ~_PAGE_ACCESSED); }
+static inline pte_t pte_mkspecial(pte_t p) { return __pte(p.pte | _PAGE_SPECIAL); }
+/* _PAGE_CHG_MASK: the pfn, dirty, accessed and special bits are kept */
 static inline pte_t pte_modify(pte_t p, unsigned long newprot)
 {
-	return __pte((p.pte & (PTE_PFN_MASK | _PAGE_DIRTY | _PAGE_ACCESSED)) | newprot);
+	return __pte((p.pte & (PTE_PFN_MASK | _PAGE_DIRTY | _PAGE_ACCESSED | _PAGE_SPECIAL)) |
+		     newprot);
 }
 static inline bool pte_same(pte_t a, pte_t b) { return a.pte == b.pte; }
 
@@ -389,8 +395,10 @@ struct tlb_hooks {
 	/* gup_fast took @page, found at @ptep for @addr: no yield point since
 	 * its last read of the PTE */
 	void (*gup_page)(struct page *page, pte_t *ptep, unsigned long addr);
-	/* a fault installed the PTE of @addr (do_anonymous_page) */
+	/* a fault installed the PTE of @addr (do_anonymous_page, wp_page_copy) */
 	void (*pte_faulted)(struct mm_struct *mm, unsigned long addr);
+	/* wp_page_copy set the copy of the zero page at @addr, after its flush */
+	void (*pte_cowed)(struct mm_struct *mm, unsigned long addr);
 	/* MADV_DONTNEED of [start, end) in a gather begun at @stamp returns
 	 * (mmap_lock still held); mprotect of [start, end) to @vm_flags too */
 	void (*dontneed_done)(struct mm_struct *mm, unsigned long start, unsigned long end,
@@ -537,7 +545,7 @@ void exit_mmap(struct mm_struct *mm);
 int user_access(struct mm_struct *mm, unsigned long addr, bool write);
 
 /*
- * get_user_pages_fast() on @mm: the lockless walk with IRQs off, a
+ * get_user_pages_fast_only() on @mm: the lockless walk with IRQs off, a
  * reference on each page (folio_try_get, the PTE re-read after it); the
  * pages got, in order from @start, stopping at the first that is not
  * there.  put_user_page() gives one back.
@@ -545,6 +553,10 @@ int user_access(struct mm_struct *mm, unsigned long addr, bool write);
 #define FOLL_WRITE	0x01
 int get_user_pages_fast_mm(struct mm_struct *mm, unsigned long start, int nr_pages,
 			   unsigned int gup_flags, struct page **pages);
+/* get_user_pages_fast() whole: the lockless walk, then the slow path under
+ * mmap_lock (follow_page_pte, faultin_page) for the pages it did not get */
+int get_user_pages_mm(struct mm_struct *mm, unsigned long start, int nr_pages,
+		      unsigned int gup_flags, struct page **pages);
 void put_user_page(struct mm_struct *mm, struct page *page);
 
 /*

@@ -501,6 +501,16 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 }
 
 /*
+ * The world's pfns are the zones' nr_pages and, past them, one page of the
+ * kernel image: x86's empty_zero_page (head_64.S), the zero page memory.c
+ * maps.  It is PageReserved, in no zone, never in the buddy; mm_init.c
+ * gives it memory and a struct page beside the zones', memory.c's
+ * zero_page_boot() sets it up.
+ */
+#define empty_zero_pfn(pa)	((pa)->nr_pages)
+#define world_nr_pfns(pa)	((pa)->nr_pages + 1)
+
+/*
  * The zone of a page: as the kernel's zone bits in page->flags would answer
  * (set from the zone whose range holds the pfn), by a lookup of the ranges.
  */

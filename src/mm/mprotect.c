@@ -34,10 +34,16 @@ static bool pte_needs_flush(pte_t oldpte, pte_t newpte)
 }
 
 /* Every anonymous page is exclusive here (no fork): a writable private
- * mapping may map it writable at once, as the write fault would. */
-static bool can_change_pte_writable(struct vm_area_struct *vma, pte_t pte)
+ * mapping may map it writable at once, as the write fault would.  The zero
+ * page is no page of its own (vm_normal_page): its write fault copies it. */
+static bool can_change_pte_writable(struct vm_area_struct *vma, unsigned long addr, pte_t pte)
 {
-	return (__READ_ONCE(vma->vm_flags) & VM_WRITE) && !pte_protnone(pte);	/* mmap_lock */
+	struct page *page;
+
+	if (!(__READ_ONCE(vma->vm_flags) & VM_WRITE) || pte_protnone(pte))	/* mmap_lock */
+		return false;
+	page = vm_normal_page(vma, addr, pte);
+	return page && PageAnon(page);	/* PageAnonExclusive */
 }
 
 static long change_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
@@ -63,7 +69,7 @@ static long change_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 		oldpte = ptep_get_and_clear(vma->vm_mm, addr, pte);
 		ptent = pte_modify(oldpte, newprot);
 		if ((cp_flags & MM_CP_TRY_CHANGE_WRITABLE) && !pte_write(ptent) &&
-		    can_change_pte_writable(vma, ptent))
+		    can_change_pte_writable(vma, addr, ptent))
 			ptent = pte_mkwrite(ptent);
 		set_pte_at(vma->vm_mm, addr, pte, ptent);	/* ptep_modify_prot_commit() */
 		HOOK(tlb, pte_changed, vma->vm_mm, addr, TLB_PTE_PROT, false);

@@ -343,9 +343,12 @@ int reclaim_anon_page(struct mm_struct *mm, unsigned long addr)
 	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
 	if (pte) {
 		pte_t pteval = ptep_get(pte);
+		struct page *page;
 
-		if (pte_present(pteval)) {
-			folio = page_folio(pfn_to_page(pte_pfn(pteval)));
+		/* the zero page is on no LRU: reclaim never finds it */
+		if (pte_present(pteval) &&
+		    (page = vm_normal_page(mm->anon_vma.vmas[i], addr, pteval))) {
+			folio = page_folio(page);
 			folio_get(folio);
 		}
 		pte_unmap_unlock(pte, ptl);

@@ -23,6 +23,8 @@ enum {
 	BUG_FAULT_PTE_NOLOCK = 17,             /* a PTE changed without its ptlock */
 	BUG_OVERCOMMIT_NO_SYNC = 18,           /* util.c: the switch to never folds no CPU */
 	BUG_COMMITTED_UNACCT_LOST = 19,        /* mmap.c: a splitting munmap keeps a piece's charge */
+	BUG_ZERO_PAGE_NO_COW = 52,             /* memory.c: a write fault reuses the zero page */
+	BUG_ZERO_PAGE_ZAP_NORMAL = 53,         /* memory.c: the zap takes the zero page for a normal one */
 };
 
 /* The TLB gather layer's stat snapshot (tlb_stat.c, layer.h). */
@@ -302,6 +304,38 @@ void free_pgtables(struct mmu_gather *tlb, struct vm_area_struct **vmas, int nr,
 #define VM_FAULT_ERROR		(VM_FAULT_OOM | VM_FAULT_SIGSEGV)
 #define FAULT_FLAG_WRITE	0x01
 unsigned int handle_mm_fault(struct mm_struct *mm, unsigned long address, unsigned int flags);
+/* ... of a VMA that allows it, mmap_lock held (gup's faultin_page) */
+unsigned int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+			       unsigned int flags);
+
+/*
+ * The zero page (mm/memory.c's zero_pfn, x86's empty_zero_page): the
+ * kernel image's page past the zones (mmzone.h), mapped read-only and
+ * pte_special by every read fault of anonymous memory.  It has no rmap, no
+ * rss, and takes no reference from a mapping; vm_normal_page() says no
+ * page is there, so the zap neither frees nor counts it and a write fault
+ * copies it (wp_page_copy).  zero_page_boot: its struct page reserved with
+ * its one reference and its memory zeroed (a run with a bug switch may have
+ * written it); zero_page_destroy: back to the memmap pool's boot state.
+ */
+static inline unsigned long my_zero_pfn(unsigned long addr)
+{
+	(void)addr;
+	return empty_zero_pfn(mm_pa);
+}
+
+static inline bool is_zero_pfn(unsigned long pfn)
+{
+	return pfn == empty_zero_pfn(mm_pa);
+}
+
+#define ZERO_PAGE(vaddr)	pfn_to_page(my_zero_pfn(vaddr))
+/* no architecture of the model forbids it (s390's KVM guests do) */
+#define mm_forbids_zeropage(mm)	((void)(mm), false)
+void zero_page_boot(struct world *w);
+void zero_page_destroy(struct world *w);
+/* the page a present PTE maps, or NULL for a special one (the zero page) */
+struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr, pte_t pte);
 /* the tag a user page's first word holds: the model's owner cookie */
 static inline unsigned long anon_page_tag(const struct mm_struct *mm, unsigned long addr)
 {

@@ -67,3 +67,23 @@ static const struct bug_info bug_committed_unacct_lost = {
 		"for ever, and overcommit never refuses mappings it has room for",
 };
 BUG_SWITCH(bug_committed_unacct_lost);
+
+static const struct bug_info bug_zero_page_no_cow = {
+	.bit = BUG_ZERO_PAGE_NO_COW,
+	.name = "zero_page_no_cow", .layer = "tlb", .where = "do_wp_page",
+	.caught_by = "I-ZERO (a write through the zero page's TLB entry; the zero page not zero)",
+	.desc = "do_wp_page reuses the page a read-only PTE maps without asking vm_normal_page "
+		"whether there is one: a write after a read fault makes the shared zero page "
+		"writable in place, and every mapping of it in every mm reads what was written",
+};
+BUG_SWITCH(bug_zero_page_no_cow);
+
+static const struct bug_info bug_zero_page_zap_normal = {
+	.bit = BUG_ZERO_PAGE_ZAP_NORMAL,
+	.name = "zero_page_zap_normal", .layer = "tlb", .where = "zap_pte_range",
+	.caught_by = "bad_pte (the zero page's mapcount below zero), I-ZERO, I-RSS",
+	.desc = "zap_pte_range takes the page a PTE maps from its pfn, without vm_normal_page: "
+		"a PTE of the zero page is uncounted from rss it was never counted in, its rmap "
+		"dropped, and the page gathered to be freed into the buddy",
+};
+BUG_SWITCH(bug_zero_page_zap_normal);

@@ -2,7 +2,7 @@
 /*
  * The TLB gather layer's operations (binary codes 0x40-0x5f, fixed
  * forever): system calls on the task's address space, its user accesses,
- * reclaim of one page and gup_fast, the task leaving its mm; the handle
+ * reclaim of one page, gup_fast and gup, the task leaving its mm; the handle
  * kinds for a mapped range (rN: addresses) and an mm (mN); the per-task
  * state of a run; and the `tlb` fuzz target.
  *
@@ -349,7 +349,8 @@ static void do_gup_fast(struct op_ctx *c)
 
 static struct op_desc op_gup_fast = {
 	OP_NAME("gup_fast"), .code = 0x47, .layer = "tlb",
-	.desc = "get_user_pages_fast of a page of a range (IRQs off, no lock), used, then put",
+	.desc = "get_user_pages_fast_only of a page of a range (IRQs off, no lock: nothing where "
+		"the page is not there or the PTE is special, the zero page's), used, then put",
 	.nargs = 3,
 	.args = {
 		{ .name = "r", .kind = ARG_HANDLE, .hk = &hk_range },
@@ -359,6 +360,42 @@ static struct op_desc op_gup_fast = {
 	.exec = do_gup_fast,
 };
 OP_DESC(op_gup_fast);
+
+static void do_gup(struct op_ctx *c)
+{
+	struct mm_struct *mm = task_mm(c);
+	unsigned long addr, len, *word;
+	struct page *page;
+
+	if (!mm || !range_part(c, 0, c->op->arg[1], 1, &addr, &len))
+		return;
+	if (get_user_pages_mm(mm, addr, 1, c->op->arg[2] ? FOLL_WRITE : 0, &page) != 1)
+		return;
+	/* as gup_fast's: used while its mapping may go (a read of the zero
+	 * page reads zeroes; a write was given a copy) */
+	word = page_address(page);
+	sched_point("gup_pinned");
+	if (c->op->arg[2])
+		WRITE_ONCE(word[1], READ_ONCE(word[1]) + 1);
+	else
+		(void)READ_ONCE(word[1]);
+	put_user_page(mm, page);
+}
+
+static struct op_desc op_gup = {
+	OP_NAME("gup"), .code = 0x4d, .layer = "tlb",
+	.desc = "get_user_pages_fast of a page of a range: the lockless walk, then the slow path "
+		"under mmap_lock (follow_page_pte, a fault when the page is not there or a write "
+		"meets the zero page), used, then put",
+	.nargs = 3,
+	.args = {
+		{ .name = "r", .kind = ARG_HANDLE, .hk = &hk_range },
+		{ .name = "page", .kind = ARG_INT, .lo = 0, .hi = 63 },
+		{ .name = "write", .kind = ARG_INT, .lo = 0, .hi = 1, .has_def = true, .def = 0 },
+	},
+	.exec = do_gup,
+};
+OP_DESC(op_gup);
 
 static struct op_desc op_exit_mmap = {
 	OP_NAME("exit_mmap"), .code = 0x48, .layer = "tlb",

@@ -204,16 +204,18 @@ void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr
 {
 	struct pagealloc_world *pa = pa_world(w);
 	const struct memblock *mb = &pa->memblock;
-	/* no hole and no reserved page in the span: no pfn to look up */
-	bool all_free = (!mb->memory.cnt && !mb->reserved.cnt) ||
-			memblock_free_pages_in(mb, start_pfn, start_pfn + nr_pages) == nr_pages;
+	/* no hole and no reserved page in the span's zone pfns: none to look
+	 * up (a pfn past the zones, the zero page's, is looked up) */
+	unsigned long zend = min(start_pfn + nr_pages, pa->nr_pages);
+	bool all_free = (!mb->memory.cnt && !mb->reserved.cnt) || zend <= start_pfn ||
+			memblock_free_pages_in(mb, start_pfn, zend) == zend - start_pfn;
 	unsigned long pfn;
 
 	for (pfn = start_pfn; pfn < start_pfn + nr_pages; pfn++) {
 		struct page *page = &pa->memmap[pfn];
 
 		__init_single_page(page, pfn, 0, 0);	/* the zone: the memmap's layout */
-		if (!all_free && memblock_pfn_unavailable(mb, pfn))
+		if ((!all_free || pfn >= zend) && memblock_pfn_unavailable(mb, pfn))
 			page->flags |= 1UL << PG_reserved;	/* init_unavailable_range,
 								 * reserve_bootmem_region */
 		else

@@ -6,7 +6,7 @@
 # run and plain encode still refuse the file (exit 2, FILE:LINE:COL).
 # aim: is validated the same way and never reaches the binary form.
 . tests/lib/tap.sh
-plan 18
+plan 21
 
 # corpus/tlb/zap_deferred_flush.mmf with its decision at T1.2 moved to a
 # yield site the tree does not have
@@ -109,9 +109,26 @@ done)
 [ -z "$missing" ]
 ok $? "every seed of corpus/ has an aim: line" || diag "without one: $missing"
 
+# a switch that moves yield points: the seed aimed at count_partial_nolock
+# keeps its window in the binary form only if its steps are counted with
+# the switch on (encode --inject, as mmfuzz fuzz --inject encodes its seeds)
+"$MMFUZZ" encode corpus/slub/slabinfo_parked.mmf -o "$TMP/sp.bin" 2> /dev/null &&
+	"$MMFUZZ" encode --inject count_partial_nolock corpus/slub/slabinfo_parked.mmf \
+		-o "$TMP/spi.bin" 2> /dev/null
+plain=$("$MMFUZZ" run --target slub --inject count_partial_nolock "$TMP/sp.bin" 2>&1)
+injected=$("$MMFUZZ" run --target slub --inject count_partial_nolock "$TMP/spi.bin" 2>&1)
+! echo "$plain" | grep -q VIOLATION && echo "$injected" | grep -q "VIOLATION I-SL-WALK@count_partial"
+ok $? "encode --inject counts the steps on the switched model: its binary reproduces, the plain one not" ||
+	diag "plain: $plain; injected: $injected"
+"$MMFUZZ" encode --inject no_such_switch corpus/slub/slabinfo_parked.mmf -o "$TMP/x2.bin" \
+	2> "$TMP/err"; rc=$?
+[ $rc = 2 ] && [ ! -e "$TMP/x2.bin" ] && grep -q "unknown bug switch 'no_such_switch'" "$TMP/err"
+ok $? "encode --inject of an unknown switch: exit 2, nothing written" || diag "exit $rc: $(cat "$TMP/err")"
+
 # the campaign: it starts, keeps the seed, says so once on stderr and in its
 # log (the random engine: no instrumented build needed)
 if [ "$BUILD" != build ]; then
+	ok 0 "# SKIP the campaign runs once, in the plain pass"
 	ok 0 "# SKIP the campaign runs once, in the plain pass"
 else
 	"$MMFUZZ" fuzz --engine random --seeds "$TMP/seeds" --time 2 --seed 1 --out "$TMP/f" -q \
@@ -121,5 +138,12 @@ else
 		[ "$(grep -c "^seed gone: $where" "$TMP/f/logs/r1-seeds.log")" = 1 ]
 	ok $? "mmfuzz fuzz --seeds starts, keeps the seed, says so once on stderr and in its log" ||
 		diag "exit $rc: $(cat "$TMP/err")"
+	"$MMFUZZ" fuzz --engine random --inject count_partial_nolock --time 1 --seed 1 \
+		--out "$TMP/g" -q > /dev/null 2> "$TMP/err"; rc=$?
+	out=$("$MMFUZZ" run --target mm --inject count_partial_nolock \
+		"$TMP/g/seeds/r1/slub-slabinfo_parked.bin" 2>&1)
+	[ $rc = 0 ] && echo "$out" | grep -q "VIOLATION I-SL-WALK@count_partial"
+	ok $? "mmfuzz fuzz --inject encodes the shipped seeds with the switch on (OUT/seeds/r1)" ||
+		diag "exit $rc: $(cat "$TMP/err"); $out"
 fi
 finish

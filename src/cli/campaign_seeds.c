@@ -10,6 +10,7 @@
 /* cli.h first: <spawn.h> brings <sched.h>, whose SCHED_RR exec.h names */
 #include "campaign.h"
 #include "cli.h"
+#include "../bugs/bugs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,25 +73,78 @@ int campaign_spawn_logged(struct campaign *c, const char *path, bool search, cha
 	return status;
 }
 
-/* mmfuzz encode --keep-going --dropped NOTE SRC -o OUT, its output in the
- * build log; the exit status, or -1 */
+/* mmfuzz encode --keep-going --dropped NOTE [--inject NAME...] SRC -o OUT,
+ * its output in the build log; the exit status, or -1 */
 static int encode_one(struct campaign *c, const char *src, const char *out, const char *note)
 {
-	char *argv[] = { "mmfuzz", "encode", "--keep-going", "--dropped", (char *)note,
-			 (char *)src, "-o", (char *)out, NULL };
-	int status = campaign_spawn_logged(c, "/proc/self/exe", false, argv, "mmfuzz encode");
+	char *argv[8 + 2 * 64] = { "mmfuzz", "encode", "--keep-going", "--dropped", (char *)note };
+	int status, n = 5, i;
 
+	/* the steps counted on the model the campaign runs: the switches it
+	 * injects may move its yield points */
+	for (i = 0; i < 64 && n + 5 < (int)(sizeof(argv) / sizeof(argv[0])); i++)
+		if ((c->inject & (1ULL << i)) && bug_name(i)) {
+			argv[n++] = "--inject";
+			argv[n++] = (char *)bug_name(i);
+		}
+	argv[n++] = (char *)src;
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	argv[n] = NULL;
+	status = campaign_spawn_logged(c, "/proc/self/exe", false, argv, "mmfuzz encode");
 	if (status < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Every DIR/NAME.mmf into c->seeds as PREFIXNAME.bin; the number encoded,
+ * or -1 (a seed even the seed mode cannot read is bad input: counted in
+ * *@bad, said once) */
+static int encode_dir(struct campaign *c, const char *from, const char *prefix, const char *what,
+		      int *bad)
+{
+	char src[4400], out[4400], note[4400], name[256];
+	struct dirent *de;
+	DIR *d = opendir(from);
+	int n = 0;
+
+	if (!d) {
+		fprintf(stderr, "mmfuzz fuzz: %s %s: %s\n", what, from, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		int rc;
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".mmf") || !stem(de->d_name, name,
+									      sizeof(name)))
+			continue;
+		snprintf(src, sizeof(src), "%s/%s", from, de->d_name);
+		snprintf(out, sizeof(out), "%s/%s%s.bin", c->seeds, prefix, name);
+		snprintf(note, sizeof(note), "%s/%s%s.txt", c->notes, prefix, name);
+		rc = encode_one(c, src, out, note);
+		if (rc < 0 || campaign_signal()) {
+			closedir(d);
+			return -1;
+		}
+		if (rc) {
+			fprintf(stderr, "mmfuzz fuzz: %s: %s is no program this tree can "
+				"run; see %s\n", what, src, c->build_log);
+			(*bad)++;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
 int campaign_seeds_encode(struct campaign *c)
 {
-	char dir[4300], src[4400], out[4400], note[4400], name[256];
+	char dir[4300], sub[4400], prefix[300];
 	struct dirent *de;
+	struct stat st;
 	DIR *d;
-	int n = 0, bad = 0;
+	int n = 0, k, bad = 0;
 
 	snprintf(dir, sizeof(dir), "%s/seeds", c->out);
 	if (output_dir("fuzz", dir))
@@ -100,40 +155,44 @@ int campaign_seeds_encode(struct campaign *c)
 		    (int)sizeof(c->notes) ||
 	    output_dir("fuzz", c->seeds) || output_dir("fuzz", c->notes))
 		return -1;
-	d = opendir(c->seeds_from);
-	if (!d) {
-		fprintf(stderr, "mmfuzz fuzz: --seeds %s: %s\n", c->seeds_from, strerror(errno));
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		int rc;
+	if (c->seeds_from) {
+		n = encode_dir(c, c->seeds_from, "", "--seeds", &bad);
+		if (n < 0)
+			return -1;
+	} else {
+		/* --inject on the shipped corpus: the target's text seeds, as
+		 * make corpus takes them (corpus/TARGET/, every directory but
+		 * regress/ for all and mm), named DIR-NAME as there */
+		bool every = !strcmp(c->target, "all") || !strcmp(c->target, "mm");
 
-		if (len < 5 || strcmp(de->d_name + len - 4, ".mmf") || !stem(de->d_name, name,
-									      sizeof(name)))
-			continue;
-		snprintf(src, sizeof(src), "%s/%s", c->seeds_from, de->d_name);
-		snprintf(out, sizeof(out), "%s/%s.bin", c->seeds, name);
-		snprintf(note, sizeof(note), "%s/%s.txt", c->notes, name);
-		rc = encode_one(c, src, out, note);
-		if (rc < 0 || campaign_signal()) {
-			closedir(d);
+		snprintf(dir, sizeof(dir), "%s/corpus", c->root);
+		d = opendir(dir);
+		if (!d) {
+			fprintf(stderr, "mmfuzz fuzz: %s: %s\n", dir, strerror(errno));
 			return -1;
 		}
-		if (rc) {
-			/* what even the seed mode cannot read is bad input */
-			fprintf(stderr, "mmfuzz fuzz: --seeds: %s is no program this tree can "
-				"run; see %s\n", src, c->build_log);
-			bad++;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.' || !strcmp(de->d_name, "regress") ||
+			    (!every && strcmp(de->d_name, c->target)))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+			if (stat(sub, &st) || !S_ISDIR(st.st_mode))
+				continue;
+			snprintf(prefix, sizeof(prefix), "%s-", de->d_name);
+			k = encode_dir(c, sub, prefix, "seed", &bad);
+			if (k < 0) {
+				closedir(d);
+				return -1;
+			}
+			n += k;
 		}
-		n++;
+		closedir(d);
 	}
-	closedir(d);
 	if (bad)
 		return -1;
 	if (!n && !c->quiet)
-		fprintf(stderr, "mmfuzz fuzz: --seeds %s has no .mmf: the engine starts from "
-			"nothing\n", c->seeds_from);
+		fprintf(stderr, "mmfuzz fuzz: %s has no .mmf: the engine starts from nothing\n",
+			c->seeds_from ? c->seeds_from : "the corpus");
 	return 0;
 }
 

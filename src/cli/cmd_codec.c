@@ -25,7 +25,8 @@ static const char decode_usage[] =
 	"                     (default mm)\n";
 
 static const char encode_usage[] =
-	"usage: mmfuzz encode [--text | --binary] [--keep-going [--dropped NOTE]] FILE -o OUT\n"
+	"usage: mmfuzz encode [--text | --binary] [--keep-going [--dropped NOTE]] [--inject NAME]\n"
+	"                     FILE -o OUT\n"
 	"\n"
 	"Write a program (text or binary) in the binary form the fuzzers mutate.\n"
 	"Schedule decisions become step counts (the program is run once to count\n"
@@ -44,10 +45,14 @@ static const char encode_usage[] =
 	"                     dropped, said in one line on stderr, and the rest encoded\n"
 	"                     (make corpus; mmfuzz fuzz's --seeds)\n"
 	"  --dropped NOTE     with --keep-going: that line also in the file NOTE, which\n"
-	"                     is removed when nothing was dropped\n";
+	"                     is removed when nothing was dropped\n"
+	"  --inject NAME      count the steps with bug switch NAME on (repeatable): a\n"
+	"                     seed for a campaign that injects it (mmfuzz fuzz --inject),\n"
+	"                     whose yield points the switch may move\n";
 
 static bool keep_going;
 static const char *dropped_note;
+static struct run_opts encode_inject;	/* --inject: its .inject only */
 
 /* Nothing was dropped: an old note goes, if it is a regular file (the only
  * kind encode writes in its place); a device, a FIFO or a link is left as
@@ -73,7 +78,7 @@ static int codec_args(const char *cmd, const char *usage, int argc, char **argv,
 		{ "text", no_argument, 0, 'T' }, { "target", required_argument, 0, 'G' },
 		{ "binary", no_argument, 0, 'b' }, { "help", no_argument, 0, 'h' },
 		{ "keep-going", no_argument, 0, 'K' }, { "dropped", required_argument, 0, 'D' },
-		{ 0 } };
+		{ "inject", required_argument, 0, 'I' }, { 0 } };
 	int c;
 
 	optind = 1;
@@ -91,6 +96,14 @@ static int codec_args(const char *cmd, const char *usage, int argc, char **argv,
 			break;
 		case 'o':
 			*out = optarg;
+			break;
+		case 'I':
+			if (!want_out) {
+				opt_error(cmd, '?', argv);
+				return -1;
+			}
+			if (parse_inject(optarg, &encode_inject))
+				return -1;
 			break;
 		case 'K':
 		case 'D':
@@ -313,6 +326,7 @@ int cmd_encode(int argc, char **argv)
 		input_free(&in);
 		return EXIT_USAGE;
 	}
+	prog_codec_inject(encode_inject.inject);
 	keyed = in.prog->keyed;
 	ndec = in.prog->ndec;
 	memcpy(lines, in.prog->dec_line, sizeof(lines));

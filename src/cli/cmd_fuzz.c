@@ -218,7 +218,10 @@ static int campaign_run(struct campaign *c)
 	if (!c->quiet)
 		fprintf(stderr, "mmfuzz fuzz: campaign %d in %s; building the %s %s target (%s), "
 			"log %s\n", c->run, c->out, c->engine, c->target, c->sanitizer, c->build_log);
-	if (build(c) || (c->seeds_from && campaign_seeds_encode(c)))
+	/* --seeds, or switches injected: the steps of the shipped seeds'
+	 * decisions were counted on the model without them (make corpus) */
+	if (build(c) || ((c->seeds_from || (c->inject && strcmp(c->target, "text"))) &&
+			 campaign_seeds_encode(c)))
 		return campaign_signal() ? 128 + campaign_signal() : EXIT_USAGE;
 	campaign_seeds_notes(c);
 	setenv("MMFUZZ_STATS", c->stats, 1);

@@ -10,12 +10,20 @@
 
 #include <string.h>
 
+/* The bug switches every run here has on (prog_codec_inject). */
+static uint64_t codec_inject;
+
+void prog_codec_inject(uint64_t inject)
+{
+	codec_inject = inject;
+}
+
 /* One run on the program's own schedule, recording its decisions; which
  * of them fired (they fire in order: the next recorded one is this one,
  * or this one was passed by). */
 static int run_recorded(struct exec *e, const struct prog *p, struct run_result *r, bool *fired)
 {
-	struct run_opts o = { 0 };
+	struct run_opts o = { .inject = codec_inject };
 	const struct sched_decision *rec;
 	int nrec, i, j = 0;
 
@@ -51,7 +59,7 @@ static int run_recorded(struct exec *e, const struct prog *p, struct run_result 
 static int canonical_schedule(struct exec *e, struct prog *p, struct run_result *r,
 			      const bool *fired)
 {
-	struct run_opts o = { 0 };
+	struct run_opts o = { .inject = codec_inject };
 	int i;
 
 	for (i = 0; p->keyed && p->fallback_depth && i < r->ndec_fired && i < p->ndec; i++)

@@ -34,6 +34,11 @@ int prog_decode_canonical(struct exec *e, struct prog *p, struct run_result *r, 
  * decisions by step, and need_resched() is a step only for a decision
  * named at its site (kernel/preempt.h).
  */
+/* The bug switches the counting runs of decode and encode have on (0 by
+ * default): a seed encoded for a campaign with switches injected counts
+ * its decisions' steps on the model the campaign runs, whose yield points
+ * the switches may move. */
+void prog_codec_inject(uint64_t inject);
 long prog_encode_canonical(struct exec *e, struct prog *p, uint8_t *out, size_t cap,
 			   struct run_result *r, bool *fired, int *bad);
 

@@ -101,4 +101,15 @@ static inline void mm_fold(struct world *w)
 	mm_test_task.cpu = saved;
 }
 
+/* pages on node 0's first zone's free lists, every order */
+static inline long mm_zone0_free_pages(struct world *w)
+{
+	long n = 0;
+	int o;
+
+	for (o = 0; o <= pa_world(w)->max_order; o++)
+		n += (long)mm_nr_free(w, 0, o) << o;
+	return n;
+}
+
 #endif /* MMFUZZ_TESTS_MM_WORLD_H */

@@ -30,12 +30,7 @@ static void tune(struct mm_config *cfg)
 
 static long nr_free(struct world *w)
 {
-	long n = 0;
-	int o;
-
-	for (o = 0; o <= pa_world(w)->max_order; o++)
-		n += (long)mm_nr_free(w, 0, o) << o;
-	return n;
+	return mm_zone0_free_pages(w);
 }
 
 static long rss(struct mm_struct *mm)

@@ -75,15 +75,14 @@ int campaign_spawn_logged(struct campaign *c, const char *path, bool search, cha
 
 /* mmfuzz encode --keep-going --dropped NOTE [--inject NAME...] SRC -o OUT,
  * its output in the build log; the exit status, or -1 */
-static int encode_one(struct campaign *c, const char *src, const char *out, const char *note)
+static int encode_one(struct campaign *c, const char *src, const char *out, const char *note,
+		      uint64_t inject)
 {
 	char *argv[8 + 2 * 64] = { "mmfuzz", "encode", "--keep-going", "--dropped", (char *)note };
 	int status, n = 5, i;
 
-	/* the steps counted on the model the campaign runs: the switches it
-	 * injects may move its yield points */
 	for (i = 0; i < 64 && n + 5 < (int)(sizeof(argv) / sizeof(argv[0])); i++)
-		if ((c->inject & (1ULL << i)) && bug_name(i)) {
+		if ((inject & (1ULL << i)) && bug_name(i)) {
 			argv[n++] = "--inject";
 			argv[n++] = (char *)bug_name(i);
 		}
@@ -97,9 +96,17 @@ static int encode_one(struct campaign *c, const char *src, const char *out, cons
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Every DIR/NAME.mmf into c->seeds as PREFIXNAME.bin; the number encoded,
- * or -1 (a seed even the seed mode cannot read is bad input: counted in
- * *@bad, said once) */
+/*
+ * Every DIR/NAME.mmf into c->seeds as PREFIXNAME.bin; with switches
+ * injected, also as PREFIXNAME+inject.bin, its steps counted with them on.
+ * Both: a switch that takes yield points away before a seed's window (a
+ * lock count_partial_nolock drops) moves the plain twin's step off it,
+ * and one that renames the window's own site (vmstat_lost_update's split
+ * atomic) makes the keyed decision never fire on the switched model, where
+ * the plain twin's step still lands beside it.  The number of files
+ * encoded, or -1 (a seed even the seed mode cannot read is bad input:
+ * counted in *@bad, said once).
+ */
 static int encode_dir(struct campaign *c, const char *from, const char *prefix, const char *what,
 		      int *bad)
 {
@@ -114,25 +121,30 @@ static int encode_dir(struct campaign *c, const char *from, const char *prefix, 
 	}
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
-		int rc;
+		int rc, twin;
 
 		if (len < 5 || strcmp(de->d_name + len - 4, ".mmf") || !stem(de->d_name, name,
 									      sizeof(name)))
 			continue;
 		snprintf(src, sizeof(src), "%s/%s", from, de->d_name);
-		snprintf(out, sizeof(out), "%s/%s%s.bin", c->seeds, prefix, name);
-		snprintf(note, sizeof(note), "%s/%s%s.txt", c->notes, prefix, name);
-		rc = encode_one(c, src, out, note);
-		if (rc < 0 || campaign_signal()) {
-			closedir(d);
-			return -1;
+		for (twin = 0; twin < (c->inject ? 2 : 1); twin++) {
+			const char *sfx = twin ? "+inject" : "";
+
+			snprintf(out, sizeof(out), "%s/%s%s%s.bin", c->seeds, prefix, name, sfx);
+			snprintf(note, sizeof(note), "%s/%s%s%s.txt", c->notes, prefix, name, sfx);
+			rc = encode_one(c, src, out, note, twin ? c->inject : 0);
+			if (rc < 0 || campaign_signal()) {
+				closedir(d);
+				return -1;
+			}
+			if (rc) {
+				fprintf(stderr, "mmfuzz fuzz: %s: %s is no program this tree can "
+					"run; see %s\n", what, src, c->build_log);
+				(*bad)++;
+				break;
+			}
+			n++;
 		}
-		if (rc) {
-			fprintf(stderr, "mmfuzz fuzz: %s: %s is no program this tree can "
-				"run; see %s\n", what, src, c->build_log);
-			(*bad)++;
-		}
-		n++;
 	}
 	closedir(d);
 	return n;

@@ -218,8 +218,9 @@ static int campaign_run(struct campaign *c)
 	if (!c->quiet)
 		fprintf(stderr, "mmfuzz fuzz: campaign %d in %s; building the %s %s target (%s), "
 			"log %s\n", c->run, c->out, c->engine, c->target, c->sanitizer, c->build_log);
-	/* --seeds, or switches injected: the steps of the shipped seeds'
-	 * decisions were counted on the model without them (make corpus) */
+	/* --seeds, or switches injected: make corpus counted the shipped
+	 * seeds' steps on the model without them (campaign_seeds.c gives
+	 * both twins) */
 	if (build(c) || ((c->seeds_from || (c->inject && strcmp(c->target, "text"))) &&
 			 campaign_seeds_encode(c)))
 		return campaign_signal() ? 128 + campaign_signal() : EXIT_USAGE;

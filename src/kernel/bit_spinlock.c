@@ -68,7 +68,7 @@ static __sched_notsan bool bit_clear_cond(void *arg)
 {
 	const struct bitlock_wait *w = arg;
 
-	return !(__atomic_load_n(w->addr, __ATOMIC_RELAXED) & (1UL << w->bit));
+	return !(sched_peek(*w->addr) & (1UL << w->bit));
 }
 
 static __sched_notsan struct task *bit_holder(void *arg)

@@ -145,7 +145,8 @@ static const struct tlb_entry *stale_entry(struct tlb_world *tw, struct mm_struc
 			    !tlb_entry_usable(tw, cpu, e, &owner) || owner != mm)
 				continue;
 			pte = pte_now(mm, addr);
-			if (entry_stale(e, pte)) {
+			/* cleared by another task whose own flush is on its way */
+			if (entry_stale(e, pte) && !clear_flush_in_flight(mm, addr)) {
 				*cpup = cpu;
 				*ptep = pte;
 				return e;
@@ -609,6 +610,7 @@ static const struct tlb_hooks tlb_check_hooks = {
 	.gup_page = gup_page,
 	.pte_faulted = pte_faulted,
 	.pte_cowed = pte_cowed,
+	.pte_clear_flush = pte_clear_flush,
 	.dontneed_done = dontneed_done,
 	.mprotect_done = mprotect_done,
 	.user_range = user_range,

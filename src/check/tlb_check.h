@@ -35,6 +35,10 @@ struct user_range {
 	int what;
 	unsigned long start, end;
 	u64 stamp;			/* tlb_world->clock as it began */
+	/* a ptep_clear_flush() of the task's in flight (wp_page_copy): the
+	 * PTE at @cf_addr of @cf_mm is clear and its flush not yet done */
+	const struct mm_struct *cf_mm;
+	unsigned long cf_addr;
 };
 
 struct tlb_check_world {
@@ -89,6 +93,9 @@ static inline __sched_notsan void stamp_max(u64 *p, u64 v)
 void dontneed_done(struct mm_struct *mm, unsigned long start, unsigned long end, u64 stamp);
 void user_range(struct mm_struct *mm, unsigned long start, unsigned long end, int what);
 void pte_changed(struct mm_struct *mm, unsigned long addr, int what, bool fullmm);
+void pte_clear_flush(struct mm_struct *mm, unsigned long addr, bool done);
+/* another task's ptep_clear_flush() of @addr is in flight */
+bool clear_flush_in_flight(const struct mm_struct *mm, unsigned long addr);
 
 static inline bool tlb_mm_is_live(struct tlb_world *tw, int i)
 {

@@ -39,6 +39,30 @@ static const char *const range_names[] = {
 	[TLB_RANGE_PROT] = "mprotect",
 };
 
+void pte_clear_flush(struct mm_struct *mm, unsigned long addr, bool done)
+{
+	struct user_range *r = task_range();
+
+	if (!r)
+		return;
+	tsan_ignore_begin();
+	r->cf_mm = done ? NULL : mm;
+	r->cf_addr = addr & PAGE_MASK;
+	tsan_ignore_end();
+}
+
+bool clear_flush_in_flight(const struct mm_struct *mm, unsigned long addr)
+{
+	struct tlb_check_world *s = world_layer_state(mm_world, &tlb_check_layer);
+	int i;
+
+	for (i = 0; i < MAX_TASKS; i++)
+		if (s->range[i].cf_mm == mm && s->range[i].cf_addr == (addr & PAGE_MASK) &&
+		    (!current_task || i != current_task->id))
+			return true;
+	return false;
+}
+
 void user_range(struct mm_struct *mm, unsigned long start, unsigned long end, int what)
 {
 	struct user_range *r = task_range();

@@ -576,8 +576,10 @@ static unsigned int wp_page_copy(struct vm_fault *vmf)
 		/* ptep_clear_flush(): clear the pte entry and flush it first,
 		 * before updating the pte with the new entry, to keep TLBs on
 		 * different CPUs in sync */
+		HOOK(tlb, pte_clear_flush, mm, vmf->address, false);
 		ptep_get_and_clear(mm, vmf->address, vmf->pte);
 		flush_tlb_page(vma, vmf->address);
+		HOOK(tlb, pte_clear_flush, mm, vmf->address, true);
 		folio_add_new_anon_rmap(new_folio, vma, vmf->address);
 		set_pte_at(mm, vmf->address, vmf->pte, entry);
 		HOOK(tlb, pte_faulted, mm, vmf->address);

@@ -399,6 +399,9 @@ struct tlb_hooks {
 	void (*pte_faulted)(struct mm_struct *mm, unsigned long addr);
 	/* wp_page_copy set the copy of the zero page at @addr, after its flush */
 	void (*pte_cowed)(struct mm_struct *mm, unsigned long addr);
+	/* ptep_clear_flush() of @addr begins (@done false: the PTE about to be
+	 * cleared) and ends (@done: its flush done) */
+	void (*pte_clear_flush)(struct mm_struct *mm, unsigned long addr, bool done);
 	/* MADV_DONTNEED of [start, end) in a gather begun at @stamp returns
 	 * (mmap_lock still held); mprotect of [start, end) to @vm_flags too */
 	void (*dontneed_done)(struct mm_struct *mm, unsigned long start, unsigned long end,

@@ -112,6 +112,11 @@ ok $? "every seed of corpus/ has an aim: line" || diag "without one: $missing"
 # a switch that moves yield points: the seed aimed at count_partial_nolock
 # keeps its window in the binary form only if its steps are counted with
 # the switch on (encode --inject, as mmfuzz fuzz --inject encodes its seeds)
+if [ "$BUILD" = build-tsan ]; then
+	# the switch's walk without list_lock is a race TSan reports, and the
+	# counting run stops there
+	ok 0 "# SKIP count_partial_nolock races under TSan"
+else
 "$MMFUZZ" encode corpus/slub/slabinfo_parked.mmf -o "$TMP/sp.bin" 2> /dev/null &&
 	"$MMFUZZ" encode --inject count_partial_nolock corpus/slub/slabinfo_parked.mmf \
 		-o "$TMP/spi.bin" 2> /dev/null
@@ -120,6 +125,7 @@ injected=$("$MMFUZZ" run --target slub --inject count_partial_nolock "$TMP/spi.b
 ! echo "$plain" | grep -q VIOLATION && echo "$injected" | grep -q "VIOLATION I-SL-WALK@count_partial"
 ok $? "encode --inject counts the steps on the switched model: its binary reproduces, the plain one not" ||
 	diag "plain: $plain; injected: $injected"
+fi
 "$MMFUZZ" encode --inject no_such_switch corpus/slub/slabinfo_parked.mmf -o "$TMP/x2.bin" \
 	2> "$TMP/err"; rc=$?
 [ $rc = 2 ] && [ ! -e "$TMP/x2.bin" ] && grep -q "unknown bug switch 'no_such_switch'" "$TMP/err"

@@ -137,6 +137,17 @@ static int encode_dir(struct campaign *c, const char *from, const char *prefix, 
 				closedir(d);
 				return -1;
 			}
+			if (rc && twin) {
+				/* the switched model stopped the counting run (a
+				 * sanitizer's report of the switch's own race): the
+				 * seed goes in once, as make corpus counted it */
+				unlink(out);
+				if (!c->quiet)
+					fprintf(stderr, "mmfuzz fuzz: seed %s%s: its steps cannot be "
+						"counted with the switches on (see %s); kept as "
+						"counted without them\n", prefix, name, c->build_log);
+				break;
+			}
 			if (rc) {
 				fprintf(stderr, "mmfuzz fuzz: %s: %s is no program this tree can "
 					"run; see %s\n", what, src, c->build_log);

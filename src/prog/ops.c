@@ -24,6 +24,9 @@ static int noplayers;
 #define MAX_TARGETS	16
 static const struct fuzz_target *targets[MAX_TARGETS];
 static int ntargets;
+/* each code's operation layer (NULL: no descriptor, or none of that
+ * name), built once from the registries */
+static const struct op_layer *code_layer[OP_CODES];
 static pthread_once_t ops_once = PTHREAD_ONCE_INIT;
 
 /* "mm": every operation; codes nobody has fold onto the page allocator's
@@ -208,6 +211,11 @@ static void ops_build(void)
 	for (i = 0; i < n; i++)
 		oplayers[i]->id = (int)i;
 	noplayers = (int)n;
+
+	for (k = 0; k < OP_CODES; k++)
+		for (i = 0; op_table[k] && i < (size_t)noplayers; i++)
+			if (!strcmp(oplayers[i]->name, op_table[k]->layer))
+				code_layer[k] = oplayers[i];
 
 	ntargets = (int)registry_collect(&targets_registry, (const void **)targets);
 	all_fold_build();
@@ -487,6 +495,16 @@ bool prog_starts_kthreads(const struct prog *p)
 			if (op_layer_by_index(l)->kthreads &&
 			    !strcmp(op_layer_by_index(l)->name, op_desc_of(&p->ops[i])->layer))
 				return true;
+	return false;
+}
+
+bool prog_has_op_layer(const struct prog *p, const struct op_layer *l)
+{
+	int i;
+
+	for (i = 0; i < p->nops; i++)
+		if (code_layer[p->ops[i].code] == l)
+			return true;
 	return false;
 }
 

@@ -182,6 +182,8 @@ const struct fuzz_target *target_by_index(int i);
 bool target_has(const struct fuzz_target *t, const struct op_desc *d);
 /* The code @code means in target @t. */
 unsigned target_fold(const struct fuzz_target *t, unsigned code);
+/* target_fold of every code, for a registered target (NULL: not one) */
+const unsigned char *target_fold_map(const struct fuzz_target *t);
 int handle_kinds_count(void);
 const struct handle_kind *handle_kind_by_index(int i);
 int handle_kind_index(const struct handle_kind *hk);

@@ -5,7 +5,9 @@
  * space of two (ids 0 and 1) that this file registers too.  One owner per
  * object is clean; an object both sources claim is reported with both
  * owners; an object neither claims is owned by nobody; an id past the
- * space's end is refused.  The same in I-CONS's full mode.
+ * space's end is refused; with no object added at all, object 0 is owned by
+ * nobody (a space that counts its objects is walked even then).  The same
+ * in I-CONS's full mode.
  */
 #include <string.h>
 
@@ -92,7 +94,7 @@ int main(void)
 	char err[256];
 	int full;
 
-	tap_plan(9);
+	tap_plan(11);
 	if (!ok(!prog_parse_text(text, "t", &p, err, sizeof(err)), "the program parses"))
 		diag("%s", err);
 	for (full = 0; full < 2; full++) {
@@ -105,6 +107,9 @@ int main(void)
 		   r.outcome == RUN_VIOLATION ? r.v.msg : "clean");
 		run(e, &p, 1, 0, &r);
 		ok(says(&r, "test object 1 is owned by nobody"), "%s: an object nobody owns: %s",
+		   full ? "full" : "quick", r.outcome == RUN_VIOLATION ? r.v.msg : "clean");
+		run(e, &p, 0, 0, &r);
+		ok(says(&r, "test object 0 is owned by nobody"), "%s: no object owned at all: %s",
 		   full ? "full" : "quick", r.outcome == RUN_VIOLATION ? r.v.msg : "clean");
 		run(e, &p, 1, 6, &r);
 		ok(says(&r, "test object 2 is owned by owner b's o2 but the space has 2"),

@@ -68,7 +68,7 @@ int main(void)
 	struct prog p;
 	char err[256];
 
-	tap_plan(4);
+	tap_plan(5);
 	if (!ok(!prog_parse_text(text, "t", &p, err, sizeof(err)), "a layer's own operation parses"))
 		diag("%s", err);
 	exec_run(e, &p, &o, &r);
@@ -83,6 +83,24 @@ int main(void)
 	forget = false;
 	exec_run(e, &p, &o, &r);
 	ok(r.outcome == RUN_CLEAN, "and clean again with page_moved()");
+
+	/* I-CONS reads the live page handles 64 at a time (shadow.c's
+	 * handle_collect): 150 held at once are all owned, none lost */
+	{
+		static char many[150 * 48 + 64];
+		size_t n = (size_t)snprintf(many, sizeof(many), "mmfuzz 1\ncpus: 1\nzone_pages: 1024\n"
+					    "task T0 cpu=0\n");
+		int i;
+
+		for (i = 0; i < 150; i++)
+			n += (size_t)snprintf(many + n, sizeof(many) - n,
+					      "  h%d = alloc_pages order=0 mt=movable\n", i);
+		if (prog_parse_text(many, "many", &p, err, sizeof(err)))
+			diag("%s", err);
+		exec_run(e, &p, &o, &r);
+		ok(r.outcome == RUN_CLEAN && r.ops_run == 150, "150 page handles live at once: clean (%s)",
+		   r.outcome == RUN_CLEAN ? "-" : r.v.signature);
+	}
 	exec_destroy(e);
 	return tap_done();
 }

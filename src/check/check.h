@@ -140,9 +140,17 @@ void check_final(struct world *w);
  * (src/prog/ops_pagealloc.c's page_table, before each run).  The shadow
  * keeps only which handle owns each pfn and how many page handles are live.
  */
+struct shadow_block {
+	struct page *page;
+	unsigned int order;
+	int name;			/* N of hN */
+};
 struct shadow_table {
-	int (*live_count)(void);	/* live handles of every kind */
-	int (*live_at)(int i);		/* the i'th, in no order */
+	/* the blocks of the live page handles from the @from'th live handle
+	 * (of any kind) on, in the table's order, into @out (at most @cap);
+	 * the count, and where to go on in *@next (the live handles' count
+	 * once every one was looked at) */
+	int (*pages)(int from, struct shadow_block *out, int cap, int *next);
 	/* the block live page handle @h holds, its order and N of hN; NULL
 	 * when @h is no live page handle */
 	struct page *(*page)(int h, unsigned int *order, int *name);

@@ -99,6 +99,7 @@ static const struct registry sources_registry = {
 
 static const struct owner_space *spaces[MAX_SPACES];
 static int nspaces;
+static int nspaces_counted;	/* spaces that say how many objects they have */
 
 static int cmp_space(const void *a, const void *b)
 {
@@ -118,8 +119,12 @@ static const struct registry spaces_registry = {
 
 static void sources_build(void)
 {
+	int i;
+
 	nsources = (int)registry_collect(&sources_registry, (const void **)sources);
 	nspaces = (int)registry_collect(&spaces_registry, (const void **)spaces);
+	for (i = 0; i < nspaces; i++)
+		nspaces_counted += !!spaces[i]->nr;
 }
 
 /* Set the bits of [pfn, pfn + len); false if one was set already. */
@@ -432,7 +437,9 @@ static void conservation(struct world *w, const char *site, struct cfail *f)
 	pthread_once(&sources_once, sources_build);
 	fast_ok = tiles(w);
 	if (fast_ok && !check_cons_full) {
-		if (sink.nobj || nspaces)
+		/* no object added: only a space that counts its objects can
+		 * have one owned by nobody */
+		if (sink.nobj || nspaces_counted)
 			objects(w, site, f);
 		return;
 	}

@@ -185,20 +185,17 @@ int shadow_live_count(void)
 
 static __sched_notsan void handle_collect(struct world *w, struct owner_sink *s)
 {
-	int i, n;
+	struct shadow_block b[64];
+	int from = 0, n, i;
 
 	(void)w;
 	if (!sh.t)
 		return;
-	n = sh.t->live_count();
-	for (i = 0; i < n; i++) {
-		unsigned int order;
-		int name;
-		struct page *page = sh.t->page(sh.t->live_at(i), &order, &name);
-
-		if (page)
-			owner_add(s, page_to_pfn(page), 1UL << order, (unsigned)name);
-	}
+	do {
+		n = sh.t->pages(from, b, (int)(sizeof(b) / sizeof(b[0])), &from);
+		for (i = 0; i < n; i++)
+			owner_add(s, page_to_pfn(b[i].page), 1UL << b[i].order, (unsigned)b[i].name);
+	} while (n == (int)(sizeof(b) / sizeof(b[0])));
 }
 
 static void handle_describe(unsigned who, char *buf, size_t n)

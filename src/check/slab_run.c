@@ -53,6 +53,7 @@ static struct tid_snap {
 	const struct slab *slab;
 	unsigned long tid;
 } tid_snap[MAX_CPUS][TID_SNAPS];
+static bool tid_snap_dirty;	/* an entry set since the last clearing (4 KB) */
 
 static __sched_notsan void cpu_lock(struct kmem_cache *s, int cpu, bool held, const char *fn)
 {
@@ -71,6 +72,7 @@ static __sched_notsan void cpu_lock(struct kmem_cache *s, int cpu, bool held, co
 				e = &tid_snap[cpu][i];
 		if (!e)
 			e = &tid_snap[cpu][0];
+		tid_snap_dirty = true;
 		e->s = s;
 		e->freelist = c->freelist;
 		e->slab = c->slab;
@@ -110,7 +112,9 @@ static void slub_run_begin(struct world *w)
 {
 	(void)w;
 	slab_partial_run_begin();
-	memset(tid_snap, 0, sizeof(tid_snap));
+	if (tid_snap_dirty)
+		memset(tid_snap, 0, sizeof(tid_snap));
+	tid_snap_dirty = false;
 }
 
 static void slub_quiescent(struct world *w, const char *where, struct cfail *f)

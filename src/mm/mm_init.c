@@ -209,17 +209,23 @@ void memmap_init_boot(struct world *w, unsigned long start_pfn, unsigned long nr
 	unsigned long zend = min(start_pfn + nr_pages, pa->nr_pages);
 	bool all_free = (!mb->memory.cnt && !mb->reserved.cnt) || zend <= start_pfn ||
 			memblock_free_pages_in(mb, start_pfn, zend) == zend - start_pfn;
-	unsigned long pfn;
+	/* [start_pfn, free_end): free, no lookup (a run's reset: every page) */
+	unsigned long pfn, free_end = all_free ? zend : start_pfn;
+	struct page *memmap = pa->memmap;
 
-	for (pfn = start_pfn; pfn < start_pfn + nr_pages; pfn++) {
-		struct page *page = &pa->memmap[pfn];
+	for (pfn = start_pfn; pfn < free_end; pfn++) {
+		__init_single_page(&memmap[pfn], pfn, 0, 0);	/* the zone: the memmap's layout */
+		set_page_count(&memmap[pfn], 0);		/* __free_pages_core() */
+	}
+	for (; pfn < start_pfn + nr_pages; pfn++) {
+		struct page *page = &memmap[pfn];
 
-		__init_single_page(page, pfn, 0, 0);	/* the zone: the memmap's layout */
-		if ((!all_free || pfn >= zend) && memblock_pfn_unavailable(mb, pfn))
+		__init_single_page(page, pfn, 0, 0);
+		if (memblock_pfn_unavailable(mb, pfn))
 			page->flags |= 1UL << PG_reserved;	/* init_unavailable_range,
 								 * reserve_bootmem_region */
 		else
-			set_page_count(page, 0);	/* __free_pages_core() */
+			set_page_count(page, 0);
 	}
 }
 

@@ -81,7 +81,8 @@ static int arg_width(const struct op_arg *a)
 	return a->bin_bytes ? a->bin_bytes : 1;
 }
 
-static void decode_op(struct prog *p, struct reader *r, size_t pend, const struct fuzz_target *t)
+static void decode_op(struct prog *p, struct reader *r, size_t pend, const struct fuzz_target *t,
+		      const unsigned char *fold)
 {
 	struct op *op = &p->ops[p->nops];
 	const struct op_desc *d;
@@ -89,7 +90,8 @@ static void decode_op(struct prog *p, struct reader *r, size_t pend, const struc
 	int k;
 
 	memset(op, 0, sizeof(*op));
-	op->code = (unsigned char)target_fold(t, rd8(r));
+	b = rd8(r);
+	op->code = fold ? fold[b] : (unsigned char)target_fold(t, b);
 	d = op_desc_of(op);
 	b = r->off < pend ? rd8(r) : 0;
 	op->task = (unsigned char)((b & 7) % p->ntasks);
@@ -130,14 +132,16 @@ static size_t decode_body(struct prog *p, struct reader *r, uint32_t plen,
 			  const struct fuzz_target *t, bool v3)
 {
 	size_t pend, size = r->n;
+	const unsigned char *fold;
 	bool kthreads;
 
 	pend = r->off + plen;
 	if (pend > size)
 		pend = size > r->off ? size : r->off;
 	p->nops = 0;
+	fold = target_fold_map(t);
 	while (r->off < pend && p->nops < PROG_MAX_OPS)
-		decode_op(p, r, pend, t);
+		decode_op(p, r, pend, t, fold);
 	prog_canonicalize(p);
 	r->off = pend;
 	kthreads = v3 && prog_starts_kthreads(p);

@@ -140,6 +140,29 @@ __sched_notsan void handle_moved(const struct handle_kind *k, void *from, void *
 		ht.h[h].obj = to;
 }
 
+__sched_notsan int handle_live_of(const struct handle_kind *k, int from, struct handle_view *out,
+				  int cap, int *next)
+{
+	int i, n = 0, nlive = __atomic_load_n(&ht.nlive, __ATOMIC_RELAXED);
+
+	tsan_ignore_begin();
+	for (i = from; i < nlive && n < cap; i++) {
+		int h = ht.live[i];
+		const struct handle *x = &ht.h[h];
+
+		if (__atomic_load_n(&x->live, __ATOMIC_RELAXED) && x->kind == k) {
+			out[n].h = h;
+			out[n].obj = x->obj;
+			out[n].aux = x->aux;
+			out[n].name = x->name;
+			n++;
+		}
+	}
+	tsan_ignore_end();
+	*next = i;
+	return n;
+}
+
 int handle_name(int h)
 {
 	return ht.h[h].name;

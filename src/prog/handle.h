@@ -47,5 +47,19 @@ int handle_name(int h);
 int handle_live_count(void);
 /* The @i'th live handle (0 <= i < handle_live_count()), in no order. */
 int handle_live_at(int i);
+/* What a checker sees of a live handle (handle_live_of). */
+struct handle_view {
+	int h;
+	void *obj;
+	unsigned long aux;
+	int name;
+};
+/* The live handles of kind @k from the @from'th live handle on, in
+ * handle_live_at's order, into @out (at most @cap), and where to go on
+ * (handle_live_count() once all were looked at) in *@next; the count.  A
+ * checker's look, as handle_peek's: one call for what handle_live_at and
+ * handle_peek give a handle at a time. */
+int handle_live_of(const struct handle_kind *k, int from, struct handle_view *out, int cap,
+		   int *next);
 
 #endif /* MMFUZZ_PROG_HANDLE_H */

@@ -24,6 +24,12 @@ static int noplayers;
 #define MAX_TARGETS	16
 static const struct fuzz_target *targets[MAX_TARGETS];
 static int ntargets;
+/* Looked up at every decode, so built once from the registries: each
+ * code's operation layer (NULL: no descriptor, or none of that name) and
+ * each registered target's fold of every code (target_fold). */
+static const struct op_layer *code_layer[OP_CODES];
+static unsigned char target_folded[MAX_TARGETS][OP_CODES];
+static unsigned target_fold_slow(const struct fuzz_target *t, unsigned code);
 static pthread_once_t ops_once = PTHREAD_ONCE_INIT;
 
 /* "mm": every operation; codes nobody has fold onto the page allocator's
@@ -209,14 +215,22 @@ static void ops_build(void)
 		oplayers[i]->id = (int)i;
 	noplayers = (int)n;
 
+	for (k = 0; k < OP_CODES; k++)
+		for (i = 0; op_table[k] && i < (size_t)noplayers; i++)
+			if (!strcmp(oplayers[i]->name, op_table[k]->layer))
+				code_layer[k] = oplayers[i];
+
 	ntargets = (int)registry_collect(&targets_registry, (const void **)targets);
 	all_fold_build();
 	n = (size_t)ntargets;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		for (k = 0; k < targets[i]->nfold; k++)
 			if (!op_table[targets[i]->fold[k]] ||
 			    !target_has(targets[i], op_table[targets[i]->fold[k]]))
 				ops_bad("a fold code outside its target", targets[i]->name);
+		for (k = 0; k < OP_CODES; k++)
+			target_folded[i][k] = (unsigned char)target_fold_slow(targets[i], (unsigned)k);
+	}
 }
 
 void ops_init(void)
@@ -314,13 +328,31 @@ bool target_has(const struct fuzz_target *t, const struct op_desc *d)
 	return false;
 }
 
-unsigned target_fold(const struct fuzz_target *t, unsigned code)
+static unsigned target_fold_slow(const struct fuzz_target *t, unsigned code)
 {
 	const struct op_desc *d = op_by_code(code);
 
 	if (d && target_has(t, d))
 		return code;
 	return t->fold[code % (unsigned)t->nfold];
+}
+
+const unsigned char *target_fold_map(const struct fuzz_target *t)
+{
+	int i;
+
+	ops_init();
+	for (i = 0; i < ntargets; i++)
+		if (targets[i] == t)
+			return target_folded[i];
+	return NULL;
+}
+
+unsigned target_fold(const struct fuzz_target *t, unsigned code)
+{
+	const unsigned char *map = code < OP_CODES ? target_fold_map(t) : NULL;
+
+	return map ? map[code] : target_fold_slow(t, code);
 }
 
 /* ---- programs ---- */
@@ -480,13 +512,21 @@ void prog_canonicalize(struct prog *p)
 
 bool prog_starts_kthreads(const struct prog *p)
 {
-	int i, l;
+	int i;
 
 	for (i = 0; i < p->nops; i++)
-		for (l = 0; l < op_layers_count(); l++)
-			if (op_layer_by_index(l)->kthreads &&
-			    !strcmp(op_layer_by_index(l)->name, op_desc_of(&p->ops[i])->layer))
-				return true;
+		if (code_layer[p->ops[i].code] && code_layer[p->ops[i].code]->kthreads)
+			return true;
+	return false;
+}
+
+bool prog_has_op_layer(const struct prog *p, const struct op_layer *l)
+{
+	int i;
+
+	for (i = 0; i < p->nops; i++)
+		if (code_layer[p->ops[i].code] == l)
+			return true;
 	return false;
 }
 

@@ -117,8 +117,11 @@ struct op_desc {
 	static struct yield_site *__opys_##d __YS_SECTION = &(d).site
 
 /*
- * An operation layer's per-run state: the executor zeroes state_size bytes
- * at the start of each run; when the program's header makes something at
+ * An operation layer's per-run state: each run starts with state_size zero
+ * bytes (the executor zeroes those op_layer_state() handed out since they
+ * were last zeroed: a layer writes its state through what op_layer_state()
+ * gave it in the same run, never through a pointer kept from an earlier
+ * one); when the program's header makes something at
  * the start (its mms), calls run_begin before any task runs (on the
  * scheduler, alone: no decision names what it does); calls task_exit when
  * a task ends (a task that ends holding something gives it back:
@@ -179,6 +182,8 @@ const struct fuzz_target *target_by_index(int i);
 bool target_has(const struct fuzz_target *t, const struct op_desc *d);
 /* The code @code means in target @t. */
 unsigned target_fold(const struct fuzz_target *t, unsigned code);
+/* target_fold of every code, for a registered target (NULL: not one) */
+const unsigned char *target_fold_map(const struct fuzz_target *t);
 int handle_kinds_count(void);
 const struct handle_kind *handle_kind_by_index(int i);
 int handle_kind_index(const struct handle_kind *hk);

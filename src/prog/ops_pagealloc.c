@@ -61,8 +61,22 @@ static struct page *page_of(int h, unsigned int *order, int *name)
 	return page;
 }
 
+static int pages_of(int from, struct shadow_block *out, int cap, int *next)
+{
+	struct handle_view v[64];
+	int n, i;
+
+	n = handle_live_of(&hk_page, from, v, cap < 64 ? cap : 64, next);
+	for (i = 0; i < n; i++) {
+		out[i].page = v[i].obj;
+		out[i].order = (unsigned int)v[i].aux;
+		out[i].name = v[i].name;
+	}
+	return n;
+}
+
 const struct shadow_table page_table = {
-	.live_count = handle_live_count, .live_at = handle_live_at, .page = page_of,
+	.pages = pages_of, .page = page_of,
 };
 
 const struct handle_kind hk_page = {

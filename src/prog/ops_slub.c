@@ -259,7 +259,7 @@ static void slub_run_begin(struct op_ctx *c)
 	struct slub_cache_spec spec[SLUB_HDR_CACHES];
 	int i;
 
-	if (!h->n && !prog_has_layer_op(op_prog(c), "slub"))
+	if (!h->n && !prog_has_op_layer(op_prog(c), &slub_ops))
 		return;
 	for (i = 0; i < h->n; i++) {
 		spec[i].size = h->c[i].size;
@@ -281,9 +281,15 @@ static void slub_run_begin(struct op_ctx *c)
  */
 static void slub_task_exit(struct op_ctx *c)
 {
-	struct slub_run *r = run_state(c);
+	struct slub_run *r;
 	struct kfree_rcu_stats st;
 
+	/* no cache made (slub_run_begin): nothing of the layer's was queued
+	 * on kfree_rcu, and a run that leaves its records alone is not made
+	 * to zero them (7.6 KB) */
+	if (!slub_hdr_of(op_prog(c))->n && !prog_has_op_layer(op_prog(c), &slub_ops))
+		return;
+	r = run_state(c);
 	if (ADD(r->exited, 1) + 1 < op_prog(c)->ntasks)
 		return;
 	kfree_rcu_stats(&st);

@@ -94,6 +94,8 @@ void prog_canonicalize(struct prog *p);
 bool prog_starts_kthreads(const struct prog *p);
 /* An operation of @layer is in the program. */
 bool prog_has_layer_op(const struct prog *p, const char *layer);
+/* ... of the operation layer @l (its descriptors' .layer is l's name) */
+bool prog_has_op_layer(const struct prog *p, const struct op_layer *l);
 /* The index of op @i's handle among the program's handles of its kind,
  * or -1 if it defines none. */
 int prog_handle_index(const struct prog *p, int i);

@@ -23,6 +23,9 @@ REGISTRY_SECTION(mmfuzz_config);
 static const struct config_key *keys[MM_CONFIG_MAX];
 static int nkeys;
 static uint32_t defraw[MM_CONFIG_MAX];	/* each key's default, raw */
+/* the value zero bytes decode to, for a key whose range depends on no
+ * other key's value (no k->range): what config_decode_block would compute */
+static long zero_value[MM_CONFIG_MAX];
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 
 static void compute_default_raw(void);
@@ -271,6 +274,18 @@ static uint32_t index_of_raw(const struct config_key *k, uint32_t raw, uint32_t 
 	return (raw - wide_cut(k)) % nvals;
 }
 
+/* The value of @k that raw form @raw (bin_len bytes) means under @c. */
+static long decode_raw(const struct mm_config *c, const struct config_key *k, uint32_t raw)
+{
+	uint32_t nvals, nfuzz;
+	long lo, unit;
+
+	if (k->bin_len < 4)
+		raw &= (1u << (8 * k->bin_len)) - 1;
+	key_counts(c, k, &lo, &unit, &nvals, &nfuzz);
+	return lo + (long)index_of_raw(k, raw, nfuzz, nvals) * unit;
+}
+
 /* The raw form of each key's default value under the default config. */
 static void compute_default_raw(void)
 {
@@ -288,6 +303,9 @@ static void compute_default_raw(void)
 		defraw[i] = raw_of_index(keys[i], (uint32_t)((keys[i]->def - lo) / unit), nfuzz,
 					 nvals);
 	}
+	for (i = 0; i < nkeys; i++)
+		if (!keys[i]->range)
+			zero_value[i] = decode_raw(&d, keys[i], defraw[i]);
 }
 
 static uint32_t default_raw(const struct config_key *k)
@@ -302,13 +320,11 @@ void config_decode_block(const uint8_t *b, struct mm_config *c)
 	config_default(c);
 	for (i = 0; i < nkeys; i++) {
 		const struct config_key *k = keys[i];
-		uint32_t raw = rd_le(b + k->bin_off, k->bin_len) ^ default_raw(k), nvals, nfuzz;
-		long lo, unit;
+		uint32_t stored = rd_le(b + k->bin_off, k->bin_len);
 
-		if (k->bin_len < 4)
-			raw &= (1u << (8 * k->bin_len)) - 1;
-		key_counts(c, k, &lo, &unit, &nvals, &nfuzz);
-		c->v[i] = lo + (long)index_of_raw(k, raw, nfuzz, nvals) * unit;
+		/* most bytes of a block are zero: a fixed range's value for them
+		 * is known (zero_value) */
+		c->v[i] = !stored && !k->range ? zero_value[i] : decode_raw(c, k, stored ^ default_raw(k));
 	}
 }
 

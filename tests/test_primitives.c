@@ -298,6 +298,32 @@ static void *pthread_rwsem(void *arg)
 	return NULL;
 }
 
+/* Readers only: down_read_trylock never fails without a writer, however
+ * the two readers' updates of the count interleave (6.6's trylock loops on
+ * its cmpxchg while no writer is there). */
+static long trylock_failed;
+static int readers_ready;
+
+static void *pthread_rwsem_readers(void *arg)
+{
+	struct task *t = arg;
+	int i;
+
+	current_task = t;
+	__atomic_fetch_add(&readers_ready, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&readers_ready, __ATOMIC_ACQUIRE) < 2)
+		;		/* both at once: their cmpxchgs meet */
+	for (i = 0; i < 5000000; i++) {
+		if (!down_read_trylock(&sem)) {
+			__atomic_fetch_add(&trylock_failed, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		up_read(&sem);
+	}
+	current_task = NULL;
+	return NULL;
+}
+
 static void *pthread_cmpxchg2(void *arg)
 {
 	struct task *t = arg;
@@ -411,7 +437,7 @@ int main(void)
 	int c01[3] = { 0, 1, 1 }, c00[3] = { 0, 0, 0 }, c012[3] = { 0, 1, 2 }, r;
 	uint64_t h1;
 
-	tap_plan(27);
+	tap_plan(28);
 
 	/* kernel threads */
 	scen = KTHREAD;
@@ -547,6 +573,11 @@ int main(void)
 	shared_counter = 0;
 	run_threads(pthread_rwsem);
 	ok(shared_counter == 10000, "rwsem on two pthreads: %ld of 10000 writes", shared_counter);
+	trylock_failed = 0;
+	readers_ready = 0;
+	run_threads(pthread_rwsem_readers);
+	ok(trylock_failed == 0, "down_read_trylock on two reading pthreads, no writer: "
+	   "%ld of 10000000 failed", trylock_failed);
 	dw.w1 = dw.w2 = 0;
 	run_threads(pthread_cmpxchg2);
 	ok(dw.w1 == 200000 && dw.w2 == 400000,

@@ -7,6 +7,7 @@
  * bytes decode to a canonical assignment, and a binary without the bytes
  * means what it meant before.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,7 @@ int main(void)
 	char *a, *b;
 	int i, bad;
 
-	tap_plan(9);
+	tap_plan(10);
 
 	/* behaviour */
 	ok(parse(ipi_prog, "mms: T0 T1", &p) && run(e, &p, &r) &&
@@ -206,6 +207,19 @@ int main(void)
 	}
 	ok(!bad, "2000 random headers: the mms numbered by first task, none past the tasks, "
 	   "decode(encode(decode)) keeps them (%d bad)", bad);
+
+	/* layout: what every user access reads (pgd, tw, task_size) on no line
+	 * that every flush, gather or mmap_lock acquisition writes */
+#define MM_LINE(f)	(offsetof(struct mm_struct, f) / SMP_CACHE_BYTES)
+	ok(MM_LINE(pgd) == MM_LINE(tw) && MM_LINE(tw) != MM_LINE(context.tlb_gen) &&
+	   MM_LINE(tw) != MM_LINE(tlb_flush_pending) && MM_LINE(tw) != MM_LINE(tlb_flush_batched) &&
+	   MM_LINE(task_size) != MM_LINE(mmap_lock.count) &&
+	   MM_LINE(task_size) != MM_LINE(mmap_lock.waiting_writers) &&
+	   MM_LINE(map_count) != MM_LINE(mmap_lock.count),
+	   "mm_struct: pgd and tw (line %zu) apart from tlb_gen and tlb_flush_pending "
+	   "(%zu, %zu), task_size (%zu) apart from mmap_lock's count (%zu)", MM_LINE(tw),
+	   MM_LINE(context.tlb_gen), MM_LINE(tlb_flush_pending), MM_LINE(task_size),
+	   MM_LINE(mmap_lock.count));
 	exec_destroy(e);
 	return tap_done();
 }

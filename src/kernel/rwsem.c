@@ -182,13 +182,18 @@ static __sched_notsan bool fiber_reader(struct rw_semaphore *sem, const struct t
 
 /* ---- real mode ---- */
 
+/* The kernel's down_read is one atomic add that only a writer (or a
+ * waiting one) sends to the slow path: a reader that loses the exchange to
+ * another reader tries again at once rather than yield. */
 static bool real_try_read(struct rw_semaphore *sem)
 {
 	long c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
-	return c >= 0 && !__atomic_load_n(&sem->waiting_writers, __ATOMIC_RELAXED) &&
-	       __atomic_compare_exchange_n(&sem->count, &c, c + 1, false, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+	while (c >= 0 && !__atomic_load_n(&sem->waiting_writers, __ATOMIC_RELAXED))
+		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
 }
 
 static bool real_try_write(struct rw_semaphore *sem)

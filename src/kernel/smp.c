@@ -29,7 +29,12 @@ struct csd {
 };
 
 static struct csd cfd[MAX_CPUS][MAX_CPUS];		/* [sender][target] */
-static struct csd *call_single_queue[MAX_CPUS];	/* atomic heads */
+/* Each CPU's queue head on a line of its own, as the kernel's per-CPU
+ * call_single_queue (DEFINE_PER_CPU_SHARED_ALIGNED): a push to one CPU
+ * and another CPU's flush of its own do not move each other's line. */
+static struct call_single_queue {
+	struct csd *first;				/* atomic */
+} ____cacheline_aligned call_single_queue[MAX_CPUS];
 static struct task *ipi_thread[MAX_CPUS];		/* fiber mode, this run's */
 static bool smp_used;					/* a call was queued this run */
 unsigned long smp_real_pending;
@@ -48,7 +53,7 @@ static void flush_queue(int cpu)
 	struct csd *c, *rev = NULL;
 
 	lockdep_assert_irqs_disabled();
-	c = __atomic_exchange_n(&call_single_queue[cpu], NULL, __ATOMIC_ACQUIRE);
+	c = __atomic_exchange_n(&call_single_queue[cpu].first, NULL, __ATOMIC_ACQUIRE);
 	while (c) {
 		struct csd *n = c->next;
 
@@ -78,13 +83,13 @@ static __sched_notsan bool queue_cond(void *arg)
 static void ipi_thread_fn(struct task *t, void *arg)
 {
 	int cpu = (int)(long)arg;
-	struct sched_wait w = { queue_cond, &call_single_queue[cpu], "ipi", NULL, true };
+	struct sched_wait w = { queue_cond, &call_single_queue[cpu].first, "ipi", NULL, true };
 	const struct yield_site *idle = YIELD_SITE(YP_IPI, "idle");
 
 	for (;;) {
-		while (!queue_cond(&call_single_queue[cpu]) && !kthread_should_stop(t))
+		while (!queue_cond(&call_single_queue[cpu].first) && !kthread_should_stop(t))
 			fsched_wait(t, &w, idle);
-		if (!queue_cond(&call_single_queue[cpu]))
+		if (!queue_cond(&call_single_queue[cpu].first))
 			return;		/* kthread_stop */
 		/* the interrupt arrives: its CPU has IRQs on (cpu_allows) */
 		kthread_op_begin(t, YIELD_SITE(YP_IPI, "generic_smp_call_function_single_interrupt"));
@@ -311,10 +316,10 @@ static void queue_call(struct task *t, int this_cpu, int cpu, smp_call_func_t fu
 	c->func = func;
 	c->info = info;
 	c->dst = cpu;
-	head = __atomic_load_n(&call_single_queue[cpu], __ATOMIC_RELAXED);
+	head = __atomic_load_n(&call_single_queue[cpu].first, __ATOMIC_RELAXED);
 	do {
 		c->next = head;
-	} while (!__atomic_compare_exchange_n(&call_single_queue[cpu], &head, c, false,
+	} while (!__atomic_compare_exchange_n(&call_single_queue[cpu].first, &head, c, false,
 					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 	if (t->fs) {
 		/* send_call_function_single_ipi(): its handler, started the

@@ -242,11 +242,12 @@ struct mm_struct {
 	int slot;			/* index in tlb_world->mms */
 	bool live;			/* between mm_alloc and __mmdrop */
 
-	/* x86's mm_context_t */
+	/* x86's mm_context_t; from here on what every flush and gather writes,
+	 * on a line apart from the slot's pgd and tw, which every access reads */
 	struct {
 		u64 ctx_id;		/* unique for the life of the world */
 		atomic_long_t tlb_gen;	/* bumped by every flush request */
-	} context;
+	} context ____cacheline_aligned;
 	atomic_t mm_users;		/* tasks (and handles) using it: mmget/mmput */
 	atomic_t mm_count;		/* references to the struct: mmgrab/mmdrop */
 	atomic_t tlb_flush_pending;	/* live mmu_gathers (inc/dec_tlb_flush_pending) */
@@ -256,7 +257,8 @@ struct mm_struct {
 	struct percpu_counter rss_stat[NR_MM_COUNTERS];
 
 	struct rw_semaphore mmap_lock;
-	unsigned long task_size;	/* TASK_SIZE: mm_pages << PAGE_SHIFT */
+	/* read at every access: not on the line of mmap_lock's count */
+	unsigned long task_size ____cacheline_aligned;	/* TASK_SIZE: mm_pages << PAGE_SHIFT */
 	unsigned long mmap_base;	/* top of the top-down mmap area */
 	unsigned long start_brk, brk;	/* mmap_lock */
 	unsigned long total_vm;		/* pages mapped (mmap_lock for writing) */

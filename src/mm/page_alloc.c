@@ -654,7 +654,7 @@ void __free_pages_core(struct page *page, unsigned int order)
 	struct page *p = page;
 
 	for (loop = 0; loop < nr_pages; loop++, p++) {
-		p->flags &= ~(1UL << PG_reserved);	/* __ClearPageReserved */
+		__ClearPageReserved(p);
 		set_page_count(p, 0);
 	}
 	if (bug_on(BUG_MANAGED_PAGES_NONATOMIC)) {

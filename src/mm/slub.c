@@ -105,7 +105,9 @@ struct slab *virt_to_slab(const void *x)
 	unsigned long pfn = (unsigned long)((const unsigned char *)x - (const unsigned char *)mm_pa->mem) / MODEL_PAGE_SIZE;
 	struct page *page = __data_race(compound_head(pfn_to_page(pfn)));
 
-	if (!(__data_race(__READ_ONCE(page->flags)) & (1UL << PG_slab)))	/* PG_locked beside it */
+	/* PageSlab (6.6: PF_NO_TAIL, checked on the head) */
+	if (!(PF_POISONED_FLAGS(page, __func__, __data_race(__READ_ONCE(page->flags))) &
+	      (1UL << PG_slab)))	/* PG_locked beside it */
 		return NULL;
 	return page_slab(page);
 }

@@ -20,12 +20,16 @@
  * (page_type), compound_head and PageTail have no such check; the model
  * adds it, as an ASan build reports those reads too.
  *
- * The cost: an accessor that loads the flags word compares the word it
- * loaded, a branch predicted not taken (no initialised struct page has
- * every flag set).  A reader of another word (page_type, compound_head) or
- * of none (page_zone) loads the flags word only while some world's memmap
- * holds the pattern (page_init_poisoned), beside the word it reads, on
- * the same cache line; else its check is a predicted branch on one global.
+ * The cost: the check runs on the path an uninitialised word would take.
+ * Its flags word has every bit set, so a flag test compares the word it
+ * loaded only when the flag reads set, a branch predicted not taken (no
+ * initialised struct page has every flag set); a setter compares the word
+ * it loaded.  Its page_type reads "no type" and its compound_head "a
+ * tail", so PageBuddy checks only when it answers not free, PageTail and
+ * compound_head only on a tail; there, and in page_zone (which reads no
+ * word of the page), the flags word is loaded only while some world's
+ * memmap holds the pattern (page_init_poisoned), beside the word read, on
+ * the same cache line; else the check is a predicted branch on one global.
  * An ASan build asks ASan first, before the load, while a memmap holds the
  * pattern: the check's report, not ASan's, in every build.
  */
@@ -41,9 +45,11 @@ struct page;
 
 /*
  * The worlds whose memmap holds the pattern (mm_init.c counts them where
- * it writes and removes it, outside any run): the checks are off while it
- * is 0.  A count, not the running world's flag: whichever world is
- * mm_world, a poisoned struct page of it is never missed.
+ * it writes and removes it, outside any run): while it is 0 the checks
+ * that would load the flags word of their own (PF_POISONED_CHECK) and
+ * ASan's queries are off.  A count, not the running world's flag:
+ * whichever world is mm_world, a poisoned struct page of it is never
+ * missed.
  */
 extern int page_init_poisoned;
 
@@ -90,5 +96,21 @@ __attribute__((noreturn, cold)) void page_poisoned_bug(const struct page *page, 
 
 /* A page-flag accessor's plain read of page->flags, checked */
 #define pf_flags(page, site)	PF_POISONED_FLAGS((page), (site), (page)->flags)
+
+/*
+ * A flag test of the word @load reads: whether a bit of @mask is set.  An
+ * uninitialised word has every bit set, so the compare runs only when the
+ * test says set: nothing on the path a clear flag takes.
+ */
+#define pf_test_flags(page, site, load, mask) ({				\
+	unsigned long __pf_t;							\
+									\
+	if (MMFUZZ_ASAN && unlikely(page_init_poisoned) && __pf_asan_poisoned(page)) \
+		page_poisoned_bug((page), (site));				\
+	__pf_t = (load);							\
+	if ((__pf_t & (mask)) &&						\
+	    unlikely(__pf_t == (unsigned long)PAGE_POISON_PATTERN))		\
+		page_poisoned_bug((page), (site));				\
+	(__pf_t & (mask)) != 0; })
 
 #endif /* MMFUZZ_MM_MMDEBUG_H */

@@ -524,12 +524,16 @@ static inline struct zone *page_zone_at(const struct page *page, const char *sit
 	struct zone *const *z = mm_pa->zone_order;
 	struct zone *const *last = z + mm_pa->nr_zones - 1;
 
-	PF_POISONED_CHECK(page, site);
+	if (site)
+		PF_POISONED_CHECK(page, site);
 	while (z < last && pfn - (*z)->zone_start_pfn >= (*z)->spanned_pages)
 		z++;
 	return *z;
 }
 #define page_zone(page)		page_zone_at((page), __func__)
+/* The lookup page_is_buddy's page_zone_id() makes in 6.6, unchecked there:
+ * the buddy walk's zone of the page in hand, a free block's */
+#define page_zone_id_zone(page)	page_zone_at((page), NULL)
 
 #define NODE_DATA(nid)		(&mm_pa->node_data[(nid)])
 #define nr_online_nodes		(mm_pa->nodes_online)

@@ -32,7 +32,7 @@
 
 static inline bool PageReserved_at(const struct page *page, const char *site)
 {
-	return pf_flags(page, site) & (1UL << PG_reserved);
+	return pf_test_flags(page, site, page->flags, 1UL << PG_reserved);
 }
 #define PageReserved(page)	PageReserved_at((page), __func__)
 
@@ -49,12 +49,12 @@ static inline void __ClearPageReserved_at(struct page *page, const char *site)
  * a wild head; the check stops it first) */
 static inline unsigned long compound_head_at(const struct page *page, const char *site)
 {
-	unsigned long head;
+	unsigned long head = __READ_ONCE(page->compound_head);
 
-	PF_POISONED_CHECK(page, site);
-	head = __READ_ONCE(page->compound_head);
-	if (unlikely(head & 1))
+	if (unlikely(head & 1)) {
+		PF_POISONED_CHECK(page, site);
 		return head - 1;
+	}
 	return (unsigned long)page;	/* no HugeTLB vmemmap: no fake heads */
 }
 
@@ -70,14 +70,16 @@ static inline unsigned long compound_head_at(const struct page *page, const char
 
 static inline bool PageTail_at(const struct page *page, const char *site)
 {
+	if (!(__READ_ONCE(page->compound_head) & 1))
+		return false;
 	PF_POISONED_CHECK(page, site);
-	return __READ_ONCE(page->compound_head) & 1;
+	return true;
 }
 #define PageTail(page)		PageTail_at((page), __func__)
 
 static inline bool PageHead_at(const struct page *page, const char *site)
 {
-	return pf_flags(page, site) & (1UL << PG_head);
+	return pf_test_flags(page, site, page->flags, 1UL << PG_head);
 }
 #define PageHead(page)		PageHead_at((page), __func__)
 
@@ -95,8 +97,8 @@ static inline void ClearPageHead_at(struct page *page, const char *site)
 
 static inline bool PageCompound_at(const struct page *page, const char *site)
 {
-	return (pf_flags(page, site) & (1UL << PG_head)) ||
-	       (__READ_ONCE(page->compound_head) & 1);
+	return pf_test_flags(page, site, page->flags, 1UL << PG_head) ||
+	       PageTail_at(page, site);
 }
 #define PageCompound(page)	PageCompound_at((page), __func__)
 
@@ -165,8 +167,10 @@ static inline bool page_has_type(const struct page *page)
  * "not free" where an ASan build reports) */
 static inline bool PageBuddy_at(const struct page *page, const char *site)
 {
+	if (PageType(page, PG_buddy))
+		return true;
 	PF_POISONED_CHECK(page, site);
-	return PageType(page, PG_buddy);
+	return false;
 }
 #define PageBuddy(page)		PageBuddy_at((page), __func__)
 

@@ -133,7 +133,7 @@ static inline struct page *find_buddy_page_pfn(struct page *page, unsigned long 
 	/* set even when the buddy is not free: buddy_merge_likely uses it */
 	if (buddy_pfn)
 		*buddy_pfn = __buddy_pfn;
-	if (!zone_spans_pfn(page_zone(page), __buddy_pfn))
+	if (!zone_spans_pfn(page_zone_id_zone(page), __buddy_pfn))
 		return NULL;
 	buddy = pfn_to_page(__buddy_pfn);
 	if (PageBuddy(buddy) && buddy_order(buddy) == order)

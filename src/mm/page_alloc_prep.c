@@ -25,7 +25,11 @@
 static const char *page_bad_reason(const struct page *page, unsigned long flags, const char *fn)
 {
 	const char *bad_reason = NULL;
-	unsigned long page_flags = pf_flags(page, fn);	/* an uninitialised one first */
+	unsigned long page_flags;
+
+	/* ASan's query before the first read */
+	if (MMFUZZ_ASAN && unlikely(page_init_poisoned) && __pf_asan_poisoned(page))
+		page_poisoned_bug(page, fn);
 
 	if (unlikely(raw_atomic_read(&page->_mapcount) != -1))
 		bad_reason = "nonzero mapcount";
@@ -33,10 +37,15 @@ static const char *page_bad_reason(const struct page *page, unsigned long flags,
 		bad_reason = "non-NULL mapping";
 	if (unlikely(page_ref_count(page) != 0))
 		bad_reason = "nonzero _refcount";
-	if (unlikely(page_flags & flags))
+	page_flags = page->flags;
+	if (unlikely(page_flags & flags)) {
+		/* an uninitialised struct page has every flag set: that first */
+		if (page_flags == (unsigned long)PAGE_POISON_PATTERN)
+			page_poisoned_bug(page, fn);
 		bad_reason = flags == PAGE_FLAGS_CHECK_AT_PREP ?
 			     "PAGE_FLAGS_CHECK_AT_PREP flag(s) set" :
 			     "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
+	}
 	if (unlikely(page->memcg_data))
 		bad_reason = "page still charged to cgroup";
 	return bad_reason;

@@ -111,8 +111,8 @@ struct slab *virt_to_slab(const void *x)
 	page = __data_race(compound_head(page));
 
 	/* PageSlab (6.6: PF_NO_TAIL, checked on the head) */
-	if (!(PF_POISONED_FLAGS(page, __func__, __data_race(__READ_ONCE(page->flags))) &
-	      (1UL << PG_slab)))	/* PG_locked beside it */
+	if (!pf_test_flags(page, __func__, __data_race(__READ_ONCE(page->flags)),
+			   1UL << PG_slab))	/* PG_locked beside it */
 		return NULL;
 	return page_slab(page);
 }

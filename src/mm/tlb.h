@@ -391,8 +391,8 @@ static inline int page_mapcount(const struct page *page)
  * (mmdebug.h), on the caller's site */
 static inline bool folio_test_flag_at(const struct folio *folio, int bit, const char *site)
 {
-	return PF_POISONED_FLAGS(&folio->page, site,
-				 __atomic_load_n(&folio->flags, __ATOMIC_RELAXED)) & (1UL << bit);
+	return pf_test_flags(&folio->page, site, __atomic_load_n(&folio->flags, __ATOMIC_RELAXED),
+			     1UL << bit);
 }
 #define folio_test_flag(folio, bit)	folio_test_flag_at((folio), (bit), __func__)
 

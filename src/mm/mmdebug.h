@@ -72,6 +72,12 @@ __attribute__((noreturn, cold)) void page_poisoned_bug(const struct page *page, 
 #define __pf_asan_poisoned(page)	0
 #endif
 
+/* An ASan build's query, before an accessor's first read of @page */
+#define PF_POISONED_ASAN(page, site) do {					\
+	if (MMFUZZ_ASAN && unlikely(page_init_poisoned) && __pf_asan_poisoned(page)) \
+		page_poisoned_bug((page), (site));				\
+} while (0)
+
 /* PF_POISONED_CHECK of a reader of another word of @page (page_type,
  * compound_head) or of none (page_zone): the flags word loaded to ask */
 #define PF_POISONED_CHECK(page, site) do {					\

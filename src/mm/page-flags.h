@@ -49,8 +49,10 @@ static inline void __ClearPageReserved_at(struct page *page, const char *site)
  * a wild head; the check stops it first) */
 static inline unsigned long compound_head_at(const struct page *page, const char *site)
 {
-	unsigned long head = __READ_ONCE(page->compound_head);
+	unsigned long head;
 
+	PF_POISONED_ASAN(page, site);
+	head = __READ_ONCE(page->compound_head);
 	if (unlikely(head & 1)) {
 		PF_POISONED_CHECK(page, site);
 		return head - 1;
@@ -70,6 +72,7 @@ static inline unsigned long compound_head_at(const struct page *page, const char
 
 static inline bool PageTail_at(const struct page *page, const char *site)
 {
+	PF_POISONED_ASAN(page, site);
 	if (!(__READ_ONCE(page->compound_head) & 1))
 		return false;
 	PF_POISONED_CHECK(page, site);
@@ -167,6 +170,7 @@ static inline bool page_has_type(const struct page *page)
  * "not free" where an ASan build reports) */
 static inline bool PageBuddy_at(const struct page *page, const char *site)
 {
+	PF_POISONED_ASAN(page, site);
 	if (PageType(page, PG_buddy))
 		return true;
 	PF_POISONED_CHECK(page, site);

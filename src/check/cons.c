@@ -419,9 +419,16 @@ bool check_cons_full;
 /* The zone a pfn of the world is in (the zero page past them is in none). */
 static const char *pfn_zone_name(struct world *w, unsigned long pfn)
 {
+	int z;
+
 	if (pfn == empty_zero_pfn(pa_world(w)))
 		return "the kernel image's zero page";
-	return page_zone(pfn_to_page(pfn))->name;
+	/* by the zones' ranges: page_zone would read the struct page, which
+	 * past first_deferred_pfn may be uninitialised */
+	for (z = 0; z < pa_world(w)->nr_zones; z++)
+		if (zone_spans_pfn(zone_by_idx(w, z), pfn))
+			return zone_by_idx(w, z)->name;
+	return "no zone";
 }
 
 static void conservation(struct world *w, const char *site, struct cfail *f)

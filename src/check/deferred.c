@@ -21,9 +21,13 @@
  *   I-DI-3  no struct page is read before it is initialised: a pfn handed
  *           to __free_pages_core (which reads and writes its struct page,
  *           and the buddy merge its neighbours') must have been
- *           initialised first.  The memmap past first_deferred_pfn is
- *           poisoned, so an ASan build reports any other read.  The pfn
- *           walkers read no deferred struct page: the page allocator's
+ *           initialised first.  The memmap past first_deferred_pfn holds
+ *           page_init_poison's pattern and is ASan-poisoned: every
+ *           page-flag accessor, page_zone (page_to_nid, page_zonenum),
+ *           compound_head, PageTail and PageBuddy check it in every build
+ *           (6.6's PF_POISONED_CHECK, src/mm/mmdebug.h) and report here,
+ *           I-DI-3@the accessor's caller; an ASan build reports any other
+ *           read.  The pfn walkers read no deferred struct page: the page allocator's
  *           move_freepages walks a pageblock of a free page (all of its
  *           MAX_ORDER block initialised, by boot or by one
  *           deferred_init_maxorder), __free_one_page's buddies stay in
@@ -206,6 +210,15 @@ static __sched_notsan void hk_free_range(unsigned long pfn, unsigned long nr)
 	}
 	zone = page_zone(pfn_to_page(pfn));
 	__atomic_add_fetch(&dc.freed[zone->idx], (long)nr, __ATOMIC_RELAXED);
+}
+
+/* PF_POISONED_CHECK fired: @site read an uninitialised struct page.  Any
+ * world, active or not: the pattern is in no initialised struct page. */
+static __sched_notsan void hk_page_poisoned(const struct page *page, const char *site)
+{
+	sched_violation("I-DI-3", site, "%s read the struct page of pfn %lu before it was "
+			"initialised (page_init_poison's pattern: PF_POISONED_CHECK)", site,
+			page_to_pfn(page));
 }
 
 static __sched_notsan void hk_chunk(const struct zone *zone, unsigned long start, unsigned long end)
@@ -396,6 +409,7 @@ static void deferred_attach(struct world *w)
 			 pa->nr_pages : 0;
 	}
 	pagealloc_hooks.core_freed = hk_core_freed;
+	pagealloc_hooks.page_poisoned = hk_page_poisoned;
 	deferred_hooks.init_pages = hk_init_pages;
 	deferred_hooks.free_range = hk_free_range;
 	deferred_hooks.chunk = hk_chunk;
@@ -487,6 +501,12 @@ static void memblock_pages_valid(struct world *w, struct cfail *f)
 				break;
 			}
 #endif
+			if (PagePoisoned(page)) {	/* before PageReserved's own check */
+				cfail_set(f, "I-DI-3", "end", "pfn %lu (a hole or reserved) has an "
+					  "uninitialised struct page (page_init_poison's pattern)",
+					  pfn);
+				break;
+			}
 			if (!PageReserved(page) || page_ref_count(page) != 1)
 				cfail_set(f, "I-DI-3", "end", "pfn %lu (a hole or reserved) has a "
 					  "struct page not initialised reserved: flags %#lx, count %d",

@@ -36,10 +36,7 @@ static inline unsigned long folio_pfn(const struct folio *folio)
 	return page_to_pfn(&folio->page);
 }
 
-static inline struct zone *folio_zone(const struct folio *folio)
-{
-	return page_zone(&folio->page);
-}
+#define folio_zone(folio)	page_zone(&(folio)->page)
 
 static inline void *folio_address(const struct folio *folio)
 {

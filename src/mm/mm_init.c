@@ -263,20 +263,31 @@ static void memmap_init_unavailable(struct world *w, unsigned long from, unsigne
 }
 /*
  * The struct pages past a node's first_deferred_pfn: uninitialised, as
- * memblock leaves the memmap before memmap_init_range() reaches it.  They
- * hold the kernel's page_init_poison() pattern and are poisoned for ASan:
- * nothing in the page allocator may read them (a max-order block never
- * straddles first_deferred_pfn, so no buddy lookup reaches past it);
- * deferred init, a layer above, unpoisons what it initialises.
+ * memmap_alloc() leaves the memmap before memmap_init_range() reaches it.
+ * They hold the kernel's page_init_poison() pattern (PAGE_POISON_PATTERN,
+ * -1l: every page-flag accessor's PF_POISONED_CHECK reports a read, in
+ * every build, mmdebug.h) and are poisoned for ASan: nothing in the page
+ * allocator may read them (a max-order block never straddles
+ * first_deferred_pfn, so no buddy lookup reaches past it); deferred init,
+ * a layer above, unpoisons what it initialises.
  */
-#define PAGE_POISON_PATTERN	0xff
-
 static void memmap_poison_deferred(struct pagealloc_world *pa, unsigned long pfn,
 				   unsigned long nr)
 {
 	san_unpoison(&pa->memmap[pfn], nr * sizeof(struct page));
-	memset(&pa->memmap[pfn], PAGE_POISON_PATTERN, nr * sizeof(struct page));
+	page_init_poison(&pa->memmap[pfn], nr * sizeof(struct page));
 	san_poison(&pa->memmap[pfn], nr * sizeof(struct page));
+}
+
+/* Whether some node of @pa has its memmap past first_deferred_pfn poisoned */
+static bool memmap_poisoned(const struct pagealloc_world *pa)
+{
+	int nid;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		if (pa->deferred_poisoned[nid] != ULONG_MAX)
+			return true;
+	return false;
 }
 
 int pagealloc_defer_memmap(struct world *w, int nid, unsigned long pfn)
@@ -293,10 +304,12 @@ int pagealloc_defer_memmap(struct world *w, int nid, unsigned long pfn)
 	return 0;
 }
 
-/* Each node's first_deferred_pfn, and its memmap's state past it. */
+/* Each node's first_deferred_pfn, and its memmap's state past it (and
+ * page_init_poisoned, the count of worlds whose memmap holds the pattern). */
 static void nodes_boot_deferred(struct world *w)
 {
 	struct pagealloc_world *pa = pa_world(w);
+	bool was = memmap_poisoned(pa);
 	int nid;
 
 	for (nid = 0; nid < pa->nodes_online; nid++) {	/* @w need not be mm_world */
@@ -318,6 +331,8 @@ static void nodes_boot_deferred(struct world *w)
 		}
 		pgdat->first_deferred_pfn = want;
 	}
+	/* outside any run: the checks read it with no lock */
+	page_init_poisoned += (int)memmap_poisoned(pa) - (int)was;
 }
 
 /* The pages of @zone that boot initialises: those below first_deferred_pfn. */

@@ -35,6 +35,7 @@
 #include "../kernel/spinlock.h"
 #include "../world/world.h"
 #include "memblock.h"
+#include "mmdebug.h"
 
 /* world memory is aligned for the layers' ____percpu_aligned structures */
 _Static_assert(WORLD_MEM_ALIGN % PERCPU_SLOT_BYTES == 0, "WORLD_MEM_ALIGN: a multiple of PERCPU_SLOT_BYTES");
@@ -513,17 +514,26 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 /*
  * The zone of a page: as the kernel's zone bits in page->flags would answer
  * (set from the zone whose range holds the pfn), by a lookup of the ranges.
+ * 6.6 reads them through page_to_nid's PF_POISONED_CHECK: so does the
+ * model, of a word it otherwise does not read.  page_to_nid, page_pgdat
+ * and page_zonenum are page_zone's, and report their caller's site.
  */
-static inline struct zone *page_zone(const struct page *page)
+static inline struct zone *page_zone_at(const struct page *page, const char *site)
 {
 	unsigned long pfn = page_to_pfn(page);
 	struct zone *const *z = mm_pa->zone_order;
 	struct zone *const *last = z + mm_pa->nr_zones - 1;
 
+	if (site)
+		PF_POISONED_CHECK(page, site);
 	while (z < last && pfn - (*z)->zone_start_pfn >= (*z)->spanned_pages)
 		z++;
 	return *z;
 }
+#define page_zone(page)		page_zone_at((page), __func__)
+/* The lookup page_is_buddy's page_zone_id() makes in 6.6, unchecked there:
+ * the buddy walk's zone of the page in hand, a free block's */
+#define page_zone_id_zone(page)	page_zone_at((page), NULL)
 
 #define NODE_DATA(nid)		(&mm_pa->node_data[(nid)])
 #define nr_online_nodes		(mm_pa->nodes_online)
@@ -588,15 +598,8 @@ static inline int zone_to_nid(const struct zone *zone)
 	return zone->zone_pgdat->node_id;
 }
 
-static inline int page_to_nid(const struct page *page)
-{
-	return zone_to_nid(page_zone(page));
-}
-
-static inline struct pglist_data *page_pgdat(const struct page *page)
-{
-	return page_zone(page)->zone_pgdat;
-}
+#define page_to_nid(page)	zone_to_nid(page_zone(page))
+#define page_pgdat(page)	(page_zone(page)->zone_pgdat)
 
 /* include/linux/topology.h: the node of a CPU, and a node's CPUs */
 static inline int cpu_to_node(int cpu)
@@ -614,10 +617,7 @@ static inline int cpu_to_node(int cpu)
 #define pgdat_resize_unlock(pgdat, flags)					\
 	spin_unlock_irqrestore(&(pgdat)->node_size_lock, (flags))
 
-static inline enum zone_type page_zonenum(const struct page *page)
-{
-	return zone_idx(page_zone(page));
-}
+#define page_zonenum(page)	zone_idx(page_zone(page))
 
 static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 {

@@ -9,11 +9,17 @@
  * written by prep_compound_page() before the allocation returns and by
  * free_pages_prepare() after the last reference is gone: never shared, so
  * their accesses are the __ and raw_ forms, not yield points.
+ *
+ * Every accessor of page->flags, compound_head, PageTail and PageBuddy
+ * checks for an uninitialised struct page (mmdebug.h's PF_POISONED_CHECK,
+ * 6.6's CONFIG_DEBUG_VM_PGFLAGS): each is a macro over an _at() function
+ * that takes the caller's __func__, the report's site.
  */
 #ifndef MMFUZZ_MM_PAGE_FLAGS_H
 #define MMFUZZ_MM_PAGE_FLAGS_H
 
 #include "../kernel/bug.h"
+#include "mmdebug.h"
 #include "mmzone.h"
 
 /* Flags checked when a page is freed: whoever freed it forgot to clear. */
@@ -24,22 +30,37 @@
 /* Flags stored in the second page of a compound page: the order */
 #define PAGE_FLAGS_SECOND		0xffUL
 
-static inline bool PageReserved(const struct page *page)
+static inline bool PageReserved_at(const struct page *page, const char *site)
 {
-	return page->flags & (1UL << PG_reserved);
+	return pf_test_flags(page, site, page->flags, 1UL << PG_reserved);
 }
+#define PageReserved(page)	PageReserved_at((page), __func__)
+
+/* __free_pages_core's: the page is the buddy allocator's from here on */
+static inline void __ClearPageReserved_at(struct page *page, const char *site)
+{
+	page->flags = pf_flags(page, site) & ~(1UL << PG_reserved);
+}
+#define __ClearPageReserved(page)	__ClearPageReserved_at((page), __func__)
 
 /* ---- compound pages ---- */
 
-static inline unsigned long _compound_head(const struct page *page)
+/* (an uninitialised struct page's compound_head is all ones: a tail of
+ * a wild head; the check stops it first) */
+static inline unsigned long compound_head_at(const struct page *page, const char *site)
 {
-	unsigned long head = __READ_ONCE(page->compound_head);
+	unsigned long head;
 
-	if (unlikely(head & 1))
+	PF_POISONED_ASAN(page, site);
+	head = __READ_ONCE(page->compound_head);
+	if (unlikely(head & 1)) {
+		PF_POISONED_CHECK(page, site);
 		return head - 1;
+	}
 	return (unsigned long)page;	/* no HugeTLB vmemmap: no fake heads */
 }
 
+#define _compound_head(page)	compound_head_at((page), __func__)
 #define compound_head(page)	((__typeof__(page))_compound_head(page))
 
 /* The folio a page belongs to: its compound head, or itself. */
@@ -49,41 +70,45 @@ static inline unsigned long _compound_head(const struct page *page)
 
 #define folio_page(folio, n)	(&(folio)->page + (n))
 
-static inline bool PageTail(const struct page *page)
+static inline bool PageTail_at(const struct page *page, const char *site)
 {
-	return __READ_ONCE(page->compound_head) & 1;
+	PF_POISONED_ASAN(page, site);
+	if (!(__READ_ONCE(page->compound_head) & 1))
+		return false;
+	PF_POISONED_CHECK(page, site);
+	return true;
 }
+#define PageTail(page)		PageTail_at((page), __func__)
 
-static inline bool PageHead(const struct page *page)
+static inline bool PageHead_at(const struct page *page, const char *site)
 {
-	return page->flags & (1UL << PG_head);
+	return pf_test_flags(page, site, page->flags, 1UL << PG_head);
 }
+#define PageHead(page)		PageHead_at((page), __func__)
 
-static inline void __SetPageHead(struct page *page)
+static inline void __SetPageHead_at(struct page *page, const char *site)
 {
-	page->flags |= 1UL << PG_head;
+	page->flags = pf_flags(page, site) | 1UL << PG_head;
 }
+#define __SetPageHead(page)	__SetPageHead_at((page), __func__)
 
-static inline void ClearPageHead(struct page *page)
+static inline void ClearPageHead_at(struct page *page, const char *site)
 {
-	page->flags &= ~(1UL << PG_head);
+	page->flags = pf_flags(page, site) & ~(1UL << PG_head);
 }
+#define ClearPageHead(page)	ClearPageHead_at((page), __func__)
 
-static inline bool PageCompound(const struct page *page)
+static inline bool PageCompound_at(const struct page *page, const char *site)
 {
-	return PageHead(page) || PageTail(page);
+	return pf_test_flags(page, site, page->flags, 1UL << PG_head) ||
+	       PageTail_at(page, site);
 }
+#define PageCompound(page)	PageCompound_at((page), __func__)
 
-static inline bool folio_test_head(const struct folio *folio)
-{
-	return PageHead(&folio->page);
-}
+#define folio_test_head(folio)	PageHead(&(folio)->page)
 
 /* A folio of more than one page: a compound page's head. */
-static inline bool folio_test_large(const struct folio *folio)
-{
-	return folio_test_head(folio);
-}
+#define folio_test_large(folio)	folio_test_head(folio)
 
 static inline void set_compound_head(struct page *page, struct page *head)
 {
@@ -96,14 +121,15 @@ static inline void clear_compound_head(struct page *page)
 }
 
 /* The order of a compound page, 0 for any other page (mm.h in 6.6). */
-static inline unsigned int compound_order(const struct page *page)
+static inline unsigned int compound_order_at(const struct page *page, const char *site)
 {
 	const struct folio *folio = (const struct folio *)page;
 
-	if (!PageHead(page))
+	if (!PageHead_at(page, site))
 		return 0;
 	return (unsigned int)(folio->_flags_1 & 0xff);
 }
+#define compound_order(page)	compound_order_at((page), __func__)
 
 /*
  * The low bits of page->mapping: PAGE_MAPPING_ANON marks an anonymous page,
@@ -139,10 +165,18 @@ static inline bool page_has_type(const struct page *page)
 	return page_type_has_type(page->page_type);
 }
 
-static inline bool PageBuddy(const struct page *page)
+/* (page_type: 6.6 has no PF_POISONED_CHECK here; a poisoned page_type
+ * reads as no type, and a buddy walk into uninitialised memmap would see
+ * "not free" where an ASan build reports) */
+static inline bool PageBuddy_at(const struct page *page, const char *site)
 {
-	return PageType(page, PG_buddy);
+	PF_POISONED_ASAN(page, site);
+	if (PageType(page, PG_buddy))
+		return true;
+	PF_POISONED_CHECK(page, site);
+	return false;
 }
+#define PageBuddy(page)		PageBuddy_at((page), __func__)
 
 static inline void __SetPageBuddy(struct page *page)
 {

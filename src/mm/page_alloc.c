@@ -133,7 +133,7 @@ static inline struct page *find_buddy_page_pfn(struct page *page, unsigned long 
 	/* set even when the buddy is not free: buddy_merge_likely uses it */
 	if (buddy_pfn)
 		*buddy_pfn = __buddy_pfn;
-	if (!zone_spans_pfn(page_zone(page), __buddy_pfn))
+	if (!zone_spans_pfn(page_zone_id_zone(page), __buddy_pfn))
 		return NULL;
 	buddy = pfn_to_page(__buddy_pfn);
 	if (PageBuddy(buddy) && buddy_order(buddy) == order)
@@ -654,7 +654,7 @@ void __free_pages_core(struct page *page, unsigned int order)
 	struct page *p = page;
 
 	for (loop = 0; loop < nr_pages; loop++, p++) {
-		p->flags &= ~(1UL << PG_reserved);	/* __ClearPageReserved */
+		__ClearPageReserved(p);
 		set_page_count(p, 0);
 	}
 	if (bug_on(BUG_MANAGED_PAGES_NONATOMIC)) {

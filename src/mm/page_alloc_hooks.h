@@ -65,6 +65,15 @@ struct pagealloc_hooks {
 	void (*core_freed)(const struct page *page, unsigned int order);
 
 	/*
+	 * A page-flag accessor, page_zone, compound_head, PageTail or
+	 * PageBuddy called at @site (the caller's __func__) found @page
+	 * uninitialised: page_init_poison's pattern in its flags word
+	 * (mmdebug.h's PF_POISONED_CHECK).  The hook reports and does not
+	 * return; if it returns, the model's VM_BUG_ON_PGFLAGS does.
+	 */
+	void (*page_poisoned)(const struct page *page, const char *site);
+
+	/*
 	 * State as coverage (src/check/state.c buckets what these see into
 	 * features for the fuzzer; attached by the fuzz builds only).
 	 * state_watermark: a watermark check of @order read @free_pages of

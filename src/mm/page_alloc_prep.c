@@ -22,9 +22,14 @@
  * the page as a "Bad page state"; the model always checks, and a bad page
  * is a violation.
  */
-static const char *page_bad_reason(const struct page *page, unsigned long flags)
+static const char *page_bad_reason(const struct page *page, unsigned long flags, const char *fn)
 {
 	const char *bad_reason = NULL;
+	unsigned long page_flags;
+
+	/* ASan's query before the first read */
+	if (MMFUZZ_ASAN && unlikely(page_init_poisoned) && __pf_asan_poisoned(page))
+		page_poisoned_bug(page, fn);
 
 	if (unlikely(raw_atomic_read(&page->_mapcount) != -1))
 		bad_reason = "nonzero mapcount";
@@ -32,10 +37,15 @@ static const char *page_bad_reason(const struct page *page, unsigned long flags)
 		bad_reason = "non-NULL mapping";
 	if (unlikely(page_ref_count(page) != 0))
 		bad_reason = "nonzero _refcount";
-	if (unlikely(page->flags & flags))
+	page_flags = page->flags;
+	if (unlikely(page_flags & flags)) {
+		/* an uninitialised struct page has every flag set: that first */
+		if (page_flags == (unsigned long)PAGE_POISON_PATTERN)
+			page_poisoned_bug(page, fn);
 		bad_reason = flags == PAGE_FLAGS_CHECK_AT_PREP ?
 			     "PAGE_FLAGS_CHECK_AT_PREP flag(s) set" :
 			     "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
+	}
 	if (unlikely(page->memcg_data))
 		bad_reason = "page still charged to cgroup";
 	return bad_reason;
@@ -50,7 +60,7 @@ static void bad_page(const struct page *page, const char *reason, const char *fn
 
 static inline void free_page_is_bad(const struct page *page)
 {
-	const char *reason = page_bad_reason(page, PAGE_FLAGS_CHECK_AT_FREE);
+	const char *reason = page_bad_reason(page, PAGE_FLAGS_CHECK_AT_FREE, "free_pages_prepare");
 
 	if (unlikely(reason))
 		bad_page(page, reason, "free_pages_prepare");
@@ -101,7 +111,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 
 		VM_BUG_ON_PAGE(compound && compound_order(page) != order, page);
 		if (compound)
-			page[1].flags &= ~PAGE_FLAGS_SECOND;
+			page[1].flags = pf_flags(&page[1], __func__) & ~PAGE_FLAGS_SECOND;
 		for (i = 1; i < nr; i++) {
 			if (compound)
 				free_tail_page_prepare(page, page + i);
@@ -120,7 +130,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 
 static void check_new_page(const struct page *page)
 {
-	const char *reason = page_bad_reason(page, PAGE_FLAGS_CHECK_AT_PREP);
+	const char *reason = page_bad_reason(page, PAGE_FLAGS_CHECK_AT_PREP, "check_new_pages");
 
 	if (unlikely(reason))
 		bad_page(page, reason, "check_new_pages");

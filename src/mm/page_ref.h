@@ -31,10 +31,7 @@ static inline int folio_ref_count(const struct folio *folio)
 }
 
 /* The references of the folio a page belongs to. */
-static inline int page_count(const struct page *page)
-{
-	return folio_ref_count(page_folio(page));
-}
+#define page_count(page)	folio_ref_count(page_folio(page))
 
 static inline void set_page_count(struct page *page, int v)
 {

@@ -103,9 +103,16 @@ void slab_free_hook(struct kmem_cache *s, void *object, const char *fn)
 struct slab *virt_to_slab(const void *x)
 {
 	unsigned long pfn = (unsigned long)((const unsigned char *)x - (const unsigned char *)mm_pa->mem) / MODEL_PAGE_SIZE;
-	struct page *page = __data_race(compound_head(pfn_to_page(pfn)));
+	struct page *page = pfn_to_page(pfn);
 
-	if (!(__data_race(__READ_ONCE(page->flags)) & (1UL << PG_slab)))	/* PG_locked beside it */
+	/* checked out of the annotation: a report inside it would leave
+	 * TSan's ignore on */
+	PF_POISONED_CHECK(page, __func__);
+	page = __data_race(compound_head(page));
+
+	/* PageSlab (6.6: PF_NO_TAIL, checked on the head) */
+	if (!pf_test_flags(page, __func__, __data_race(__READ_ONCE(page->flags)),
+			   1UL << PG_slab))	/* PG_locked beside it */
 		return NULL;
 	return page_slab(page);
 }

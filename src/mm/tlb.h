@@ -387,20 +387,28 @@ static inline int page_mapcount(const struct page *page)
 	return raw_atomic_read(&page->_mapcount) + 1;
 }
 
-static inline bool folio_test_flag(const struct folio *folio, int bit)
+/* page-flag accessors: checked for an uninitialised struct page
+ * (mmdebug.h), on the caller's site */
+static inline bool folio_test_flag_at(const struct folio *folio, int bit, const char *site)
 {
-	return __atomic_load_n(&folio->flags, __ATOMIC_RELAXED) & (1UL << bit);
+	return pf_test_flags(&folio->page, site, __atomic_load_n(&folio->flags, __ATOMIC_RELAXED),
+			     1UL << bit);
 }
+#define folio_test_flag(folio, bit)	folio_test_flag_at((folio), (bit), __func__)
 
-static inline void folio_set_flag(struct folio *folio, int bit)
+static inline void folio_set_flag_at(struct folio *folio, int bit, const char *site)
 {
-	__atomic_fetch_or(&folio->flags, 1UL << bit, __ATOMIC_RELAXED);
+	(void)PF_POISONED_FLAGS(&folio->page, site,
+				__atomic_fetch_or(&folio->flags, 1UL << bit, __ATOMIC_RELAXED));
 }
+#define folio_set_flag(folio, bit)	folio_set_flag_at((folio), (bit), __func__)
 
-static inline void folio_clear_flag(struct folio *folio, int bit)
+static inline void folio_clear_flag_at(struct folio *folio, int bit, const char *site)
 {
-	__atomic_fetch_and(&folio->flags, ~(1UL << bit), __ATOMIC_RELAXED);
+	(void)PF_POISONED_FLAGS(&folio->page, site,
+				__atomic_fetch_and(&folio->flags, ~(1UL << bit), __ATOMIC_RELAXED));
 }
+#define folio_clear_flag(folio, bit)	folio_clear_flag_at((folio), (bit), __func__)
 
 int anon_vma_prepare(struct vm_area_struct *vma);
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,

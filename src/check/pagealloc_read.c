@@ -124,6 +124,21 @@ static int pcp_cpu(const struct zone *zone, const struct per_cpu_pages *pcp)
  * decision taken on it); < 0: a read that decides nothing in the model
  * (/proc/vmstat).
  */
+/*
+ * The oracles below compare a value read with the state at the read's own
+ * step (oracle.h), which the executor's fibers give them.  Real threads
+ * (the stress runner) have no steps: another thread runs between the read
+ * and its hook, so nothing exact is left to compare with and these do not
+ * judge.  The stress runner never attaches them; a process that ran the
+ * executor before it (a test) still has them attached.
+ */
+static bool at_a_step(void)
+{
+	const struct task *t = current_task;
+
+	return t && t->fs;
+}
+
 /* The per-CPU differentials of NR_FREE_PAGES outstanding at this step */
 static long free_diffs(const struct zone *zone)
 {
@@ -143,6 +158,8 @@ static void free_pages_read(const char *site, const struct zone *zone, long read
 	struct task *holder;
 	bool held, ok;
 
+	if (!at_a_step())
+		return;
 	cfail_init(&f);
 	tsan_ignore_begin();
 	holder = __atomic_load_n(&zone->lock.sl.owner, __ATOMIC_RELAXED);
@@ -230,6 +247,8 @@ static void snapshot_read(const struct zone *zone, long read, const char *site)
 	struct cfail f;
 	long x;
 
+	if (!at_a_step())
+		return;
 	cfail_init(&f);
 	tsan_ignore_begin();
 	x = __READ_ONCE(zone->vm_stat[NR_FREE_PAGES].counter) + free_diffs(zone);
@@ -278,6 +297,8 @@ static void drain_read(const char *site, const struct per_cpu_pages *pcp, long r
 	struct cfail f;
 	long exact;
 
+	if (!at_a_step())
+		return;
 	cfail_init(&f);
 	tsan_ignore_begin();
 	exact = pcp_list_pages(pcp);
@@ -332,6 +353,8 @@ static void high_batch_read(const struct per_cpu_pages *pcp, long read, int zidx
 	long want;
 	struct cfail f;
 
+	if (!at_a_step())
+		return;
 	cfail_init(&f);
 	tsan_ignore_begin();
 	if (__atomic_load_n(&pa_world(mm_world)->pcp_batch_high_lock.sl.owner, __ATOMIC_RELAXED))

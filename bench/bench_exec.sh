@@ -25,8 +25,12 @@
 #
 # -o REV: also the same targets built from commit REV (a worktree of it in
 # DIR, built once), on REV's own seeds, with the ratio this/REV (issue 20
-# asks every target within 10% of ffa4832).  Without perf, -p 0 or a perf
-# that cannot sample, the shares are "-".
+# asks every target within 10% of ffa4832); and this tree on REV's seeds
+# (REV's text seeds encoded by this tree's mmfuzz, as bench/bench_icount.sh
+# does: a seed naming what this tree lost keeps the rest), so a ratio on the
+# same programs stands beside the one on each tree's own corpus.  A target
+# REV does not have gets "-".  Without perf, -p 0 or a perf that cannot
+# sample, the shares are "-".
 #
 # The page: PAGE (default docs/measurements/bench-exec.md), written
 # atomically, with the command, commit, date, machine, load and the figures.
@@ -110,9 +114,17 @@ for t in $targets; do
 		echo "$grow" > "$work/corpus-$t.grown"
 	fi
 	if [ -n "$oldsrc" ]; then
-		rm -rf "$work/corpus-rev-$t"
-		mkdir -p "$work/corpus-rev-$t"
-		cp "$oldsrc"/build/corpus/"$t"/*.bin "$work/corpus-rev-$t/" 2> /dev/null || true
+		rm -rf "$work/corpus-rev-$t" "$work/corpus-same-$t"
+		mkdir -p "$work/corpus-rev-$t" "$work/corpus-same-$t"
+		for b in "$oldsrc"/build/corpus/"$t"/*.bin; do
+			[ -f "$b" ] || continue
+			cp "$b" "$work/corpus-rev-$t/"
+			n=$(basename "$b" .bin)
+			src=$oldsrc/corpus/${n%%-*}/${n#*-}.mmf	# the Makefile's seed_name: DIR-NAME
+			[ -f "$src" ] || continue
+			build/mmfuzz encode --keep-going --dropped "$work/dropped.txt" "$src" \
+				-o "$work/corpus-same-$t/$n.bin" >> "$log" 2>&1 || rm -f "$work/corpus-same-$t/$n.bin"
+		done
 	fi
 done
 
@@ -204,21 +216,27 @@ for e in $engines; do
 		: > "$work/$e.$t.target"
 		: > "$work/$e.$t.floor"
 		: > "$work/$e.$t.rev"
+		: > "$work/$e.$t.same"
 		for rd in $(seq 1 "$rounds"); do
 			run "$root" "$t" "$e" 0 "$rd" "$work/corpus-$t" "$secs" >> "$work/$e.$t.target"
 			run "$root" "$t" "$e" 1 "$rd" "$work/corpus-$t" "$secs" >> "$work/$e.$t.floor"
-			[ -z "$oldsrc" ] || run "$oldsrc" "$t" "$e" 0 "$rd" "$work/corpus-rev-$t" "$secs" >> "$work/$e.$t.rev"
+			[ -z "$oldsrc" ] || [ ! -x "$(bin "$oldsrc" "$t" "$e")" ] || {
+				run "$oldsrc" "$t" "$e" 0 "$rd" "$work/corpus-rev-$t" "$secs" >> "$work/$e.$t.rev"
+				run "$root" "$t" "$e" 0 "$rd" "$work/corpus-same-$t" "$secs" >> "$work/$e.$t.same"
+			}
 		done
 		x=$(median < "$work/$e.$t.target")
 		f=$(median < "$work/$e.$t.floor")
-		v=$([ -z "$oldsrc" ] || median < "$work/$e.$t.rev")
+		v=- same=-
+		[ ! -s "$work/$e.$t.rev" ] || v=$(median < "$work/$e.$t.rev")
+		[ ! -s "$work/$e.$t.same" ] || same=$(median < "$work/$e.$t.same")
 		sh="- - - - - - - - -"
 		if [ $have_perf = 1 ]; then
 			run "$root" "$t" "$e" 0 1 "$work/corpus-$t" "$psecs" "$work/perf-$e-$t.data" > /dev/null
 			sh=$(shares "$(bin "$root" "$t" "$e")" "$work/perf-$e-$t.data")
 		fi
-		echo "$t $e ${x:-0} ${f:-0} ${v:--} $sh $(paste -sd, "$work/$e.$t.target") $(paste -sd, "$work/$e.$t.floor")" >> "$rows"
-		say "$e $t: $x exec/s, floor $f$([ -z "$oldsrc" ] || echo ", $old $v")"
+		echo "$t $e ${x:-0} ${f:-0} ${v:--} $sh $(paste -sd, "$work/$e.$t.target") $(paste -sd, "$work/$e.$t.floor") $same" >> "$rows"
+		say "$e $t: $x exec/s, floor $f$([ -z "$oldsrc" ] || echo ", $old $v, this on $old's seeds $same")"
 	done
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -229,12 +247,13 @@ table() {
 	function ratio(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "-" }
 	BEGIN {
 		printf "| target | engine | exec/s | floor exec/s | target/floor |%s model %% | fibers %% | checkers %% | harness %% | engine %% | sanitizer %% | libc %% | kernel %% | other %% | rounds (target; floor) |\n",
-			(old != "" ? " " old " exec/s | this/" old " |" : "")
-		printf "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", (old != "" ? "---:|---:|" : "")
+			(old != "" ? " " old " exec/s | this/" old " | this on " old "\047s seeds | same seeds this/" old " |" : "")
+		printf "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", (old != "" ? "---:|---:|---:|---:|" : "")
 	}
 	{
 		printf "| %s | %s | %d | %d | %s |", $1, $2, $3, $4, ratio($3, $4)
-		if (old != "") printf " %s | %s |", $5, $5 == "-" ? "-" : ratio($3, $5)
+		if (old != "") printf " %s | %s | %s | %s |", $5, $5 == "-" ? "-" : ratio($3, $5),
+			$17, ($17 == "-" || $5 == "-") ? "-" : ratio($17, $5)
 		for (i = 6; i <= 14; i++) printf " %s |", $i
 		printf " %s; %s |\n", $15, $16
 	}' "$rows"
@@ -256,7 +275,7 @@ tmp=$(mktemp "$(dirname "$page")/.bench-exec.XXXXXX")
 	echo "- parameters: $rounds round(s) of ${secs}s per target, engine and side; engines: $engines;" \
 	     "corpus: $([ "$grow" = 0 ] && echo "the shipped seeds (build/corpus/TARGET)" || echo "the seeds grown by -runs=$grow");" \
 	     "shares: $([ $have_perf = 1 ] && echo "perf record -F 499 over ${psecs}s of the target" || echo "no perf")" \
-	     "$([ -z "$old" ] || echo "; against $old on its own seeds")"
+	     "$([ -z "$old" ] || echo "; against $old on its own seeds, and this tree on $old's seeds encoded by this tree")"
 	echo
 	echo "exec/s: the median of the rounds (libFuzzer's average_exec_per_sec, AFL++'s"
 	echo "execs_done / run_time: both the average over the whole run, start-up included).  The floor is the same binary, engine, options and maps with"

@@ -4,7 +4,8 @@
  * seed and regression file runs with the state hooks unattached and then
  * attached, with the same outcome, signature, steps and trace hash; and
  * the corpus reaches every annotation at least once (one that no seed
- * reaches any more, after a change to the model, fails here).  Under TSan
+ * reaches any more, after a change to the model, fails here), and
+ * docs/state-coverage.md's table has a row for each.  Under TSan
  * the files with bug switches on are left out (their races are reports).
  */
 #include <dirent.h>
@@ -32,10 +33,11 @@ int main(void)
 	struct exec *e = exec_create();
 	static struct prog p;
 	int files = 0, same = 0;
+	char *doc;
 	int k;
 	size_t d;
 
-	tap_plan(1 + check_state_count());
+	tap_plan(1 + 2 * check_state_count());
 	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
 		DIR *dir = opendir(dirs[d]);
 		struct dirent *de;
@@ -88,6 +90,15 @@ int main(void)
 		   "the corpus reaches the %s annotation (key %u, %lu times)",
 		   check_state_by_index(k)->name, check_state_by_index(k)->key,
 		   check_state_by_index(k)->hits);
+	doc = tap_slurp("docs/state-coverage.md", NULL);
+	for (k = 0; k < check_state_count(); k++) {
+		char row[128];
+
+		snprintf(row, sizeof(row), "\n| %s ", check_state_by_index(k)->name);
+		ok(doc && strstr(doc, row), "docs/state-coverage.md has a row for %s (key %u)",
+		   check_state_by_index(k)->name, check_state_by_index(k)->key);
+	}
+	free(doc);
 	exec_destroy(e);
 	return tap_done();
 }

@@ -595,7 +595,7 @@ void stress_signals_end(void)
 	close(wake_pipe[1]);
 }
 
-int stress_run(const struct stress_opts *o, FILE *out)
+static int __stress_run(const struct stress_opts *o, FILE *out)
 {
 	struct sample_state s = { 0 };
 	struct stress_snap snap_b;
@@ -691,5 +691,19 @@ out_free:
 	free(r->counters);
 	free(r);
 	stress_current = NULL;
+	return rc;
+}
+
+/* The model's threads run concurrently from here to the end of the run
+ * (sched.h, real_threads_concurrent); after a failure the tasks are left
+ * be, still running (stress_fail), and it stays set. */
+int stress_run(const struct stress_opts *o, FILE *out)
+{
+	int rc;
+
+	__atomic_store_n(&real_threads_concurrent, true, __ATOMIC_RELAXED);
+	rc = __stress_run(o, out);
+	if (rc != 1)
+		__atomic_store_n(&real_threads_concurrent, false, __ATOMIC_RELAXED);
 	return rc;
 }

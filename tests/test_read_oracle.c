@@ -86,13 +86,15 @@ static const char *sig(const struct run_result *r)
 	return r->outcome == RUN_VIOLATION ? r->v.signature : "clean";
 }
 
-/* a real thread's reads, against the last run's world */
+/* a real thread's reads, against the last run's world, with other real
+ * threads in the model (as the stress runner says it has: sched.h) */
 static int off_fibers(void *arg)
 {
 	const struct zone *z = zone_by_idx(mm_world, 0);
 	long free = __READ_ONCE(z->vm_stat[NR_FREE_PAGES].counter);
 
 	(void)arg;
+	real_threads_concurrent = true;
 	pagealloc_hooks.read_watermark(z, free + 1000, 0);
 	pagealloc_hooks.read_snapshot(z, free + 1000, "test");
 	pagealloc_hooks.read_drain_pcp(&z->per_cpu_pageset[0], z->per_cpu_pageset[0].count + 1, 0);
@@ -148,9 +150,10 @@ int main(void)
 	r = run(e, batch_text, 1ULL << BUG_FREE_COUNT_BEFORE_LIST);
 	ok(r.outcome == RUN_CLEAN, "6.6's order under the same schedule: %s", sig(&r));
 
-	/* off the fibers (a real thread, as the stress runner's, in a process
-	 * that ran the executor first: the oracles are still attached) a read
-	 * has no step to be compared at, and the oracles judge nothing */
+	/* off the fibers among other real threads (the stress runner's, in a
+	 * process that ran the executor first: the oracles are still attached)
+	 * a read has no step to be compared at, and the oracles judge nothing;
+	 * one real thread alone is judged (test_reclaim_active) */
 	{
 		char out[2048];
 		int st = tap_in_child(off_fibers, NULL, out, sizeof(out));

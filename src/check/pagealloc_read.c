@@ -126,8 +126,9 @@ static int pcp_cpu(const struct zone *zone, const struct per_cpu_pages *pcp)
  */
 /*
  * The oracles below compare a value read with the state at the read's own
- * step (oracle.h), which the executor's fibers give them.  Real threads
- * (the stress runner) have no steps: another thread runs between the read
+ * step (oracle.h): the executor's fibers, or real mode with one thread in
+ * the model (a sequential run, a test's calls).  The stress runner's
+ * concurrent threads have no steps: another thread runs between the read
  * and its hook, so nothing exact is left to compare with and these do not
  * judge.  The stress runner never attaches them; a process that ran the
  * executor before it (a test) still has them attached.
@@ -136,7 +137,7 @@ static bool at_a_step(void)
 {
 	const struct task *t = current_task;
 
-	return t && t->fs;
+	return (t && t->fs) || !__atomic_load_n(&real_threads_concurrent, __ATOMIC_RELAXED);
 }
 
 /* The per-CPU differentials of NR_FREE_PAGES outstanding at this step */

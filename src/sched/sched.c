@@ -570,6 +570,7 @@ __sched_notsan void fsched_qs_begin(struct fsched *fs)
 /* real mode                                                           */
 
 bool real_cpu_shared;
+bool real_threads_concurrent;
 static struct task *real_cpu_owner[MAX_CPUS];
 
 void real_cpu_enter(struct task *t)

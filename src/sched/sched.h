@@ -621,6 +621,15 @@ int fsched_recorded(const struct fsched *fs, const struct sched_decision **out);
 
 /* Real mode: CPU exclusion when several pthreads share a simulated CPU. */
 extern bool real_cpu_shared;
+
+/*
+ * Real mode: several pthreads may be in the model at once (the stress
+ * runner sets it for the whole of a run, stress/runner.c).  A racy read's
+ * hook then no longer runs at the read's step: another thread may run
+ * between them.  Without it real mode is one thread (a sequential run, a
+ * test's calls, an end-of-run drain) and a hook does run at its read's step.
+ */
+extern bool real_threads_concurrent;
 void real_cpu_enter(struct task *t);
 void real_cpu_exit(struct task *t);
 

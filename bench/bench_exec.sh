@@ -26,8 +26,8 @@
 # -o REV: also the same targets built from commit REV (a worktree of it in
 # DIR, built once), on REV's own seeds, with the ratio this/REV (issue 20
 # asks every target within 10% of ffa4832); and this tree on REV's seeds
-# (REV's text seeds encoded by this tree's mmfuzz, as bench/bench_icount.sh
-# does: a seed naming what this tree lost keeps the rest), so a ratio on the
+# (REV's text seeds encoded by this tree's mmfuzz: bench/rev_seeds.sh, as
+# bench/bench_icount.sh runs them), so a ratio on the
 # same programs stands beside the one on each tree's own corpus.  A target
 # REV does not have gets "-".  Without perf, -p 0 or a perf that cannot
 # sample, the shares are "-".
@@ -115,16 +115,9 @@ for t in $targets; do
 	fi
 	if [ -n "$oldsrc" ]; then
 		rm -rf "$work/corpus-rev-$t" "$work/corpus-same-$t"
-		mkdir -p "$work/corpus-rev-$t" "$work/corpus-same-$t"
-		for b in "$oldsrc"/build/corpus/"$t"/*.bin; do
-			[ -f "$b" ] || continue
-			cp "$b" "$work/corpus-rev-$t/"
-			n=$(basename "$b" .bin)
-			src=$oldsrc/corpus/${n%%-*}/${n#*-}.mmf	# the Makefile's seed_name: DIR-NAME
-			[ -f "$src" ] || continue
-			build/mmfuzz encode --keep-going --dropped "$work/dropped.txt" "$src" \
-				-o "$work/corpus-same-$t/$n.bin" >> "$log" 2>&1 || rm -f "$work/corpus-same-$t/$n.bin"
-		done
+		mkdir -p "$work/corpus-rev-$t"
+		cp "$oldsrc"/build/corpus/"$t"/*.bin "$work/corpus-rev-$t/" 2> /dev/null || true
+		bench/rev_seeds.sh "$oldsrc" "$t" "$work/corpus-same-$t" "$log" "$work/dropped.txt"
 	fi
 done
 

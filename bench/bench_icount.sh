@@ -62,14 +62,10 @@ printf '%-10s %6s %14s %14s %8s\n' target seeds "this Ir/exec" "$rev Ir/exec" "t
 for t in $targets; do
 	[ -d "$old/build/corpus/$t" ] || { echo "bench-icount: $rev has no seeds of target '$t'" >&2; exit 2; }
 	rm -rf "$work/old-$t" "$work/new-$t"
-	mkdir -p "$work/old-$t" "$work/new-$t"
-	for b in "$old"/build/corpus/"$t"/*.bin; do
-		n=$(basename "$b" .bin)
-		src=$old/corpus/${n%%-*}/${n#*-}.mmf	# the Makefile's seed_name: DIR-NAME
-		[ -f "$src" ] || continue
-		cp "$b" "$work/old-$t/"
-		build/mmfuzz encode --keep-going --dropped "$work/dropped.txt" "$src" \
-			-o "$work/new-$t/$n.bin" >> "$log" 2>&1 || { rm -f "$work/old-$t/$n.bin"; continue; }
+	mkdir -p "$work/old-$t"
+	bench/rev_seeds.sh "$old" "$t" "$work/new-$t" "$log" "$work/dropped.txt"
+	for b in "$work/new-$t"/*.bin; do	# REV's binary of each seed both trees run
+		if [ -f "$b" ]; then cp "$old/build/corpus/$t/$(basename "$b")" "$work/old-$t/"; fi
 	done
 	seeds=$(find "$work/new-$t" -name '*.bin' | wc -l)
 	[ "$seeds" -gt 0 ] || { echo "bench-icount: no seed of target '$t' encodes" >&2; exit 2; }

@@ -124,22 +124,6 @@ static int pcp_cpu(const struct zone *zone, const struct per_cpu_pages *pcp)
  * decision taken on it); < 0: a read that decides nothing in the model
  * (/proc/vmstat).
  */
-/*
- * The oracles below compare a value read with the state at the read's own
- * step (oracle.h): the executor's fibers, or real mode with one thread in
- * the model (a sequential run, a test's calls).  The stress runner's
- * concurrent threads have no steps: another thread runs between the read
- * and its hook, so nothing exact is left to compare with and these do not
- * judge.  The stress runner never attaches them; a process that ran the
- * executor before it (a test) still has them attached.
- */
-static bool at_a_step(void)
-{
-	const struct task *t = current_task;
-
-	return (t && t->fs) || !__atomic_load_n(&real_threads_concurrent, __ATOMIC_RELAXED);
-}
-
 /* The per-CPU differentials of NR_FREE_PAGES outstanding at this step */
 static long free_diffs(const struct zone *zone)
 {
@@ -159,7 +143,7 @@ static void free_pages_read(const char *site, const struct zone *zone, long read
 	struct task *holder;
 	bool held, ok;
 
-	if (!at_a_step())
+	if (!hook_at_read_step())
 		return;
 	cfail_init(&f);
 	tsan_ignore_begin();
@@ -248,7 +232,7 @@ static void snapshot_read(const struct zone *zone, long read, const char *site)
 	struct cfail f;
 	long x;
 
-	if (!at_a_step())
+	if (!hook_at_read_step())
 		return;
 	cfail_init(&f);
 	tsan_ignore_begin();
@@ -298,7 +282,7 @@ static void drain_read(const char *site, const struct per_cpu_pages *pcp, long r
 	struct cfail f;
 	long exact;
 
-	if (!at_a_step())
+	if (!hook_at_read_step())
 		return;
 	cfail_init(&f);
 	tsan_ignore_begin();
@@ -354,7 +338,7 @@ static void high_batch_read(const struct per_cpu_pages *pcp, long read, int zidx
 	long want;
 	struct cfail f;
 
-	if (!at_a_step())
+	if (!hook_at_read_step())
 		return;
 	cfail_init(&f);
 	tsan_ignore_begin();

@@ -106,6 +106,8 @@ void tlb_committed_read(struct mm_struct *mm, long pages, long read, long allowe
 	struct cfail f = { 0 };
 	int cpu, worst = 0;
 
+	if (!hook_at_read_step())
+		return;
 	tsan_ignore_begin();
 	count = (long long)__READ_ONCE(fbc->count);
 	exact = committed_exact(tw);

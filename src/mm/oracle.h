@@ -16,7 +16,9 @@
  * point comes before the access) that holds when the hook follows the
  * read; the reads a checked value is put together from after the first one
  * (a snapshot's per-CPU diffs, the watermark's highatomic reserve) are the
- * __ forms.
+ * __ forms.  So an oracle judges only where its hook does run at the
+ * read's step (hook_at_read_step(), sched/sched.h): not among the stress
+ * runner's concurrent threads.
  *
  * The model keeps the exact values the oracles compare with beside the
  * kernel's fields, marked as the model's own: zone->free_pages_exact (the

@@ -630,6 +630,19 @@ extern bool real_cpu_shared;
  * test's calls, an end-of-run drain) and a hook does run at its read's step.
  */
 extern bool real_threads_concurrent;
+
+/* The running task's hook runs at the step its racy read was made: on the
+ * fibers, or in real mode with one thread in the model.  The oracles that
+ * compare a value read with the state at that step judge only then (the
+ * stress runner never attaches them; a process that ran the executor
+ * before it still has them attached). */
+static inline bool hook_at_read_step(void)
+{
+	const struct task *t = current_task;
+
+	return (t && t->fs) || !__atomic_load_n(&real_threads_concurrent, __ATOMIC_RELAXED);
+}
+
 void real_cpu_enter(struct task *t);
 void real_cpu_exit(struct task *t);
 
